@@ -1,0 +1,34 @@
+import type { Config } from 'jest';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+/** Workspace packages resolve to their TypeScript sources, so tests never run stale builds. */
+const moduleNameMapper = {
+  '^@rcs/([a-z-]+)/testing$': '<rootDir>/packages/$1/testing/index.ts',
+  '^@rcs/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+};
+
+const config: Config = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc as never },
+  moduleNameMapper,
+  testMatch: ['<rootDir>/packages/*/{src,test,testing}/**/*.test.ts'],
+  // Gives every run a database: a fresh one on DATABASE_URL's server, else embedded PGlite (see the file).
+  globalSetup: '<rootDir>/packages/adapters-postgres/testing/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/packages/adapters-postgres/testing/jest-global-teardown.ts',
+  maxWorkers: 2,
+  testTimeout: 30_000,
+};
+
+export default config;

@@ -1,0 +1,62 @@
+import type { Clock } from './shared/clock';
+import type { UnitOfWork } from './shared/unit-of-work';
+import type { SecretGenerator, SecretHasher, TokenIssuer } from './customers/security-ports';
+import type { ClientQueries } from './clients/client-repository';
+import type { AssociateQueries } from './associates/associate-repository';
+import { CreateCustomer } from './customers/use-cases/create-customer';
+import { EnsureSandboxCustomer } from './customers/use-cases/ensure-sandbox-customer';
+import { CreateCredential, RevokeCredential } from './customers/use-cases/credentials';
+import { Login } from './customers/use-cases/login';
+import { DescribeIdentity } from './customers/use-cases/describe-identity';
+import { RegisterClient } from './clients/use-cases/register-client';
+import { ReplaceClient } from './clients/use-cases/replace-client';
+import { GetClient, ListClients } from './clients/use-cases/read-clients';
+import { RegisterAssociate } from './associates/use-cases/register-associate';
+import { ActivateAssociate, DisableAssociate, ReplaceAssociate } from './associates/use-cases/change-associate';
+import { GetAssociate, ListAssociates } from './associates/use-cases/read-associates';
+
+/** Every adapter the use cases need. */
+export interface ApplicationPorts {
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly hasher: SecretHasher;
+  readonly secrets: SecretGenerator;
+  readonly tokens: TokenIssuer;
+  readonly clientQueries: ClientQueries;
+  readonly associateQueries: AssociateQueries;
+}
+
+/** The typed facade: HTTP, schedulers, the CLI and embedders call the same use cases through it. */
+export function createApplication(ports: ApplicationPorts) {
+  const { uow, clock, hasher, secrets, tokens } = ports;
+  return {
+    customers: {
+      create: new CreateCustomer(uow, clock, hasher, secrets),
+      ensureSandbox: new EnsureSandboxCustomer(uow, clock, hasher),
+    },
+    credentials: {
+      create: new CreateCredential(uow, clock, hasher, secrets),
+      revoke: new RevokeCredential(uow),
+    },
+    auth: {
+      login: new Login(uow, hasher, tokens),
+      describeIdentity: new DescribeIdentity(uow),
+    },
+    clients: {
+      register: new RegisterClient(uow, clock),
+      replace: new ReplaceClient(uow, clock),
+      get: new GetClient(ports.clientQueries),
+      list: new ListClients(ports.clientQueries),
+    },
+    associates: {
+      register: new RegisterAssociate(uow, clock),
+      replace: new ReplaceAssociate(uow, clock),
+      disable: new DisableAssociate(uow, clock),
+      activate: new ActivateAssociate(uow, clock),
+      get: new GetAssociate(ports.associateQueries),
+      list: new ListAssociates(ports.associateQueries),
+    },
+  };
+}
+
+export type Application = ReturnType<typeof createApplication>;

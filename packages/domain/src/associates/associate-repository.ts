@@ -1,0 +1,25 @@
+import type { CommonListFilter, Page, PageRequest } from '../shared/page';
+import type { Associate, AssociateStatus, NewAssociate } from './associate';
+
+export interface AssociateRepository {
+  /** Reads and locks the row until the transaction ends. */
+  getForUpdate(id: number): Promise<Associate | undefined>;
+  /** Inserts unless the customer has an associate with that taxId; concurrent callers agree on one row. */
+  insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }>;
+  /** Version-checked save; concurrent-modification when someone saved in between. */
+  update(associate: Associate): Promise<void>;
+}
+
+export interface AssociateListFilter extends CommonListFilter {
+  readonly customerId: number;
+  readonly taxId?: string;
+  readonly documentNumber?: string;
+  readonly type?: string;
+  readonly parentAssociateId?: number;
+  readonly status?: AssociateStatus;
+}
+
+export interface AssociateQueries {
+  get(id: number): Promise<Associate | undefined>;
+  list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>>;
+}

@@ -1,0 +1,28 @@
+import type { Clock } from '../shared/clock';
+import { composeCvu } from '../shared/bank-account-number';
+import type { TransactionScope } from '../shared/unit-of-work';
+import type { CurrentAccount, CurrentAccountType } from './current-account';
+
+/** Entity code under which the service's own current accounts are numbered (000 + provider 0003). */
+export const CURRENT_ACCOUNT_ENTITY_CODE = '0000003';
+
+/** Opens the MAIN and SUB current accounts every customer starts with, with valid CVUs and aliases. */
+export async function openCurrentAccounts(tx: TransactionScope, customerId: number, clock: Clock): Promise<void> {
+  const now = clock.now();
+  for (const accountType of ['MAIN', 'SUB'] as const satisfies readonly CurrentAccountType[]) {
+    const id = await tx.currentAccounts.nextId();
+    const account: CurrentAccount = {
+      id,
+      customerId,
+      accountType,
+      cvu: composeCvu(CURRENT_ACCOUNT_ENTITY_CODE, BigInt(id)),
+      alias: `${accountType.toLowerCase()}.cta.${id}`,
+      currencyCode: 'ARS',
+      status: 'ACTIVE',
+      lastSettlementDate: null,
+      creationDate: now,
+      modificationDate: now,
+    };
+    await tx.currentAccounts.insert(account);
+  }
+}

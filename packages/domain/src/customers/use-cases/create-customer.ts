@@ -1,0 +1,56 @@
+import { DomainError, ValidationError } from '../../shared/domain-error';
+import type { Clock } from '../../shared/clock';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
+import type { Customer } from '../customer';
+import type { SecretGenerator, SecretHasher } from '../security-ports';
+import { ALL_SCOPES } from '../scopes';
+
+export interface CreateCustomerInput {
+  readonly name: string;
+  readonly approvalControl?: boolean;
+}
+
+export interface CreatedCustomer {
+  readonly customer: Customer;
+  readonly clientId: string;
+  /** Shown once; only its hash is stored. */
+  readonly clientSecret: string;
+}
+
+/** Creates a customer with its MAIN and SUB current accounts and a first credential holding every scope. */
+export class CreateCustomer {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly hasher: SecretHasher,
+    private readonly generator: SecretGenerator,
+  ) {}
+
+  async execute(input: CreateCustomerInput): Promise<CreatedCustomer> {
+    const name = input.name?.trim();
+    if (!name) throw ValidationError.of('name', 'is required');
+    const clientId = this.generator.clientId();
+    const clientSecret = this.generator.clientSecret();
+    const secretHash = await this.hasher.hash(clientSecret);
+    return this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      const { customer, created } = await tx.customers.insertIfAbsent({
+        name,
+        approvalControl: input.approvalControl ?? false,
+        creationDate: now,
+      });
+      if (!created) throw new DomainError('validation', `a customer named "${name}" already exists`);
+      await openCurrentAccounts(tx, customer.id, this.clock);
+      await tx.credentials.insertIfAbsent({
+        customerId: customer.id,
+        clientId,
+        secretHash,
+        scopes: ALL_SCOPES,
+        status: 'ACTIVE',
+        creationDate: now,
+      });
+      return { customer, clientId, clientSecret };
+    });
+  }
+}

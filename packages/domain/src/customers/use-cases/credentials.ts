@@ -1,0 +1,51 @@
+import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
+import type { Clock } from '../../shared/clock';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { SecretGenerator, SecretHasher } from '../security-ports';
+import { ALL_SCOPES } from '../scopes';
+
+export interface CreateCredentialInput {
+  readonly customerId: number;
+  /** Defaults to every scope. */
+  readonly scopes?: readonly string[];
+}
+
+/** Issues a further credential to an existing customer; the secret is returned once. */
+export class CreateCredential {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly hasher: SecretHasher,
+    private readonly generator: SecretGenerator,
+  ) {}
+
+  async execute(input: CreateCredentialInput): Promise<{ clientId: string; clientSecret: string; scopes: readonly string[] }> {
+    const scopes = input.scopes?.length ? input.scopes : ALL_SCOPES;
+    const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
+    if (unknown.length) throw ValidationError.of('scopes', `unknown scopes: ${unknown.join(', ')}`);
+    const clientId = this.generator.clientId();
+    const clientSecret = this.generator.clientSecret();
+    const secretHash = await this.hasher.hash(clientSecret);
+    await this.uow.run(async (tx) => {
+      if (!(await tx.customers.get(input.customerId))) throw new NotFoundError('customer', input.customerId);
+      await tx.credentials.insertIfAbsent({
+        customerId: input.customerId,
+        clientId,
+        secretHash,
+        scopes,
+        status: 'ACTIVE',
+        creationDate: this.clock.now(),
+      });
+    });
+    return { clientId, clientSecret, scopes };
+  }
+}
+
+export class RevokeCredential {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async execute(input: { clientId: string }): Promise<void> {
+    const revoked = await this.uow.run((tx) => tx.credentials.revoke(input.clientId));
+    if (!revoked) throw new DomainError('resource-not-found', `no active credential with clientId ${input.clientId}`);
+  }
+}

@@ -1,0 +1,31 @@
+/** The response of a request stored under its Idempotency-Key, replayed byte for byte. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly location?: string;
+}
+
+export interface IdempotencyClaimRequest {
+  readonly credentialId: number;
+  readonly key: string;
+  /** Hash of method, path and canonical body. */
+  readonly fingerprint: string;
+  readonly now: Date;
+  readonly expiresAt: Date;
+}
+
+export type IdempotencyClaim =
+  /** First use (or the old record expired): the caller runs the operation and completes the claim. */
+  | { readonly kind: 'acquired' }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'mismatch' };
+
+/**
+ * Keys scoped by (credential, key). A claim is made inside the transaction that performs the operation, so the
+ * key, the change and its events commit together; a concurrent claim of the same key waits for that transaction
+ * (and fails with idempotency-request-in-progress past the wait limit).
+ */
+export interface IdempotencyRepository {
+  claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
+  complete(credentialId: number, key: string, response: StoredResponse): Promise<void>;
+}

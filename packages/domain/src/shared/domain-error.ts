@@ -1,0 +1,56 @@
+import type { ErrorCode } from './error-codes';
+
+/** A broken business rule or a refused request, named by its stable wire code. Thrown, never returned. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra Problem JSON members SPEC lists for this code (existingResourceId, missingFields, ...). */
+    readonly extras: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export interface InvalidParam {
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** 400 validation with the parameters at fault. */
+export class ValidationError extends DomainError {
+  constructor(readonly invalidParams: readonly InvalidParam[]) {
+    super('validation', invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; '), { invalidParams });
+  }
+
+  static of(name: string, reason: string): ValidationError {
+    return new ValidationError([{ name, reason }]);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource: string, id: string | number) {
+    super('resource-not-found', `${resource} ${id} does not exist`);
+  }
+}
+
+/** Another customer's resource: 403 resource-not-accessible, and no effect (CONTRACT "tenancy"). */
+export class NotAccessibleError extends DomainError {
+  constructor(resource: string, id: string | number) {
+    super('resource-not-accessible', `${resource} ${id} belongs to another customer`);
+  }
+}
+
+/** An optimistic version check failed: someone changed the row since it was read. */
+export class ConcurrentModificationError extends DomainError {
+  constructor(resource: string, id: string | number) {
+    super('concurrent-modification', `${resource} ${id} was modified by another request; read it again and retry`);
+  }
+}
+
+export class InvalidStatusTransitionError extends DomainError {
+  constructor(resource: string, from: string, operation: string) {
+    super('invalid-status-transition', `${resource} in status ${from} does not allow ${operation}`);
+  }
+}

@@ -1,0 +1,41 @@
+import { ValidationError } from './domain-error';
+
+export const DOCUMENT_TYPES = ['CUIT', 'CUIL'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+const CHECK_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+/** Prefixes in use: 20/23/24/27 people, 30/33/34 companies; 25/26 are older person prefixes still valid. */
+const PERSON_PREFIXES = new Set(['20', '23', '24', '25', '26', '27']);
+const COMPANY_PREFIXES = new Set(['30', '33', '34']);
+
+/**
+ * Canonical Argentine tax id (CUIT/CUIL): 11 digits, check digit verified. Dashes and spaces are accepted on
+ * input and dropped.
+ */
+export function parseTaxId(input: unknown, field = 'taxId'): string {
+  if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
+  const digits = input.replace(/[\s-]/g, '');
+  if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
+  const prefix = digits.slice(0, 2);
+  if (!PERSON_PREFIXES.has(prefix) && !COMPANY_PREFIXES.has(prefix)) {
+    throw ValidationError.of(field, `unknown CUIT/CUIL prefix ${prefix}`);
+  }
+  if (taxIdCheckDigit(digits.slice(0, 10)) !== Number(digits[10])) {
+    throw ValidationError.of(field, 'check digit does not match');
+  }
+  return digits;
+}
+
+/** A CUIL is a person's number: company prefixes are CUIT only. */
+export function assertDocumentTypeFits(taxId: string, documentType: DocumentType, field = 'taxId'): void {
+  if (documentType === 'CUIL' && COMPANY_PREFIXES.has(taxId.slice(0, 2))) {
+    throw ValidationError.of(field, 'a CUIL cannot have a company prefix (30, 33, 34)');
+  }
+}
+
+/** Check digit of the first 10 digits; 10 means no valid number exists with that body. */
+export function taxIdCheckDigit(body: string): number {
+  const sum = CHECK_WEIGHTS.reduce((acc, weight, i) => acc + weight * Number(body[i]), 0);
+  const check = 11 - (sum % 11);
+  return check === 11 ? 0 : check;
+}

@@ -1,0 +1,26 @@
+import type { Outbox } from './events';
+import type { ClientRepository } from '../clients/client-repository';
+import type { AssociateRepository } from '../associates/associate-repository';
+import type { CustomerRepository, CredentialRepository } from '../customers/customer-repository';
+import type { CurrentAccountRepository } from '../current-accounts/current-account-repository';
+import type { IdempotencyRepository } from '../idempotency/idempotency-repository';
+
+/** What one transaction can reach: every repository and the outbox share its fate. */
+export interface TransactionScope {
+  readonly customers: CustomerRepository;
+  readonly credentials: CredentialRepository;
+  readonly currentAccounts: CurrentAccountRepository;
+  readonly clients: ClientRepository;
+  readonly associates: AssociateRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly outbox: Outbox;
+}
+
+/**
+ * The transaction boundary. `run` commits when `work` resolves and rolls everything back when it throws. A `run`
+ * started inside another one (same async flow) joins it as a nested savepoint: its failure undoes only its own
+ * writes, so an outer idempotency record can still store the error it produced.
+ */
+export interface UnitOfWork {
+  run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T>;
+}

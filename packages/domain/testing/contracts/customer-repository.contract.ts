@@ -1,0 +1,51 @@
+import { composeCvu } from '../../src';
+import { useHarness, type HarnessFactory } from './harness';
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+
+export function customerRepositoryContract(factory: HarnessFactory): void {
+  describe('customer and credential repositories', () => {
+    const ctx = useHarness(factory);
+
+    it('keeps one customer per name and one credential per clientId', async () => {
+      const name = `customer-${process.pid}-${Date.now()}`;
+      const results = await Promise.all(
+        [1, 2, 3].map(() => ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, creationDate: NOW }))),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const customer = results[0].customer;
+      expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({ id: customer.id, name, approvalControl: true, creationDate: NOW });
+
+      const clientId = `cred-${name}`;
+      const draft = { customerId: customer.id, clientId, secretHash: 'h1', scopes: ['clients:read', 'clients:write'], status: 'ACTIVE' as const, creationDate: NOW };
+      const first = await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent(draft));
+      const second = await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent({ ...draft, secretHash: 'h2' }));
+      expect([first.created, second.created]).toEqual([true, false]);
+      expect(second.credential).toEqual({ ...draft, id: first.credential.id });
+    });
+
+    it('replaces a secret hash and revokes a credential once', async () => {
+      const customerId = await ctx.newCustomer();
+      const clientId = `cred-${process.pid}-${Date.now()}-r`;
+      const { credential } = await ctx.h.uow.run((tx) =>
+        tx.credentials.insertIfAbsent({ customerId, clientId, secretHash: 'old', scopes: [], status: 'ACTIVE', creationDate: NOW }),
+      );
+      await ctx.h.uow.run((tx) => tx.credentials.replaceSecretHash(credential.id, 'new'));
+      expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.secretHash).toBe('new');
+      expect(await ctx.h.uow.run((tx) => tx.credentials.revoke(clientId))).toBe(true);
+      expect(await ctx.h.uow.run((tx) => tx.credentials.revoke(clientId))).toBe(false);
+      expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.status).toBe('REVOKED');
+    });
+
+    it('stores current accounts and lists them by customer', async () => {
+      const customerId = await ctx.newCustomer();
+      const id = await ctx.h.uow.run((tx) => tx.currentAccounts.nextId());
+      const account = {
+        id, customerId, accountType: 'MAIN' as const, cvu: composeCvu('0000003', BigInt(id)), alias: `main.cta.${id}`,
+        currencyCode: 'ARS' as const, status: 'ACTIVE' as const, lastSettlementDate: null, creationDate: NOW, modificationDate: NOW,
+      };
+      await ctx.h.uow.run((tx) => tx.currentAccounts.insert(account));
+      expect(await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId))).toEqual([account]);
+    });
+  });
+}

@@ -1,0 +1,64 @@
+import { useHarness, type HarnessFactory } from './harness';
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const LATER = new Date('2026-03-02T10:00:01.000Z');
+const EXPIRES = new Date('2026-03-02T10:00:00.000Z');
+
+export function idempotencyRepositoryContract(factory: HarnessFactory): void {
+  describe('idempotency repository', () => {
+    const ctx = useHarness(factory);
+    let credentialId = 0;
+    const claim = (key: string, fingerprint = 'fp-1', now = NOW) =>
+      ctx.h.uow.run((tx) => tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + 86_400_000) }));
+
+    beforeAll(async () => {
+      const customerId = await ctx.newCustomer();
+      const { credential } = await ctx.h.uow.run((tx) =>
+        tx.credentials.insertIfAbsent({
+          customerId,
+          clientId: `idem-${process.pid}-${Date.now()}`,
+          secretHash: 'x',
+          scopes: [],
+          status: 'ACTIVE',
+          creationDate: NOW,
+        }),
+      );
+      credentialId = credential.id;
+    });
+
+    it('acquires a new key and replays the completed response for the same fingerprint', async () => {
+      const response = { status: 201, body: { id: 5, amount: 10.5 }, location: '/v1/clients/5' };
+      await ctx.h.uow.run(async (tx) => {
+        expect(await tx.idempotency.claim({ credentialId, key: 'k1', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES })).toEqual({ kind: 'acquired' });
+        await tx.idempotency.complete(credentialId, 'k1', response);
+      });
+      expect(await claim('k1')).toEqual({ kind: 'replay', response });
+    });
+
+    it('reports a different fingerprint under a used key as a mismatch', async () => {
+      await ctx.h.uow.run(async (tx) => {
+        await tx.idempotency.claim({ credentialId, key: 'k2', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
+        await tx.idempotency.complete(credentialId, 'k2', { status: 204, body: null });
+      });
+      expect(await claim('k2', 'fp-other')).toEqual({ kind: 'mismatch' });
+    });
+
+    it('releases the key when the claiming transaction rolls back', async () => {
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.idempotency.claim({ credentialId, key: 'k3', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
+          throw new Error('server error');
+        }),
+      ).rejects.toThrow('server error');
+      expect(await claim('k3', 'fp-any')).toEqual({ kind: 'acquired' });
+    });
+
+    it('treats an expired key as new', async () => {
+      await ctx.h.uow.run(async (tx) => {
+        await tx.idempotency.claim({ credentialId, key: 'k4', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
+        await tx.idempotency.complete(credentialId, 'k4', { status: 200, body: {} });
+      });
+      expect(await claim('k4', 'fp-2', LATER)).toEqual({ kind: 'acquired' });
+    });
+  });
+}

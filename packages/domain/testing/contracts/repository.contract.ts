@@ -1,0 +1,17 @@
+import type { HarnessFactory } from './harness';
+import { clientRepositoryContract } from './client-repository.contract';
+import { associateRepositoryContract } from './associate-repository.contract';
+import { customerRepositoryContract } from './customer-repository.contract';
+import { idempotencyRepositoryContract } from './idempotency-repository.contract';
+import { unitOfWorkContract } from './unit-of-work.contract';
+
+export type { RepositoryHarness, HarnessFactory } from './harness';
+
+/** The one suite every storage adapter passes: in-memory, PGlite and PostgreSQL. */
+export function repositoryContract(factory: HarnessFactory): void {
+  unitOfWorkContract(factory);
+  customerRepositoryContract(factory);
+  clientRepositoryContract(factory);
+  associateRepositoryContract(factory);
+  idempotencyRepositoryContract(factory);
+}

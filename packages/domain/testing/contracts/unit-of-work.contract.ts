@@ -1,0 +1,64 @@
+import { Client } from '../../src';
+import { aClientDetails, validTaxId } from '../builders';
+import { useHarness, type HarnessFactory } from './harness';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+export function unitOfWorkContract(factory: HarnessFactory): void {
+  describe('unit of work and outbox', () => {
+    const ctx = useHarness(factory);
+
+    it('rolls back every write and event of a transaction that throws', async () => {
+      const customerId = await ctx.newCustomer();
+      let insertedId = 0;
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          const { client } = await tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails(), T0));
+          insertedId = client.id;
+          await tx.outbox.record([{ customerId, type: 'receivable.created', occurredAt: T0, data: { id: 1 } }]);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await ctx.h.clientQueries.get(insertedId)).toBeUndefined();
+      expect(await ctx.h.readOutbox(customerId)).toEqual([]);
+    });
+
+    it('commits events with the change, with evt_ ids and the data as given', async () => {
+      const customerId = await ctx.newCustomer();
+      const data = { receivable: { id: 7, amount: 9999999999999.99, nested: { ok: true } } };
+      await ctx.h.uow.run((tx) =>
+        tx.outbox.record([
+          { customerId, type: 'receivable.created', occurredAt: T0, data },
+          { customerId, type: 'receivable.paid', occurredAt: T0, data },
+        ]),
+      );
+      const events = await ctx.h.readOutbox(customerId);
+      expect(events.map((e) => e.type)).toEqual(['receivable.created', 'receivable.paid']);
+      expect(events[0]).toMatchObject({ customerId, occurredAt: T0, data });
+      expect(events[0].id).toMatch(/^evt_[A-Za-z0-9]{20,}$/);
+      expect(events[0].id).not.toBe(events[1].id);
+    });
+
+    it('undoes only a failed nested run and keeps the outer transaction going', async () => {
+      const customerId = await ctx.newCustomer();
+      const kept = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000001) }), T0);
+      const undone = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000002) }), T0);
+      await ctx.h.uow.run(async (tx) => {
+        await tx.clients.insertIfAbsent(kept);
+        await expect(
+          ctx.h.uow.run(async (inner) => {
+            await inner.clients.insertIfAbsent(undone);
+            throw new Error('inner failure');
+          }),
+        ).rejects.toThrow('inner failure');
+      });
+      const listed = await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 });
+      expect(listed.items.map((c) => c.toSnapshot().taxId)).toEqual([kept.taxId]);
+    });
+
+    it('hands out account ids from one sequence shared by every account kind', async () => {
+      const ids = await ctx.h.uow.run(async (tx) => [await tx.currentAccounts.nextId(), await tx.currentAccounts.nextId()]);
+      expect(ids[1]).toBeGreaterThan(ids[0]);
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import type { AccessTokenClaims, Clock, IssuedToken, SecretGenerator, SecretHasher, TokenIssuer } from '../src';
+
+/** A clock that only moves when told to. */
+export class FixedClock implements Clock {
+  constructor(private current: Date = new Date('2026-01-15T12:00:00.000Z')) {}
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** Reversible "hash" for tests that do not care about hashing cost. */
+export class PlainSecretHasher implements SecretHasher {
+  async hash(secret: string): Promise<string> {
+    return `plain:${secret}`;
+  }
+
+  async verify(secret: string, hash: string): Promise<boolean> {
+    return hash === `plain:${secret}`;
+  }
+}
+
+export class SequentialSecretGenerator implements SecretGenerator {
+  private n = 0;
+
+  clientId(): string {
+    return `client-${++this.n}`;
+  }
+
+  clientSecret(): string {
+    return `secret-${++this.n}`;
+  }
+}
+
+/** Tokens that spell out their claims, for asserting what login granted. */
+export class ReadableTokenIssuer implements TokenIssuer {
+  issue(claims: AccessTokenClaims): IssuedToken {
+    return { accessToken: JSON.stringify(claims), expiresIn: 43200 };
+  }
+}

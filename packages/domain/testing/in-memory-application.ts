@@ -1,0 +1,27 @@
+import { createApplication, type ApplicationPorts } from '../src';
+import { emptyTables, type Tables } from './in-memory/in-memory-tables';
+import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
+import { InMemoryClientQueries } from './in-memory/in-memory-client-repository';
+import { InMemoryAssociateQueries } from './in-memory/in-memory-associate-repository';
+import { FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
+
+/** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
+export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock } {
+  const store = { committed: emptyTables() };
+  const clock = new FixedClock();
+  return {
+    uow: new InMemoryUnitOfWork(store),
+    clock,
+    hasher: new PlainSecretHasher(),
+    secrets: new SequentialSecretGenerator(),
+    tokens: new ReadableTokenIssuer(),
+    clientQueries: new InMemoryClientQueries(store),
+    associateQueries: new InMemoryAssociateQueries(store),
+    store,
+  };
+}
+
+export function inMemoryApplication() {
+  const ports = inMemoryPorts();
+  return { app: createApplication(ports), ...ports };
+}

@@ -1,0 +1,60 @@
+import {
+  Associate,
+  ConcurrentModificationError,
+  type AssociateListFilter,
+  type AssociateQueries,
+  type AssociateRepository,
+  type AssociateSnapshot,
+  type NewAssociate,
+  type Page,
+  type PageRequest,
+} from '../../src';
+import { nextId, saveVersioned, type Tables, type TablesRef } from './in-memory-tables';
+import { matchesCommon, pageOf } from './in-memory-paging';
+
+export class InMemoryAssociateRepository implements AssociateRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async getForUpdate(id: number): Promise<Associate | undefined> {
+    const found = this.ref.tables.associates.get(id);
+    return found && Associate.rehydrate(found);
+  }
+
+  async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {
+    const existing = [...this.ref.tables.associates.values()].find(
+      (a) => a.customerId === associate.customerId && a.taxId === associate.taxId,
+    );
+    if (existing) return { associate: Associate.rehydrate(existing), created: false };
+    const stored: AssociateSnapshot = { ...associate, id: nextId(this.ref.tables, 'associate') };
+    this.ref.tables.associates.set(stored.id, stored);
+    return { associate: Associate.rehydrate(stored), created: true };
+  }
+
+  async update(associate: Associate): Promise<void> {
+    const next = associate.toSnapshot();
+    saveVersioned(this.ref.tables.associates, next, () => new ConcurrentModificationError('associate', next.id));
+  }
+}
+
+export class InMemoryAssociateQueries implements AssociateQueries {
+  constructor(private readonly store: { committed: Tables }) {}
+
+  async get(id: number): Promise<Associate | undefined> {
+    const found = this.store.committed.associates.get(id);
+    return found && Associate.rehydrate(found);
+  }
+
+  async list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>> {
+    const rows = [...this.store.committed.associates.values()].filter(
+      (a) =>
+        a.customerId === filter.customerId &&
+        matchesCommon(a, filter) &&
+        (filter.taxId === undefined || a.taxId === filter.taxId) &&
+        (filter.documentNumber === undefined || a.documentNumber === filter.documentNumber) &&
+        (filter.type === undefined || a.type === filter.type) &&
+        (filter.parentAssociateId === undefined || a.parentAssociateId === filter.parentAssociateId) &&
+        (filter.status === undefined || a.status === filter.status),
+    );
+    return pageOf(rows, page, Associate.rehydrate);
+  }
+}

@@ -1,0 +1,18 @@
+import type { CurrentAccount, CurrentAccountRepository } from '../../src';
+import { nextId, type TablesRef } from './in-memory-tables';
+
+export class InMemoryCurrentAccountRepository implements CurrentAccountRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async nextId(): Promise<number> {
+    return nextId(this.ref.tables, 'account');
+  }
+
+  async insert(account: CurrentAccount): Promise<void> {
+    this.ref.tables.currentAccounts.set(account.id, account);
+  }
+
+  async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
+    return [...this.ref.tables.currentAccounts.values()].filter((a) => a.customerId === customerId);
+  }
+}

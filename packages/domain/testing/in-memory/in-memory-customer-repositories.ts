@@ -1,0 +1,53 @@
+import type {
+  Credential,
+  CredentialRepository,
+  Customer,
+  CustomerRepository,
+  NewCredential,
+  NewCustomer,
+} from '../../src';
+import { nextId, type TablesRef } from './in-memory-tables';
+
+export class InMemoryCustomerRepository implements CustomerRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async get(id: number): Promise<Customer | undefined> {
+    return this.ref.tables.customers.get(id);
+  }
+
+  async insertIfAbsent(customer: NewCustomer): Promise<{ customer: Customer; created: boolean }> {
+    const existing = [...this.ref.tables.customers.values()].find((c) => c.name === customer.name);
+    if (existing) return { customer: existing, created: false };
+    const stored = { ...customer, id: nextId(this.ref.tables, 'customer') };
+    this.ref.tables.customers.set(stored.id, stored);
+    return { customer: stored, created: true };
+  }
+}
+
+export class InMemoryCredentialRepository implements CredentialRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async findByClientId(clientId: string): Promise<Credential | undefined> {
+    return [...this.ref.tables.credentials.values()].find((c) => c.clientId === clientId);
+  }
+
+  async insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }> {
+    const existing = await this.findByClientId(credential.clientId);
+    if (existing) return { credential: existing, created: false };
+    const stored = { ...credential, scopes: [...credential.scopes], id: nextId(this.ref.tables, 'credential') };
+    this.ref.tables.credentials.set(stored.id, stored);
+    return { credential: stored, created: true };
+  }
+
+  async replaceSecretHash(id: number, secretHash: string): Promise<void> {
+    const found = this.ref.tables.credentials.get(id);
+    if (found) this.ref.tables.credentials.set(id, { ...found, secretHash });
+  }
+
+  async revoke(clientId: string): Promise<boolean> {
+    const found = await this.findByClientId(clientId);
+    if (!found || found.status !== 'ACTIVE') return false;
+    this.ref.tables.credentials.set(found.id, { ...found, status: 'REVOKED' });
+    return true;
+  }
+}

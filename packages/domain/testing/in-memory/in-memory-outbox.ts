@@ -1,0 +1,13 @@
+import type { DomainEvent, Outbox } from '../../src';
+import type { TablesRef } from './in-memory-tables';
+import { nextId } from './in-memory-tables';
+
+export class InMemoryOutbox implements Outbox {
+  constructor(private readonly ref: TablesRef) {}
+
+  async record(events: readonly DomainEvent[]): Promise<void> {
+    for (const event of events) {
+      this.ref.tables.outbox.push({ ...event, id: `evt_${nextId(this.ref.tables, 'event').toString().padStart(24, '0')}` });
+    }
+  }
+}

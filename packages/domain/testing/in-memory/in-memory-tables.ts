@@ -1,0 +1,67 @@
+import type {
+  AssociateSnapshot,
+  ClientSnapshot,
+  Credential,
+  CurrentAccount,
+  Customer,
+  DomainEvent,
+  StoredResponse,
+} from '../../src';
+
+export interface StoredIdempotencyRecord {
+  readonly fingerprint: string;
+  readonly expiresAt: Date;
+  readonly response: StoredResponse | null;
+}
+
+export interface StoredEvent extends DomainEvent {
+  readonly id: string;
+}
+
+/** Every table of the in-memory store, plain data only so a transaction can copy it whole. */
+export interface Tables {
+  sequences: Record<string, number>;
+  customers: Map<number, Customer>;
+  credentials: Map<number, Credential>;
+  currentAccounts: Map<number, CurrentAccount>;
+  clients: Map<number, ClientSnapshot>;
+  associates: Map<number, AssociateSnapshot>;
+  idempotency: Map<string, StoredIdempotencyRecord>;
+  outbox: StoredEvent[];
+}
+
+export function emptyTables(): Tables {
+  return {
+    sequences: {},
+    customers: new Map(),
+    credentials: new Map(),
+    currentAccounts: new Map(),
+    clients: new Map(),
+    associates: new Map(),
+    idempotency: new Map(),
+    outbox: [],
+  };
+}
+
+/** Next value of a named sequence; accounts of both kinds share the 'account' sequence, as in PostgreSQL. */
+export function nextId(tables: Tables, sequence: string): number {
+  const value = (tables.sequences[sequence] ?? 0) + 1;
+  tables.sequences[sequence] = value;
+  return value;
+}
+
+/** The working copy a transaction reads and writes; a savepoint swaps `tables` back on failure. */
+export interface TablesRef {
+  tables: Tables;
+}
+
+/** Saves a changed row only if it is the direct successor of the stored version (optimistic check). */
+export function saveVersioned<T extends { id: number; version: number }>(
+  rows: Map<number, T>,
+  next: T,
+  error: () => Error,
+): void {
+  const stored = rows.get(next.id);
+  if (!stored || stored.version !== next.version - 1) throw error();
+  rows.set(next.id, next);
+}

@@ -1,1 +1,8 @@
-export {};
+export * from './knex-factory';
+export * from './knex-unit-of-work';
+export * from './embedded-postgres';
+export * from './settings';
+export * from './database-health';
+export { migrateToLatest } from './migrations';
+export { KnexClientQueries } from './repositories/knex-client-repository';
+export { KnexAssociateQueries } from './repositories/knex-associate-repository';

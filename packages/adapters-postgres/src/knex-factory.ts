@@ -1,0 +1,35 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+// DATE columns stay 'YYYY-MM-DD' strings: pg would turn them into local-midnight Dates and shift the day.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
+export interface DatabaseOptions {
+  readonly url: string;
+  /** Schema to work in (tests give each file its own); defaults to the server's search_path. */
+  readonly schema?: string;
+  readonly poolSize?: number;
+  /** How long a statement may wait for a row lock before failing (idempotency waits use it). */
+  readonly lockTimeoutMs?: number;
+}
+
+/**
+ * The one Knex instance of a process. BIGINT, NUMERIC and COUNT come back as strings: mappers parse ids with
+ * Number (always below 2^53) and money with BigInt, deliberately.
+ */
+export function createDatabase(options: DatabaseOptions): Knex {
+  const lockTimeout = options.lockTimeoutMs ?? 10_000;
+  return knexFactory({
+    client: 'pg',
+    connection: options.url,
+    searchPath: options.schema ? [options.schema] : undefined,
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      afterCreate: (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) => {
+        connection.query(`SET lock_timeout = ${Math.floor(lockTimeout)}`, (error) => done(error ?? null, connection));
+      },
+    },
+    migrations: { tableName: 'knex_migrations' },
+  });
+}

@@ -1,0 +1,38 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Knex } from 'knex';
+import type { TransactionScope, UnitOfWork } from '@rcs/domain';
+import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
+import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
+import { KnexClientRepository } from './repositories/knex-client-repository';
+import { KnexAssociateRepository } from './repositories/knex-associate-repository';
+import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
+import { KnexOutbox } from './repositories/knex-outbox';
+
+function knexScope(trx: Knex.Transaction): TransactionScope {
+  return {
+    customers: new KnexCustomerRepository(trx),
+    credentials: new KnexCredentialRepository(trx),
+    currentAccounts: new KnexCurrentAccountRepository(trx),
+    clients: new KnexClientRepository(trx),
+    associates: new KnexAssociateRepository(trx),
+    idempotency: new KnexIdempotencyRepository(trx),
+    outbox: new KnexOutbox(trx),
+  };
+}
+
+/**
+ * One database transaction per outermost `run`. The open transaction travels with the async flow, so a `run`
+ * started inside it (an HTTP idempotency scope around a use case) becomes a savepoint on the same connection
+ * instead of asking the pool for a second one, which would deadlock on PGlite and exhaust a real pool.
+ */
+export class KnexUnitOfWork implements UnitOfWork {
+  private readonly ambient = new AsyncLocalStorage<Knex.Transaction>();
+
+  constructor(private readonly knex: Knex) {}
+
+  run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    const outer = this.ambient.getStore();
+    const begin = outer ?? this.knex;
+    return begin.transaction((trx) => this.ambient.run(trx, () => work(knexScope(trx))));
+  }
+}

@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+import * as foundation from './001-foundation';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Migrations are imported, not read from disk, so compiled output and tests run the same list. */
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['001-foundation', foundation]];
+
+export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};
+
+const LOCK_RETRY_MS = 200;
+const LOCK_RETRIES = 150;
+
+/**
+ * Brings the schema up to date. Two instances starting together both call this: knex's lock lets one run and
+ * makes the other fail with MigrationLocked, which waits and tries again (then finds nothing to do).
+ */
+export async function migrateToLatest(knex: Knex): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await knex.migrate.latest({ migrationSource });
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'MigrationLocked' || attempt >= LOCK_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import {
+  Associate,
+  ConcurrentModificationError,
+  type AssociateListFilter,
+  type AssociateQueries,
+  type AssociateRepository,
+  type AssociateStatus,
+  type NewAssociate,
+  type Page,
+  type PageRequest,
+} from '@rcs/domain';
+import { applyCommonFilter, fetchPage } from './paging';
+
+interface AssociateRow {
+  id: string;
+  customer_id: string;
+  type: string;
+  name: string;
+  last_name: string;
+  tax_id: string;
+  document_number: string;
+  email: string;
+  phone: string;
+  address: string | null;
+  parent_associate_id: string | null;
+  status: AssociateStatus;
+  creation_date: Date;
+  modification_date: Date;
+  version: number;
+}
+
+const toAssociate = (row: AssociateRow): Associate =>
+  Associate.rehydrate({
+    id: Number(row.id),
+    customerId: Number(row.customer_id),
+    type: row.type,
+    name: row.name,
+    lastName: row.last_name,
+    taxId: row.tax_id,
+    documentNumber: row.document_number,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    parentAssociateId: row.parent_associate_id === null ? null : Number(row.parent_associate_id),
+    status: row.status,
+    creationDate: row.creation_date,
+    modificationDate: row.modification_date,
+    version: row.version,
+  });
+
+const toRow = (a: NewAssociate) => ({
+  customer_id: a.customerId,
+  type: a.type,
+  name: a.name,
+  last_name: a.lastName,
+  tax_id: a.taxId,
+  document_number: a.documentNumber,
+  email: a.email,
+  phone: a.phone,
+  address: a.address,
+  parent_associate_id: a.parentAssociateId,
+  status: a.status,
+  creation_date: a.creationDate,
+  modification_date: a.modificationDate,
+  version: a.version,
+});
+
+export class KnexAssociateRepository implements AssociateRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async getForUpdate(id: number): Promise<Associate | undefined> {
+    const row: AssociateRow | undefined = await this.trx('associates').where({ id }).forUpdate().first();
+    return row && toAssociate(row);
+  }
+
+  async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {
+    const [inserted] = await this.trx('associates').insert(toRow(associate)).onConflict(['customer_id', 'tax_id']).ignore().returning('*');
+    if (inserted) return { associate: toAssociate(inserted), created: true };
+    const existing: AssociateRow | undefined = await this.trx('associates')
+      .where({ customer_id: associate.customerId, tax_id: associate.taxId })
+      .first();
+    if (!existing) throw new Error('associate taxId conflicted but no row was found');
+    return { associate: toAssociate(existing), created: false };
+  }
+
+  async update(associate: Associate): Promise<void> {
+    const next = associate.toSnapshot();
+    const changed = await this.trx('associates').where({ id: next.id, version: next.version - 1 }).update(toRow(next));
+    if (changed !== 1) throw new ConcurrentModificationError('associate', next.id);
+  }
+}
+
+export class KnexAssociateQueries implements AssociateQueries {
+  constructor(private readonly knex: Knex) {}
+
+  async get(id: number): Promise<Associate | undefined> {
+    const row: AssociateRow | undefined = await this.knex('associates').where({ id }).first();
+    return row && toAssociate(row);
+  }
+
+  list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>> {
+    const query = applyCommonFilter(this.knex('associates').where('customer_id', filter.customerId), filter, 'associates');
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.taxId !== undefined) query.where('tax_id', filter.taxId);
+    if (filter.documentNumber !== undefined) query.where('document_number', filter.documentNumber);
+    if (filter.type !== undefined) query.where('type', filter.type);
+    if (filter.parentAssociateId !== undefined) query.where('parent_associate_id', filter.parentAssociateId);
+    return fetchPage(query, 'associates', page, toAssociate);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import type { CurrentAccount, CurrentAccountRepository } from '@rcs/domain';
+
+interface CurrentAccountRow {
+  id: string;
+  customer_id: string;
+  account_type: CurrentAccount['accountType'];
+  cvu: string;
+  alias: string;
+  currency_code: CurrentAccount['currencyCode'];
+  status: CurrentAccount['status'];
+  last_settlement_date: Date | null;
+  creation_date: Date;
+  modification_date: Date;
+}
+
+export const toCurrentAccount = (row: CurrentAccountRow): CurrentAccount => ({
+  id: Number(row.id),
+  customerId: Number(row.customer_id),
+  accountType: row.account_type,
+  cvu: row.cvu,
+  alias: row.alias,
+  currencyCode: row.currency_code,
+  status: row.status,
+  lastSettlementDate: row.last_settlement_date,
+  creationDate: row.creation_date,
+  modificationDate: row.modification_date,
+});
+
+export class KnexCurrentAccountRepository implements CurrentAccountRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async nextId(): Promise<number> {
+    const { rows } = await this.trx.raw(`SELECT nextval('account_id_seq') AS id`);
+    return Number(rows[0].id);
+  }
+
+  async insert(account: CurrentAccount): Promise<void> {
+    await this.trx('current_accounts').insert({
+      id: account.id,
+      customer_id: account.customerId,
+      account_type: account.accountType,
+      cvu: account.cvu,
+      alias: account.alias,
+      currency_code: account.currencyCode,
+      status: account.status,
+      last_settlement_date: account.lastSettlementDate,
+      creation_date: account.creationDate,
+      modification_date: account.modificationDate,
+    });
+  }
+
+  async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
+    const rows: CurrentAccountRow[] = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id');
+    return rows.map(toCurrentAccount);
+  }
+}

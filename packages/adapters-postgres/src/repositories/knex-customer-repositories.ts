@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import type {
+  Credential,
+  CredentialRepository,
+  CredentialStatus,
+  Customer,
+  CustomerRepository,
+  NewCredential,
+  NewCustomer,
+} from '@rcs/domain';
+
+interface CustomerRow {
+  id: string;
+  name: string;
+  approval_control: boolean;
+  creation_date: Date;
+}
+
+interface CredentialRow {
+  id: string;
+  customer_id: string;
+  client_id: string;
+  secret_hash: string;
+  scopes: string[];
+  status: CredentialStatus;
+  creation_date: Date;
+}
+
+const toCustomer = (row: CustomerRow): Customer => ({
+  id: Number(row.id),
+  name: row.name,
+  approvalControl: row.approval_control,
+  creationDate: row.creation_date,
+});
+
+const toCredential = (row: CredentialRow): Credential => ({
+  id: Number(row.id),
+  customerId: Number(row.customer_id),
+  clientId: row.client_id,
+  secretHash: row.secret_hash,
+  scopes: row.scopes,
+  status: row.status,
+  creationDate: row.creation_date,
+});
+
+export class KnexCustomerRepository implements CustomerRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async get(id: number): Promise<Customer | undefined> {
+    const row: CustomerRow | undefined = await this.trx('customers').where({ id }).first();
+    return row && toCustomer(row);
+  }
+
+  async insertIfAbsent(customer: NewCustomer): Promise<{ customer: Customer; created: boolean }> {
+    const [inserted] = await this.trx('customers')
+      .insert({ name: customer.name, approval_control: customer.approvalControl, creation_date: customer.creationDate })
+      .onConflict('name')
+      .ignore()
+      .returning('*');
+    if (inserted) return { customer: toCustomer(inserted), created: true };
+    const existing: CustomerRow | undefined = await this.trx('customers').where({ name: customer.name }).first();
+    if (!existing) throw new Error('customer name conflicted but no row was found');
+    return { customer: toCustomer(existing), created: false };
+  }
+}
+
+export class KnexCredentialRepository implements CredentialRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async findByClientId(clientId: string): Promise<Credential | undefined> {
+    const row: CredentialRow | undefined = await this.trx('credentials').where({ client_id: clientId }).first();
+    return row && toCredential(row);
+  }
+
+  async insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }> {
+    const [inserted] = await this.trx('credentials')
+      .insert({
+        customer_id: credential.customerId,
+        client_id: credential.clientId,
+        secret_hash: credential.secretHash,
+        scopes: [...credential.scopes],
+        status: credential.status,
+        creation_date: credential.creationDate,
+      })
+      .onConflict('client_id')
+      .ignore()
+      .returning('*');
+    if (inserted) return { credential: toCredential(inserted), created: true };
+    const existing = await this.findByClientId(credential.clientId);
+    if (!existing) throw new Error('credential clientId conflicted but no row was found');
+    return { credential: existing, created: false };
+  }
+
+  async replaceSecretHash(id: number, secretHash: string): Promise<void> {
+    await this.trx('credentials').where({ id }).update({ secret_hash: secretHash });
+  }
+
+  async revoke(clientId: string): Promise<boolean> {
+    const changed = await this.trx('credentials').where({ client_id: clientId, status: 'ACTIVE' }).update({ status: 'REVOKED' });
+    return changed === 1;
+  }
+}

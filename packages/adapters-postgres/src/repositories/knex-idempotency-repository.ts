@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import {
+  DomainError,
+  type IdempotencyClaim,
+  type IdempotencyClaimRequest,
+  type IdempotencyRepository,
+  type StoredResponse,
+} from '@rcs/domain';
+import { PG_LOCK_NOT_AVAILABLE, pgCode } from './pg-errors';
+
+interface IdempotencyRow {
+  fingerprint: string;
+  response_status: number | null;
+  response_body: unknown;
+  response_location: string | null;
+}
+
+export class KnexIdempotencyRepository implements IdempotencyRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim> {
+    try {
+      // A first use inserts; an expired record is taken over as new. A record held by a transaction still in
+      // flight makes this statement wait for it (up to lock_timeout), so two requests never both execute.
+      const { rows } = await this.trx.raw(
+        `INSERT INTO idempotency_keys (credential_id, key, fingerprint, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (credential_id, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+               response_status = NULL, response_body = NULL, response_location = NULL
+           WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+         RETURNING 1`,
+        [request.credentialId, request.key, request.fingerprint, request.now, request.expiresAt],
+      );
+      if (rows.length === 1) return { kind: 'acquired' };
+    } catch (error) {
+      if (pgCode(error) === PG_LOCK_NOT_AVAILABLE) {
+        throw new DomainError(
+          'idempotency-request-in-progress',
+          'a request with this Idempotency-Key is still being processed; retry later',
+          { retryAfterSeconds: 1 },
+        );
+      }
+      throw error;
+    }
+    const row: IdempotencyRow | undefined = await this.trx('idempotency_keys')
+      .where({ credential_id: request.credentialId, key: request.key })
+      .first('fingerprint', 'response_status', 'response_body', 'response_location');
+    if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
+    if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
+    const response: StoredResponse = {
+      status: row.response_status,
+      body: row.response_body,
+      ...(row.response_location === null ? {} : { location: row.response_location }),
+    };
+    return { kind: 'replay', response };
+  }
+
+  async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {
+    await this.trx('idempotency_keys')
+      .where({ credential_id: credentialId, key })
+      .update({
+        response_status: response.status,
+        // JSONB keeps the body as sent; JSON.stringify so arrays are not taken for Postgres arrays.
+        response_body: JSON.stringify(response.body ?? null),
+        response_location: response.location ?? null,
+      });
+  }
+}

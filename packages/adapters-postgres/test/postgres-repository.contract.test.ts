@@ -1,0 +1,30 @@
+import type { DomainEvent } from '@rcs/domain';
+import { repositoryContract } from '@rcs/domain/testing';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { KnexClientQueries } from '../src/repositories/knex-client-repository';
+import { KnexAssociateQueries } from '../src/repositories/knex-associate-repository';
+import { openTestDatabase } from '../testing';
+
+describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
+  repositoryContract(async () => {
+    const db = await openTestDatabase();
+    return {
+      uow: new KnexUnitOfWork(db.knex),
+      clientQueries: new KnexClientQueries(db.knex),
+      associateQueries: new KnexAssociateQueries(db.knex),
+      readOutbox: async (customerId) => {
+        const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
+        return rows.map(
+          (row): DomainEvent & { id: string } => ({
+            id: row.id,
+            customerId: Number(row.customer_id),
+            type: row.type,
+            occurredAt: row.occurred_at,
+            data: row.data,
+          }),
+        );
+      },
+      close: () => db.close(),
+    };
+  });
+});

@@ -1,1 +1,7 @@
-export {};
+import 'reflect-metadata';
+export * from './create-http-app';
+export * from './auth/jwt-token-service';
+export * from './auth/scrypt-secret-hasher';
+export * from './auth/random-secret-generator';
+export * from './middleware/problem';
+export { openApiDocument } from './openapi/document';

@@ -1,1 +1,4 @@
-export {};
+export * from './config';
+export * from './container';
+export * from './service';
+export * from './logger';

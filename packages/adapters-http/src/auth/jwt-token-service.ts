@@ -1,0 +1,47 @@
+import jwt from 'jsonwebtoken';
+import { DomainError, type AccessTokenClaims, type IssuedToken, type TokenIssuer } from '@rcs/domain';
+
+/** Token lifetime in seconds (CONTRACT: expiresIn 43200). */
+export const TOKEN_TTL_SECONDS = 43_200;
+
+interface TokenPayload {
+  sub: string;
+  customerId: number;
+  /** Credential row id, so idempotency keys are scoped to the credential. */
+  cid: number;
+  scope: string;
+}
+
+/** HS256 bearer tokens with claims sub, customerId, scope, iat, exp (CONTRACT). */
+export class JwtTokenService implements TokenIssuer {
+  constructor(private readonly secret: string) {
+    if (secret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+  }
+
+  issue(claims: AccessTokenClaims): IssuedToken {
+    const payload: TokenPayload = {
+      sub: claims.sub,
+      customerId: claims.customerId,
+      cid: claims.credentialId,
+      scope: claims.scopes.join(' '),
+    };
+    const accessToken = jwt.sign(payload, this.secret, { algorithm: 'HS256', expiresIn: TOKEN_TTL_SECONDS });
+    return { accessToken, expiresIn: TOKEN_TTL_SECONDS };
+  }
+
+  /** The claims of a valid token; invalid-token or token-expired otherwise. */
+  verify(token: string): AccessTokenClaims {
+    let payload: unknown;
+    try {
+      payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+    } catch (error) {
+      if (error instanceof jwt.TokenExpiredError) throw new DomainError('token-expired', 'the access token has expired; log in again');
+      throw new DomainError('invalid-token', 'the access token is malformed or its signature is wrong');
+    }
+    const p = payload as Partial<TokenPayload>;
+    if (typeof p.sub !== 'string' || !Number.isSafeInteger(p.customerId) || !Number.isSafeInteger(p.cid) || typeof p.scope !== 'string') {
+      throw new DomainError('invalid-token', 'the access token lacks required claims');
+    }
+    return { sub: p.sub, customerId: p.customerId!, credentialId: p.cid!, scopes: p.scope.split(' ').filter(Boolean) };
+  }
+}

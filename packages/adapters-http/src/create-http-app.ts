@@ -1,0 +1,51 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import { authenticate, authOf } from './auth/authenticate';
+import type { JwtTokenService } from './auth/jwt-token-service';
+import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
+import { requestContext } from './middleware/request-context';
+import { openApiDocument } from './openapi/document';
+import { associateRoutes } from './routes/associate-routes';
+import { authRoutes } from './routes/auth-routes';
+import { clientRoutes } from './routes/client-routes';
+import type { HttpContext } from './routes/http-context';
+
+export interface HttpOptions extends HttpContext {
+  readonly tokens: JwtTokenService;
+  readonly logger: Logger;
+  readonly rateLimitPerMinute: number;
+  /** Database readiness for /health. */
+  readonly ready: () => Promise<boolean>;
+}
+
+/** The Express application: operational pages outside /v1, the API under it, one error handler at the end. */
+export function createHttpApp(options: HttpOptions): Express {
+  const http = express();
+  http.disable('x-powered-by');
+  http.set('etag', false);
+  http.set('query parser', 'simple');
+  http.use(requestContext(options.logger));
+  http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+
+  http.get('/health', async (_req, res) => {
+    const database = (await options.ready()) ? 'up' : 'down';
+    res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
+  });
+  http.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  const authenticated = authenticate(options.tokens);
+  const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
+  const api = express.Router();
+  api.use(authRoutes(options, limiter, authenticated));
+  api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
+  api.use(clientRoutes(options));
+  api.use(associateRoutes(options));
+  http.use('/v1', api);
+
+  http.use(notFoundHandler);
+  http.use(errorHandler(options.logger));
+  return http;
+}

@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import type { AssociateDetails, AssociateStatus } from '@rcs/domain';
+import { ListQuery } from './list-query';
+import { TaxIdFilter } from './tax-id-filter';
+
+const STATUSES: readonly AssociateStatus[] = ['ACTIVE', 'DISABLED'];
+
+/** POST and PUT /v1/associates: the full associate. */
+export class AssociateBody {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(50)
+  type!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  lastName!: string;
+
+  @IsString()
+  taxId!: string;
+
+  @IsString()
+  @Matches(/^\d{6,9}$/, { message: 'documentNumber must be 6 to 9 digits' })
+  documentNumber!: string;
+
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @Matches(/^\+[1-9]\d{7,14}$/, { message: 'phone must be + country code and number, digits only (e.g. +5491155550000)' })
+  phone!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  address?: string | null;
+
+  @IsOptional()
+  @IsInt({ message: 'parentAssociateId must be an integer' })
+  @Min(1)
+  parentAssociateId?: number | null;
+}
+
+export function associateDetailsOf(body: AssociateBody): AssociateDetails {
+  return {
+    type: body.type,
+    name: body.name,
+    lastName: body.lastName,
+    taxId: body.taxId,
+    documentNumber: body.documentNumber,
+    email: body.email,
+    phone: body.phone,
+    address: body.address ?? null,
+    parentAssociateId: body.parentAssociateId ?? null,
+  };
+}
+
+export class AssociateListQuery extends ListQuery {
+  @IsOptional()
+  @TaxIdFilter()
+  taxId?: string;
+
+  @IsOptional()
+  @IsString()
+  documentNumber?: string;
+
+  @IsOptional()
+  @IsString()
+  type?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'parentAssociateId must be an integer' })
+  parentAssociateId?: number;
+
+  /** Defaults to ACTIVE (SPEC). */
+  @IsOptional()
+  @IsIn(STATUSES, { message: 'status must be ACTIVE or DISABLED' })
+  status?: AssociateStatus;
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { Transform, Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+import { MAX_PAGE_SIZE, type CommonListFilter, type PageRequest } from '@rcs/domain';
+
+const toIdList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((part) => (/^\d{1,16}$/.test(part.trim()) ? Number(part) : Number.NaN)) : value;
+
+/** page, count and the standard filters every list accepts (SPEC "Common conventions"). */
+export class ListQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'page must be an integer' })
+  @Min(1, { message: 'page must be 1 or more' })
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'count must be an integer' })
+  @Min(1, { message: 'count must be 1 or more' })
+  @Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` })
+  count?: number;
+
+  @IsOptional()
+  @Transform(toIdList)
+  @IsInt({ each: true, message: 'ids must be comma-separated positive integers' })
+  ids?: number[];
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'fromDate must be an ISO 8601 date or timestamp' })
+  fromDate?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'toDate must be an ISO 8601 date or timestamp' })
+  toDate?: string;
+}
+
+/**
+ * A date without time is a calendar day in Buenos Aires (UTC-03:00, no daylight saving): fromDate starts it,
+ * toDate includes all of it.
+ */
+function boundary(value: string, edge: 'start' | 'end'): Date {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return new Date(`${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}-03:00`);
+  }
+  return new Date(value);
+}
+
+export function pageOf(query: ListQuery): PageRequest {
+  return { page: query.page ?? 1, count: query.count ?? 20 };
+}
+
+export function commonFilterOf(query: ListQuery): CommonListFilter {
+  return {
+    ...(query.ids ? { ids: query.ids } : {}),
+    ...(query.fromDate ? { fromDate: boundary(query.fromDate, 'start') } : {}),
+    ...(query.toDate ? { toDate: boundary(query.toDate, 'end') } : {}),
+  };
+}

@@ -1,0 +1,60 @@
+import type { Request, RequestHandler } from 'express';
+import { DomainError } from '@rcs/domain';
+
+const WINDOW_MS = 60_000;
+
+interface Counter {
+  windowStart: number;
+  current: number;
+  previous: number;
+}
+
+/**
+ * Sliding-window counter per key, kept in this process: the previous minute's count weighs in proportion to how
+ * much of it the sliding window still covers. With several instances each enforces its own share.
+ */
+export class SlidingWindowLimiter {
+  private readonly counters = new Map<string, Counter>();
+
+  constructor(
+    private readonly limitPerMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts a hit; returns 0 when allowed, else the seconds to wait. */
+  hit(key: string): number {
+    const now = this.now();
+    const windowStart = now - (now % WINDOW_MS);
+    const counter = this.roll(this.counters.get(key), windowStart);
+    this.counters.set(key, counter);
+    const overlap = 1 - (now - windowStart) / WINDOW_MS;
+    const estimate = counter.previous * overlap + counter.current;
+    if (estimate >= this.limitPerMinute) return Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+    counter.current++;
+    return 0;
+  }
+
+  private roll(counter: Counter | undefined, windowStart: number): Counter {
+    if (!counter || counter.windowStart < windowStart - WINDOW_MS) return { windowStart, current: 0, previous: 0 };
+    if (counter.windowStart < windowStart) return { windowStart, current: 0, previous: counter.current };
+    if (this.counters.size > 100_000) this.sweep(windowStart);
+    return counter;
+  }
+
+  /** Forgets keys idle for two windows, so the map stays bounded. */
+  private sweep(windowStart: number): void {
+    for (const [key, counter] of this.counters) if (counter.windowStart < windowStart - WINDOW_MS) this.counters.delete(key);
+  }
+}
+
+/** 429 rate-limit-exceeded with Retry-After once a key spends its minute's allowance. */
+export function rateLimit(limiter: SlidingWindowLimiter, keyOf: (req: Request) => string): RequestHandler {
+  return (req, res, next) => {
+    const wait = limiter.hit(keyOf(req));
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      throw new DomainError('rate-limit-exceeded', `too many requests; retry after ${wait} s`);
+    }
+    next();
+  };
+}

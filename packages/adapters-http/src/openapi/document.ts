@@ -1,0 +1,136 @@
+import { schemas } from './schemas';
+import { STATUS_BY_CODE } from '../middleware/problem';
+
+const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+
+/** The error responses every authenticated operation may give. */
+const authErrors = {
+  '400': problem('validation: malformed request, with invalidParams'),
+  '401': problem('unauthorized, invalid-token or token-expired'),
+  '403': problem('insufficient-scope or resource-not-accessible (another customer\'s resource)'),
+  '429': problem('rate-limit-exceeded; see Retry-After'),
+  '500': problem('internal-error, with requestId'),
+};
+const writeErrors = {
+  ...authErrors,
+  '409': problem('idempotency-key-reuse (same key, different body), idempotency-request-in-progress, concurrent-modification'),
+  '413': problem('payload-too-large: bodies are limited to 1 MB'),
+};
+
+const param = (name: string, description: string, schema: object = { type: 'string' }, where = 'query') => ({ name, in: where, description, schema });
+const pathId = param('id', 'Resource id', { type: 'integer', minimum: 1 }, 'path');
+const idempotencyKey = (required: boolean) => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required,
+  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse.',
+  schema: { type: 'string', maxLength: 255 },
+});
+const listParams = [
+  param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1 }),
+  param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
+  param('ids', 'Comma-separated ids'),
+  param('fromDate', 'Creation date >= (ISO 8601; a bare date is that day in Buenos Aires)'),
+  param('toDate', 'Creation date <= (inclusive; a bare date includes the whole day)'),
+];
+const listOf = (name: keyof typeof schemas) => ({
+  description: 'A page of results, newest first; X-Total-Count carries the total',
+  headers: { 'X-Total-Count': { schema: { type: 'integer' } } },
+  content: json({ type: 'array', items: ref(name) }),
+});
+const one = (name: keyof typeof schemas, description: string) => ({ description, content: json(ref(name)) });
+const created = (name: keyof typeof schemas) => ({ description: 'Created; Location names it', headers: { Location: { schema: { type: 'string' } } }, content: json(ref(name)) });
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Receivables and Collections Service',
+    version: '1.0.0',
+    description: [
+      'Record receivables, collect on dedicated CVU accounts, settle into current accounts, pay by transfer, hear about it by signed webhooks.',
+      'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
+      Object.entries(STATUS_BY_CODE).map(([code, status]) => `${code} ${status}`).join(', '),
+      'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
+    ].join('\n\n'),
+  },
+  servers: [{ url: '/' }],
+  security: [{ bearer: [] }],
+  paths: {
+    '/health': { get: { summary: 'Liveness and database readiness', security: [], responses: { '200': one('Health', 'Ready'), '503': one('Health', 'Database unreachable') } } },
+    '/v1/auth/login': {
+      post: {
+        summary: 'Exchange client credentials for a bearer token (HS256 JWT, 43200 s)',
+        security: [],
+        requestBody: { required: true, content: json(ref('LoginRequest')) },
+        responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded (per clientId)') },
+      },
+    },
+    '/v1/me': { get: { summary: 'Who the token acts for', responses: { '200': one('Me', 'Identity'), ...authErrors } } },
+    '/v1/clients': {
+      get: {
+        summary: 'List clients',
+        parameters: [...listParams, param('taxId', '11 digits (dashes allowed)'), param('documentType', 'CUIT or CUIL'), param('branchExternalCode', 'Exact'), param('externalId', 'Exact')],
+        responses: { '200': listOf('Client'), ...authErrors },
+      },
+      post: {
+        summary: 'Create a client, or return the existing one with the same (documentType, taxId, branchExternalCode) unchanged',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('ClientInput')) },
+        responses: { '201': created('Client'), '200': one('Client', 'Existing client, unchanged'), '422': problem('incomplete-branch'), ...writeErrors },
+      },
+    },
+    '/v1/clients/{id}': {
+      parameters: [pathId],
+      get: { summary: 'Get a client', responses: { '200': one('Client', 'Client'), '404': problem('resource-not-found'), ...authErrors } },
+      put: {
+        summary: 'Replace a client (full body); taxId, documentType and branchExternalCode cannot change (400 validation)',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('ClientInput')) },
+        responses: { '200': one('Client', 'Updated'), '404': problem('resource-not-found'), '422': problem('incomplete-branch'), ...writeErrors },
+      },
+    },
+    '/v1/associates': {
+      get: {
+        summary: 'List associates (status defaults to ACTIVE)',
+        parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', { type: 'integer' }), param('status', 'ACTIVE (default) or DISABLED')],
+        responses: { '200': listOf('Associate'), ...authErrors },
+      },
+      post: {
+        summary: 'Create an associate, or return the ACTIVE one with that taxId (a DISABLED one gives 422 associate-disabled)',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('AssociateInput')) },
+        responses: { '201': created('Associate'), '200': one('Associate', 'Existing associate'), '404': problem('resource-not-found (parentAssociateId)'), '422': problem('associate-disabled'), ...writeErrors },
+      },
+    },
+    '/v1/associates/{id}': {
+      parameters: [pathId],
+      get: { summary: 'Get an associate', responses: { '200': one('Associate', 'Associate'), '404': problem('resource-not-found'), ...authErrors } },
+      put: {
+        summary: 'Replace an associate (full body); taxId cannot change',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('AssociateInput')) },
+        responses: { '200': one('Associate', 'Updated'), '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
+      },
+      delete: {
+        summary: 'Soft delete (status DISABLED)',
+        parameters: [idempotencyKey(false)],
+        responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
+      },
+    },
+    '/v1/associates/{id}/activations': {
+      parameters: [pathId],
+      post: {
+        summary: 'Re-enable a DISABLED associate',
+        parameters: [idempotencyKey(false)],
+        responses: { '200': one('Associate', 'Active again'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
+      },
+    },
+    '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
+  },
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    schemas,
+  },
+} as const;

@@ -1,0 +1,24 @@
+import type { ClassConstructor } from 'class-transformer';
+import type { RequestHandler, Response } from 'express';
+import type { Page } from '@rcs/domain';
+import { parseInput } from '../dto/parse-input';
+
+/** Replaces req.body with the validated, whitelisted DTO (before idempotency fingerprints it). */
+export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHandler {
+  return (req, _res, next) => {
+    req.body = parseInput(dto, req.body, 'body');
+    next();
+  };
+}
+
+/** A list: the bare array, and the total in X-Total-Count. */
+export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R): void {
+  res.setHeader('X-Total-Count', String(page.total));
+  res.json(page.items.map(map));
+}
+
+/** 201 with Location for a new resource, 200 for an upsert that found an existing one. */
+export function sendUpsert(res: Response, created: boolean, location: string, body: unknown): void {
+  if (created) res.status(201).location(location);
+  res.json(body);
+}

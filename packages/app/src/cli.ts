@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { DomainError, type Application } from '@rcs/domain';
+import { ConfigError, loadConfig } from './config';
+import { buildContainer, resolveJwtSecret, TYPES } from './container';
+import { createLogger } from './logger';
+import { openStorage } from './storage';
+
+const USAGE = `usage:
+  npm run admin -- customers create --name NAME [--approval-control]
+  npm run admin -- credentials create --customer ID [--scopes "clients:read clients:write ..."]
+  npm run admin -- credentials revoke --client-id ID`;
+
+type Command = (app: Application, values: Record<string, string | boolean | undefined>) => Promise<unknown>;
+
+const COMMANDS: Record<string, Command> = {
+  'customers create': async (app, v) => {
+    if (typeof v.name !== 'string') throw new UsageError('--name is required');
+    const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: v.name, approvalControl: v['approval-control'] === true });
+    return { customerId: customer.id, name: customer.name, approvalControl: customer.approvalControl, clientId, clientSecret, note: 'the secret is shown once' };
+  },
+  'credentials create': async (app, v) => {
+    const customerId = Number(v.customer);
+    if (!Number.isSafeInteger(customerId) || customerId < 1) throw new UsageError('--customer ID is required');
+    const scopes = typeof v.scopes === 'string' ? v.scopes.split(/[\s,]+/).filter(Boolean) : undefined;
+    const created = await app.credentials.create.execute({ customerId, scopes });
+    return { ...created, note: 'the secret is shown once' };
+  },
+  'credentials revoke': async (app, v) => {
+    if (typeof v['client-id'] !== 'string') throw new UsageError('--client-id is required');
+    await app.credentials.revoke.execute({ clientId: v['client-id'] });
+    return { revoked: v['client-id'] };
+  },
+};
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'approval-control': { type: 'boolean' },
+      customer: { type: 'string' },
+      scopes: { type: 'string' },
+      'client-id': { type: 'string' },
+    },
+  });
+  const command = COMMANDS[positionals.slice(0, 2).join(' ')];
+  if (!command) throw new UsageError('unknown command');
+  const config = loadConfig();
+  const logger = createLogger('warn');
+  const storage = await openStorage(config, { reuseRunning: true });
+  try {
+    const container = buildContainer(config, logger, storage.knex, await resolveJwtSecret(config, storage.knex));
+    const result = await command(container.get<Application>(TYPES.Application), values);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await storage.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DomainError) {
+    process.stderr.write(`${error.message}\n${error instanceof UsageError ? USAGE : ''}\n`);
+  } else {
+    process.stderr.write(`admin command failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+
+export type AppMode = 'sandbox' | 'production';
+
+export interface SandboxCredential {
+  readonly customerName: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface Config {
+  readonly mode: AppMode;
+  readonly port: number;
+  /** Absent: embedded PGlite under dataDir. */
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly dbPoolSize: number;
+  /** Absent in sandbox: generated once and kept in the database, so every instance signs alike. */
+  readonly jwtSecret?: string;
+  readonly bankProviderUrl?: string;
+  readonly rateLimitPerMinute: number;
+  readonly logLevel: string;
+  readonly shutdownTimeoutMs: number;
+  readonly sandboxCredentials: readonly SandboxCredential[];
+}
+
+/** A setting that stops start-up, reported as one line. */
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = (env.APP_MODE ?? 'sandbox') as AppMode;
+  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`APP_MODE must be sandbox or production, got "${mode}"`);
+  if (mode === 'production') {
+    const missing = ['DATABASE_URL', 'JWT_SECRET', 'BANK_PROVIDER_URL'].filter((name) => !env[name]);
+    if (missing.length) throw new ConfigError(`production mode needs ${missing.join(', ')}`);
+  }
+  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  return {
+    mode,
+    port: integer(env, 'PORT', 3000, 0),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10),
+    jwtSecret: env.JWT_SECRET || undefined,
+    bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    logLevel: env.LOG_LEVEL || 'info',
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    sandboxCredentials:
+      mode === 'sandbox'
+        ? [
+            { customerName: 'Sandbox Customer 1', clientId: env.SANDBOX_CLIENT_ID || 'sandbox-client', clientSecret: env.SANDBOX_CLIENT_SECRET || 'sandbox-secret' },
+            { customerName: 'Sandbox Customer 2', clientId: env.SANDBOX2_CLIENT_ID || 'sandbox-client-2', clientSecret: env.SANDBOX2_CLIENT_SECRET || 'sandbox-secret-2' },
+          ]
+        : [],
+  };
+}

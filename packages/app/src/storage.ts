@@ -1,0 +1,54 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { createDatabase, databaseReady, migrateToLatest, startEmbeddedPostgres } from '@rcs/adapters-postgres';
+import type { Config } from './config';
+
+export interface Storage {
+  readonly knex: Knex;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+const endpointFile = (dataDir: string) => path.join(dataDir, 'embedded-endpoint.json');
+
+/**
+ * The database of this process, migrated: DATABASE_URL's server, or PGlite persisted in DATA_DIR. The embedded
+ * data dir belongs to one process, so the service publishes its socket address there; the admin CLI uses it
+ * while the service runs (`reuseRunning`) and opens the directory itself otherwise.
+ */
+export async function openStorage(config: Config, options: { reuseRunning?: boolean } = {}): Promise<Storage> {
+  if (config.databaseUrl) {
+    const knex = createDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+    await migrateToLatest(knex);
+    return { knex, embedded: false, close: () => knex.destroy() };
+  }
+  if (options.reuseRunning) {
+    const running = await runningEmbedded(config.dataDir);
+    if (running) return { knex: running, embedded: true, close: () => running.destroy() };
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: config.dbPoolSize + 4 });
+  const knex = createDatabase({ url: embedded.url, poolSize: config.dbPoolSize });
+  await migrateToLatest(knex);
+  if (!options.reuseRunning) await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
+  return {
+    knex,
+    embedded: true,
+    async close() {
+      await knex.destroy();
+      await embedded.stop();
+      if (!options.reuseRunning) await rm(endpointFile(config.dataDir), { force: true });
+    },
+  };
+}
+
+async function runningEmbedded(dataDir: string): Promise<Knex | undefined> {
+  const published = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
+  if (!published) return undefined;
+  const { url } = JSON.parse(published) as { url: string };
+  const knex = createDatabase({ url, poolSize: 2 });
+  if (await databaseReady(knex)) return knex;
+  await knex.destroy();
+  return undefined;
+}

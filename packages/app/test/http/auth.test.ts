@@ -1,0 +1,100 @@
+import jwt from 'jsonwebtoken';
+import { ALL_SCOPES } from '@rcs/domain';
+import { SANDBOX, startTestApi, TEST_JWT_SECRET, useTestApi } from '../support/test-api';
+
+describe('authentication', () => {
+  const ctx = useTestApi();
+
+  it('exchanges client credentials for an HS256 bearer token with the documented claims', async () => {
+    const res = await ctx.api.call('post', '/v1/auth/login', { body: SANDBOX });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 43200, scope: ALL_SCOPES.join(' ') });
+    const decoded = jwt.verify(res.body.accessToken, TEST_JWT_SECRET, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    expect(decoded).toMatchObject({ sub: 'sandbox-client', scope: ALL_SCOPES.join(' ') });
+    expect(typeof decoded.customerId).toBe('number');
+    expect(decoded.exp! - decoded.iat!).toBe(43200);
+  });
+
+  it('refuses a wrong secret and an unknown clientId alike with 401 invalid-credentials', async () => {
+    for (const body of [{ ...SANDBOX, clientSecret: 'wrong' }, { clientId: 'nobody', clientSecret: 'x' }]) {
+      const res = await ctx.api.call('post', '/v1/auth/login', { body });
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('invalid-credentials');
+    }
+  });
+
+  it('answers a login without clientSecret with 400 validation naming the field', async () => {
+    const res = await ctx.api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation');
+    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toContain('clientSecret');
+  });
+
+  it('tells who the token acts for on GET /v1/me', async () => {
+    const res = await ctx.api.call('get', '/v1/me', { token: ctx.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ customerId: expect.any(Number), customerName: 'Sandbox Customer 1', clientId: 'sandbox-client', scopes: ALL_SCOPES });
+  });
+
+  it.each([
+    ['no Authorization header', 'unauthorized', undefined],
+    ['a malformed token', 'invalid-token', 'Bearer not-a-jwt'],
+    ['a token signed with another secret', 'invalid-token', `Bearer ${jwt.sign({ sub: 'x', customerId: 1, cid: 1, scope: '' }, 'another-secret-another-secret-another')}`],
+    ['an expired token', 'token-expired', `Bearer ${jwt.sign({ sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET)}`],
+    ['a non-Bearer scheme', 'invalid-token', 'Basic dXNlcjpwYXNz'],
+  ])('answers %s with 401 %s', async (_what, code, authorization) => {
+    const res = await ctx.api.call('get', '/v1/clients', { headers: authorization ? { Authorization: authorization } : {} });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe(code);
+  });
+
+  it('answers a token without the needed scope with 403 insufficient-scope', async () => {
+    const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
+    const limited = await ctx.api.app.credentials.create.execute({ customerId, scopes: ['clients:read'] });
+    const token = await ctx.api.login(limited);
+    expect((await ctx.api.call('get', '/v1/clients', { token })).status).toBe(200);
+    const res = await ctx.api.call('post', '/v1/clients', { token, body: { businessName: 'X', taxId: '30712345671', documentType: 'CUIT' } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('insufficient-scope');
+    expect((await ctx.api.call('get', '/v1/associates', { token })).body.code).toBe('insufficient-scope');
+  });
+
+  it('stops a revoked credential from logging in', async () => {
+    const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
+    const credential = await ctx.api.app.credentials.create.execute({ customerId });
+    await ctx.api.app.credentials.revoke.execute({ clientId: credential.clientId });
+    const res = await ctx.api.call('post', '/v1/auth/login', { body: credential });
+    expect(res.body.code).toBe('invalid-credentials');
+  });
+
+  it('stores client secrets hashed, never in clear', async () => {
+    const rows = await ctx.api.db.knex('credentials').select('secret_hash');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.secret_hash).toMatch(/^scrypt\$/);
+      expect(row.secret_hash).not.toContain('sandbox-secret');
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers past the per-credential limit with 429 rate-limit-exceeded and Retry-After', async () => {
+    const api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const token = await api.login(SANDBOX);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await api.call('get', '/v1/clients', { token })).status);
+      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      const limited = await api.call('get', '/v1/clients', { token });
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('rate-limit-exceeded');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const logins = [];
+      for (let i = 0; i < 6; i++) logins.push((await api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client-2', clientSecret: 'bad' } })).status);
+      expect(logins).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await api.close();
+    }
+  });
+});

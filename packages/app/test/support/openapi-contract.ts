@@ -1,0 +1,48 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { openApiDocument } from '@rcs/adapters-http';
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addFormat('int64', true);
+ajv.addSchema({ $id: 'openapi', components: openApiDocument.components });
+
+const templates = Object.keys(openApiDocument.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+const compiled = new Map<string, ValidateFunction>();
+
+function rebase(schema: object): object {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+}
+
+/**
+ * Fails unless the response is documented for that operation and status, and its body matches the documented
+ * schema. Every HTTP test response goes through here, so the published contract cannot drift from the code.
+ */
+export function assertMatchesOpenApi(method: string, url: string, status: number, contentType: string | undefined, body: unknown): void {
+  const path = url.split('?')[0];
+  const match = templates.find((t) => t.pattern.test(path));
+  if (!match) throw new Error(`OpenAPI: no path documented for ${path}`);
+  const operation = (openApiDocument.paths as unknown as Record<string, Record<string, Operation>>)[match.template][method.toLowerCase()];
+  if (!operation) throw new Error(`OpenAPI: ${method} ${match.template} is not documented`);
+  const response = operation.responses[String(status)];
+  if (!response) throw new Error(`OpenAPI: status ${status} is not documented for ${method} ${match.template}`);
+  if (!response.content) return;
+  const mediaType = (contentType ?? '').split(';')[0];
+  const media = response.content[mediaType];
+  if (!media) throw new Error(`OpenAPI: ${method} ${match.template} ${status} does not document ${mediaType || 'an empty body'}`);
+  const key = `${method} ${match.template} ${status} ${mediaType}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(rebase(media.schema));
+    compiled.set(key, validate);
+  }
+  if (!validate(body)) {
+    throw new Error(`OpenAPI: ${key} body does not match: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+  }
+}

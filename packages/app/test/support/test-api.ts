@@ -1,0 +1,84 @@
+import type { Express } from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import type { Application, Clock, UnitOfWork } from '@rcs/domain';
+import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
+import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { loadConfig } from '../../src/config';
+import { buildContainer, TYPES } from '../../src/container';
+import { assertMatchesOpenApi } from './openapi-contract';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+export const SANDBOX = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
+export const SANDBOX2 = { clientId: 'sandbox-client-2', clientSecret: 'sandbox-secret-2' };
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  readonly http: Express;
+  readonly app: Application;
+  readonly db: TestDatabase;
+  /** Sends a request and checks the response against the OpenAPI document. */
+  call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options?: CallOptions): Promise<request.Response>;
+  login(credentials: { clientId: string; clientSecret: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real Express app on real storage (the run's PostgreSQL or PGlite), with the two sandbox customers. */
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const db = await openTestDatabase();
+  const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', ...env });
+  const logger = pino({ level: 'silent' });
+  const container = buildContainer(config, logger, db.knex, TEST_JWT_SECRET);
+  const app = container.get<Application>(TYPES.Application);
+  for (const sandbox of config.sandboxCredentials) {
+    await app.customers.ensureSandbox.execute({ name: sandbox.customerName, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
+  }
+  const http = createHttpApp({
+    app,
+    uow: container.get<UnitOfWork>(TYPES.UnitOfWork),
+    clock: container.get<Clock>(TYPES.Clock),
+    tokens: container.get<JwtTokenService>(TYPES.Tokens),
+    logger,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    ready: async () => true,
+  });
+  const call: TestApi['call'] = async (method, url, options = {}) => {
+    let req = request(http)[method](url);
+    if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
+    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
+    const res = options.body === undefined ? await req : await req.send(options.body as object);
+    assertMatchesOpenApi(method, url, res.status, res.headers['content-type'], res.body);
+    return res;
+  };
+  return {
+    http,
+    app,
+    db,
+    call,
+    async login(credentials) {
+      const res = await call('post', '/v1/auth/login', { body: credentials });
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.accessToken as string;
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Starts one API for a describe block and logs in as both sandbox customers. */
+export function useTestApi(env: Record<string, string> = {}) {
+  const ctx = {} as { api: TestApi; token: string; otherToken: string };
+  beforeAll(async () => {
+    ctx.api = await startTestApi(env);
+    ctx.token = await ctx.api.login(SANDBOX);
+    ctx.otherToken = await ctx.api.login(SANDBOX2);
+  });
+  afterAll(async () => {
+    await ctx.api?.close();
+  });
+  return ctx;
+}

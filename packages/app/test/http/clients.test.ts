@@ -1,0 +1,129 @@
+import { aBranch, validTaxId } from '@rcs/domain/testing';
+import { useTestApi } from '../support/test-api';
+
+const TAX_ID = validTaxId('30', 71234567);
+const dashed = (t: string) => `${t.slice(0, 2)}-${t.slice(2, 10)}-${t.slice(10)}`;
+const aClient = (overrides: Record<string, unknown> = {}) => ({ businessName: 'Kiosco El Sol SRL', taxId: TAX_ID, documentType: 'CUIT', ...overrides });
+
+describe('clients', () => {
+  const ctx = useTestApi();
+  const post = (body: unknown, token = ctx.token) => ctx.api.call('post', '/v1/clients', { token, body });
+
+  it('creates a client with 201, Location and the canonical 11-digit taxId', async () => {
+    const res = await post(aClient({ taxId: ` ${dashed(validTaxId('30', 50000001))} `, email: 'a@b.example', externalId: 'erp-9' }));
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`/v1/clients/${res.body.id}`);
+    expect(res.body).toMatchObject({ taxId: validTaxId('30', 50000001), email: 'a@b.example', externalId: 'erp-9', branchExternalCode: null });
+    const read = await ctx.api.call('get', res.headers.location, { token: ctx.token });
+    expect(read.body).toEqual(res.body);
+  });
+
+  it('returns the existing client unchanged with 200 when the identity exists', async () => {
+    const first = await post(aClient({ taxId: validTaxId('30', 50000002) }));
+    const again = await post(aClient({ taxId: dashed(validTaxId('30', 50000002)), businessName: 'Another name' }));
+    expect(again.status).toBe(200);
+    expect(again.headers.location).toBeUndefined();
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('keeps each branch of one taxId as its own client', async () => {
+    const taxId = validTaxId('30', 50000003);
+    const head = await post(aClient({ taxId }));
+    const branch = await post(aClient({ taxId, ...aBranch('SUC-9') }));
+    expect(branch.status).toBe(201);
+    expect(branch.body.id).not.toBe(head.body.id);
+    const list = await ctx.api.call('get', `/v1/clients?taxId=${dashed(taxId)}`, { token: ctx.token });
+    expect(list.headers['x-total-count']).toBe('2');
+    const onlyBranch = await ctx.api.call('get', `/v1/clients?taxId=${taxId}&branchExternalCode=SUC-9`, { token: ctx.token });
+    expect(onlyBranch.body.map((c: { id: number }) => c.id)).toEqual([branch.body.id]);
+  });
+
+  it.each([
+    ['a branch code without description and address', { branchExternalCode: 'B1' }],
+    ['a branch description without a branch code', { branchDescription: 'Downtown', branchReferenceAddress: 'Calle 1' }],
+  ])('refuses %s with 422 incomplete-branch', async (_what, extra) => {
+    const res = await post(aClient({ taxId: validTaxId('30', 50000004), ...extra }));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('incomplete-branch');
+  });
+
+  it.each([
+    ['a wrong check digit', { taxId: `${TAX_ID.slice(0, 10)}${(Number(TAX_ID[10]) + 1) % 10}` }, 'taxId'],
+    ['too few digits', { taxId: '3071234567' }, 'taxId'],
+    ['an unknown document type', { documentType: 'DNI' }, 'documentType'],
+    ['a company taxId as CUIL', { documentType: 'CUIL' }, 'taxId'],
+    ['a missing businessName', { businessName: undefined }, 'businessName'],
+    ['a numeric businessName', { businessName: 42 }, 'businessName'],
+    ['a malformed email', { email: 'not-an-email' }, 'email'],
+  ])('refuses %s with 400 validation naming the field', async (_what, extra, field) => {
+    const res = await post(aClient(extra));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation');
+    expect(res.body.invalidParams).toEqual(expect.arrayContaining([expect.objectContaining({ name: field })]));
+  });
+
+  it('replaces the editable fields on PUT and refuses identity changes', async () => {
+    const created = (await post(aClient({ taxId: validTaxId('30', 50000005), ...aBranch('B7') }))).body;
+    const url = `/v1/clients/${created.id}`;
+    const updated = await ctx.api.call('put', url, { token: ctx.token, body: aClient({ taxId: created.taxId, ...aBranch('B7'), businessName: 'Renamed', email: 'x@y.example' }) });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ businessName: 'Renamed', email: 'x@y.example', creationDate: created.creationDate });
+    for (const change of [{ taxId: validTaxId('30', 50000006) }, { documentType: 'CUIL', taxId: validTaxId('20', 50000006) }, { ...aBranch('B8') }]) {
+      const res = await ctx.api.call('put', url, { token: ctx.token, body: aClient({ taxId: created.taxId, ...aBranch('B7'), ...change }) });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation');
+    }
+    expect((await ctx.api.call('get', url, { token: ctx.token })).body.businessName).toBe('Renamed');
+  });
+
+  it("answers another customer's client with 403 resource-not-accessible and a missing one with 404", async () => {
+    const mine = (await post(aClient({ taxId: validTaxId('30', 50000007) }))).body;
+    const url = `/v1/clients/${mine.id}`;
+    for (const method of ['get', 'put'] as const) {
+      const res = await ctx.api.call(method, url, { token: ctx.otherToken, body: method === 'put' ? aClient({ taxId: mine.taxId }) : undefined });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('resource-not-accessible');
+    }
+    expect((await ctx.api.call('get', '/v1/clients/987654321', { token: ctx.token })).body.code).toBe('resource-not-found');
+    const theirs = await ctx.api.call('get', `/v1/clients?ids=${mine.id}`, { token: ctx.otherToken });
+    expect(theirs.body).toEqual([]);
+  });
+
+  it('pages a list newest first with X-Total-Count and filters by externalId and ids', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await post(aClient({ taxId: validTaxId('33', 60000000 + i * 10), externalId: 'page-test' }))).body.id);
+    const first = await ctx.api.call('get', '/v1/clients?externalId=page-test&count=2', { token: ctx.token });
+    expect(first.headers['x-total-count']).toBe('3');
+    expect(first.body.map((c: { id: number }) => c.id)).toEqual([ids[2], ids[1]]);
+    const second = await ctx.api.call('get', '/v1/clients?externalId=page-test&count=2&page=2', { token: ctx.token });
+    expect(second.body.map((c: { id: number }) => c.id)).toEqual([ids[0]]);
+    const beyond = await ctx.api.call('get', '/v1/clients?externalId=page-test&count=2&page=5', { token: ctx.token });
+    expect(beyond.body).toEqual([]);
+    expect(beyond.headers['x-total-count']).toBe('3');
+    const byIds = await ctx.api.call('get', `/v1/clients?ids=${ids[0]},${ids[2]}`, { token: ctx.token });
+    expect(byIds.body.map((c: { id: number }) => c.id)).toEqual([ids[2], ids[0]]);
+    const future = await ctx.api.call('get', '/v1/clients?fromDate=2999-01-01', { token: ctx.token });
+    expect(future.body).toEqual([]);
+  });
+
+  it.each([
+    ['count over 200', 'count=201', 'count'],
+    ['page 0', 'page=0', 'page'],
+    ['a non-numeric page', 'page=abc', 'page'],
+    ['malformed ids', 'ids=1,x', 'ids'],
+    ['a malformed fromDate', 'fromDate=yesterday', 'fromDate'],
+    ['a short taxId', 'taxId=123', 'taxId'],
+  ])('answers a list with %s with 400 validation', async (_what, query, field) => {
+    const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toContain(field);
+  });
+
+  it('ignores unknown and derived fields on input', async () => {
+    const res = await post(aClient({ taxId: validTaxId('30', 50000008), id: 1, creationDate: '2000-01-01T00:00:00Z', isVip: true }));
+    expect(res.status).toBe(201);
+    expect(res.body.id).not.toBe(1);
+    expect(res.body).not.toHaveProperty('isVip');
+    expect(res.body.creationDate).not.toBe('2000-01-01T00:00:00.000Z');
+  });
+});

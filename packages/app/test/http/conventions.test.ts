@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { useTestApi } from '../support/test-api';
+
+describe('HTTP conventions', () => {
+  const ctx = useTestApi();
+
+  it('echoes a caller X-Request-Id and makes one when absent', async () => {
+    const given = await ctx.api.call('get', '/v1/me', { token: ctx.token, headers: { 'X-Request-Id': 'trace-123' } });
+    expect(given.headers['x-request-id']).toBe('trace-123');
+    const made = await ctx.api.call('get', '/v1/me', { token: ctx.token });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers malformed JSON with 400 validation, not 500', async () => {
+    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'application/json').send('{"businessName": ');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('validation');
+  });
+
+  it.each([
+    ['a JSON array', [1, 2]],
+    ['a JSON string', '"text"'],
+  ])('answers %s as body with 400 validation', async (_what, body) => {
+    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'application/json').send(body as never);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation');
+  });
+
+  it('answers a body without JSON content type with 400 validation', async () => {
+    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'text/plain').send('hello');
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams[0].name).toBe('body');
+  });
+
+  it('answers a body over 1 MB with 413 Problem JSON', async () => {
+    const res = await request(ctx.api.http)
+      .post('/v1/clients')
+      .set('Authorization', `Bearer ${ctx.token}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ businessName: 'x'.repeat(1_100_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload-too-large');
+  });
+
+  it('answers a path id that is not a positive integer with 400 validation', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
+      const res = await ctx.api.call('get', `/v1/clients/${id}`, { token: ctx.token });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams[0].name).toBe('id');
+    }
+  });
+
+  it('answers an unknown route with 404 Problem JSON', async () => {
+    const res = await request(ctx.api.http).get('/v1/nothing-here').set('Authorization', `Bearer ${ctx.token}`);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('resource-not-found');
+  });
+
+  it('serves the OpenAPI 3.1 document without a token', async () => {
+    const res = await ctx.api.call('get', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/clients', '/v1/associates/{id}/activations']));
+  });
+
+  it('reports liveness and database readiness on /health', async () => {
+    const res = await ctx.api.call('get', '/health');
+    expect(res.body).toEqual({ status: 'ok', database: 'up' });
+  });
+});

@@ -1,0 +1,97 @@
+import { validTaxId } from '@rcs/domain/testing';
+import { useTestApi } from '../support/test-api';
+
+const aClient = (n: number, overrides: Record<string, unknown> = {}) => ({
+  businessName: `Idempotent ${n}`,
+  taxId: validTaxId('30', 80000000 + n * 10),
+  documentType: 'CUIT',
+  ...overrides,
+});
+
+describe('idempotency', () => {
+  const ctx = useTestApi();
+  const post = (key: string, body: unknown, token = ctx.token) =>
+    ctx.api.call('post', '/v1/clients', { token, body, headers: { 'Idempotency-Key': key } });
+  const countClients = async (taxId: string) => Number((await ctx.api.db.knex('clients').where({ tax_id: taxId }).count({ n: '*' }))[0].n);
+
+  it('replays the first response for the same key and body without running it again', async () => {
+    const first = await post('key-replay', aClient(1));
+    const replay = await post('key-replay', { ...aClient(1) });
+    expect(first.status).toBe(201);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.location).toBe(first.headers.location);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countClients(aClient(1).taxId)).toBe(1);
+  });
+
+  it('fingerprints the body canonically: key order and unknown fields do not matter', async () => {
+    const body = aClient(2, { email: 'x@y.example' });
+    await post('key-canonical', body);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const res = await post('key-canonical', { ...reordered, somethingUnknown: 1 });
+    expect(res.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('answers the same key with a different body with 409 idempotency-key-reuse', async () => {
+    await post('key-reuse', aClient(3));
+    const res = await post('key-reuse', aClient(3, { businessName: 'Changed' }));
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency-key-reuse');
+  });
+
+  it('treats the same key on another endpoint as a different request', async () => {
+    const created = await post('key-endpoint', aClient(4));
+    const res = await ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body: aClient(4), headers: { 'Idempotency-Key': 'key-endpoint' } });
+    expect(res.status).toBe(409);
+  });
+
+  it('scopes keys to the credential: another customer may use the same key', async () => {
+    await post('key-scoped', aClient(5));
+    const theirs = await post('key-scoped', aClient(5), ctx.otherToken);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keeps and replays a business error under its key', async () => {
+    const body = aClient(6, { branchExternalCode: 'B1' });
+    const first = await post('key-error', body);
+    const replay = await post('key-error', body);
+    expect(first.status).toBe(422);
+    expect(replay.status).toBe(422);
+    expect(replay.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('refuses keys over 255 characters and empty keys with 400 validation naming the header', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await post(key, aClient(7));
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams[0].name).toBe('Idempotency-Key');
+    }
+    expect((await post('k'.repeat(255), aClient(7))).status).toBe(201);
+  });
+
+  it('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
+    const body = aClient(8);
+    const results = await Promise.all(Array.from({ length: 10 }, () => post('key-race', body)));
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    expect(await countClients(body.taxId)).toBe(1);
+  });
+
+  it('applies to associate status operations too', async () => {
+    const associate = await ctx.api.call('post', '/v1/associates', {
+      token: ctx.token,
+      body: { type: 'DRIVER', name: 'I', lastName: 'D', taxId: validTaxId('20', 45000000), documentNumber: '45000000', email: 'i@d.example', phone: '+5491100000001' },
+    });
+    const del = () => ctx.api.call('delete', `/v1/associates/${associate.body.id}`, { token: ctx.token, headers: { 'Idempotency-Key': 'key-delete' } });
+    expect((await del()).status).toBe(204);
+    const again = await del();
+    expect(again.status).toBe(204);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+});

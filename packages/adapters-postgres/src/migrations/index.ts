@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as foundation from './001-foundation';
+import { pgCode } from '../repositories/pg-errors';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,8 +20,16 @@ const LOCK_RETRY_MS = 200;
 const LOCK_RETRIES = 150;
 
 /**
- * Brings the schema up to date. Two instances starting together both call this: knex's lock lets one run and
- * makes the other fail with MigrationLocked, which waits and tries again (then finds nothing to do).
+ * Failures of a start-up race, not of a migration: knex's lock held by the other instance, or both creating
+ * knex's bookkeeping tables at the same moment (duplicate catalog entry or table).
+ */
+function isStartupRace(error: unknown): boolean {
+  return (error as Error).name === 'MigrationLocked' || ['23505', '42P07'].includes(pgCode(error) ?? '');
+}
+
+/**
+ * Brings the schema up to date. Two instances starting together both call this: one runs the migrations, the
+ * other waits and tries again (then finds nothing to do).
  */
 export async function migrateToLatest(knex: Knex): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -28,7 +37,7 @@ export async function migrateToLatest(knex: Knex): Promise<void> {
       await knex.migrate.latest({ migrationSource });
       return;
     } catch (error) {
-      if ((error as Error).name !== 'MigrationLocked' || attempt >= LOCK_RETRIES) throw error;
+      if (!isStartupRace(error) || attempt >= LOCK_RETRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
   }

@@ -1,0 +1,73 @@
+import express from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { Client, DomainError } from '@rcs/domain';
+import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
+import { idempotent } from '../src/middleware/idempotency';
+import { errorHandler } from '../src/middleware/error-handler';
+
+/** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
+function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
+  const store = { committed: emptyTables() };
+  const uow = new InMemoryUnitOfWork(store);
+  const http = express();
+  http.use(express.json());
+  http.use((req, _res, next) => {
+    req.auth = { sub: 'c', credentialId: 1, customerId: 1, scopes: [] };
+    next();
+  });
+  let calls = 0;
+  http.post('/things', idempotent(uow, new FixedClock(), { required: true }), async (_req, res) => {
+    const outcome = outcomes[calls++];
+    await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
+    if (outcome === 'crash') throw new Error('database went away');
+    if (outcome === 'busy') {
+      res.setHeader('Retry-After', '1');
+      throw new DomainError('rate-limit-exceeded', 'slow down');
+    }
+    if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');
+    res.status(201).json({ calls });
+  });
+  http.use(errorHandler(pino({ level: 'silent' })));
+  return { http, store, calls: () => calls };
+}
+
+const post = (http: express.Express) => request(http).post('/things').set('Idempotency-Key', 'k').send({ a: 1 });
+
+describe('idempotency middleware', () => {
+  it('releases the key after a 500 and rolls its writes back, so a retry runs again', async () => {
+    const { http, store, calls } = appWith(['crash', 'ok']);
+    expect((await post(http)).status).toBe(500);
+    expect(store.committed.clients.size).toBe(0);
+    const retry = await post(http);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(calls()).toBe(2);
+    expect(store.committed.clients.size).toBe(1);
+  });
+
+  it('releases the key after a 429', async () => {
+    const { http, calls } = appWith(['busy', 'ok']);
+    expect((await post(http)).status).toBe(429);
+    expect((await post(http)).status).toBe(201);
+    expect(calls()).toBe(2);
+  });
+
+  it('keeps a business error, undoing the writes of the failed operation only', async () => {
+    const { http, store, calls } = appWith(['rule', 'ok']);
+    expect((await post(http)).status).toBe(422);
+    const replay = await post(http);
+    expect(replay.status).toBe(422);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(calls()).toBe(1);
+    expect(store.committed.clients.size).toBe(1);
+    expect(store.committed.idempotency.size).toBe(1);
+  });
+
+  it('requires the header where the operation says so', async () => {
+    const { http } = appWith(['ok']);
+    const res = await request(http).post('/things').send({ a: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([{ name: 'Idempotency-Key', reason: 'header is required for this operation' }]);
+  });
+});

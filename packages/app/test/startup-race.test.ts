@@ -1,0 +1,38 @@
+import { createDatabase, migrateToLatest } from '@rcs/adapters-postgres';
+import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import pino from 'pino';
+import type { Application } from '@rcs/domain';
+import { loadConfig } from '../src/config';
+import { buildContainer, resolveJwtSecret, TYPES } from '../src/container';
+
+/** Two instances starting at once on one database, as two replicas of a deployment would. */
+describe('start-up of two instances together', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+  });
+  afterAll(async () => db.close());
+
+  it('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
+    const config = loadConfig({ APP_MODE: 'sandbox' });
+    const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4 }));
+    try {
+      await Promise.all(instances.map((knex) => migrateToLatest(knex)));
+      const secrets = await Promise.all(instances.map((knex) => resolveJwtSecret(config, knex)));
+      expect(secrets[0]).toBe(secrets[1]);
+      const apps = instances.map((knex, i) => buildContainer(config, pino({ level: 'silent' }), knex, secrets[i]).get<Application>(TYPES.Application));
+      await Promise.all(
+        apps.flatMap((app) =>
+          config.sandboxCredentials.map((s) => app.customers.ensureSandbox.execute({ name: s.customerName, clientId: s.clientId, clientSecret: s.clientSecret })),
+        ),
+      );
+      const count = async (table: string) => Number((await db.knex(table).count({ n: '*' }))[0].n);
+      expect(await count('customers')).toBe(2);
+      expect(await count('current_accounts')).toBe(4);
+      expect(await count('credentials')).toBe(2);
+      expect(await count('knex_migrations')).toBe(1);
+    } finally {
+      await Promise.all(instances.map((knex) => knex.destroy()));
+    }
+  });
+});

@@ -1,0 +1,39 @@
+import { ALL_SCOPES } from '../src';
+import { inMemoryApplication } from '../testing';
+
+describe('customers and credentials', () => {
+  it('creates a customer with MAIN and SUB current accounts and a credential holding every scope', async () => {
+    const { app, store } = inMemoryApplication();
+    const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: 'Acme' });
+    const accounts = [...store.committed.currentAccounts.values()].filter((a) => a.customerId === customer.id);
+    expect(accounts.map((a) => a.accountType).sort()).toEqual(['MAIN', 'SUB']);
+    const login = await app.auth.login.execute({ clientId, clientSecret });
+    expect(login.scope).toBe(ALL_SCOPES.join(' '));
+  });
+
+  it('refuses a second customer with the same name and leaves nothing behind', async () => {
+    const { app, store } = inMemoryApplication();
+    await app.customers.create.execute({ name: 'Acme' });
+    await expect(app.customers.create.execute({ name: 'Acme' })).rejects.toMatchObject({ code: 'validation' });
+    expect(store.committed.currentAccounts.size).toBe(2);
+    expect(store.committed.credentials.size).toBe(1);
+  });
+
+  it('bootstraps a sandbox customer once however often it runs, and takes a changed secret', async () => {
+    const { app, store } = inMemoryApplication();
+    const input = { name: 'Sandbox Customer 1', clientId: 'sandbox-client', clientSecret: 'one' };
+    await Promise.all([app.customers.ensureSandbox.execute(input), app.customers.ensureSandbox.execute(input)]);
+    await app.customers.ensureSandbox.execute({ ...input, clientSecret: 'two' });
+    expect(store.committed.customers.size).toBe(1);
+    expect(store.committed.currentAccounts.size).toBe(2);
+    expect(store.committed.credentials.size).toBe(1);
+    await expect(app.auth.login.execute({ clientId: 'sandbox-client', clientSecret: 'one' })).rejects.toMatchObject({ code: 'invalid-credentials' });
+    await expect(app.auth.login.execute({ clientId: 'sandbox-client', clientSecret: 'two' })).resolves.toMatchObject({ tokenType: 'Bearer' });
+  });
+
+  it('rejects unknown scopes for a new credential', async () => {
+    const { app } = inMemoryApplication();
+    const { customer } = await app.customers.create.execute({ name: 'Acme' });
+    await expect(app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read', 'everything'] })).rejects.toMatchObject({ code: 'validation' });
+  });
+});

@@ -28,9 +28,14 @@ start() {
 stop() {
   kill -TERM "$pid"
   wait "$pid" || true
+  pid=""
 }
 
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$DATA_DIR"' EXIT
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+  rm -rf "$DATA_DIR"
+}
+trap cleanup EXIT
 
 json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[process.argv[1]]))' "$1"; }
 

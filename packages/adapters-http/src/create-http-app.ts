@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, authOf } from './auth/authenticate';
+import { CredentialStatusCache } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
@@ -15,6 +16,8 @@ export interface HttpOptions extends HttpContext {
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
   readonly rateLimitPerMinute: number;
+  /** Whether a credential may still act (revocation); cached briefly per credential. */
+  readonly credentialActive: (credentialId: number) => Promise<boolean>;
   /** Database readiness for /health. */
   readonly ready: () => Promise<boolean>;
 }
@@ -36,7 +39,7 @@ export function createHttpApp(options: HttpOptions): Express {
     res.json(openApiDocument);
   });
 
-  const authenticated = authenticate(options.tokens);
+  const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
   const api = express.Router();
   api.use(authRoutes(options, limiter, authenticated));

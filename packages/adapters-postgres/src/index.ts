@@ -2,7 +2,7 @@ export * from './knex-factory';
 export * from './knex-unit-of-work';
 export * from './embedded-postgres';
 export * from './settings';
-export * from './database-health';
+export * from './operational-queries';
 export { migrateToLatest } from './migrations';
 export { KnexClientQueries } from './repositories/knex-client-repository';
 export { KnexAssociateQueries } from './repositories/knex-associate-repository';

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { DomainError, type AccessTokenClaims } from '@rcs/domain';
+import type { CredentialStatusCache } from './credential-status-cache';
 import type { JwtTokenService } from './jwt-token-service';
 
 declare module 'express-serve-static-core' {
@@ -8,14 +9,18 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Requires a valid bearer token and attaches its claims to the request. */
-export function authenticate(tokens: JwtTokenService): RequestHandler {
-  return (req, _res, next) => {
+/** Requires a valid bearer token of a credential that is still active, and attaches its claims to the request. */
+export function authenticate(tokens: JwtTokenService, credentials: CredentialStatusCache): RequestHandler {
+  return async (req, _res, next) => {
     const header = req.header('authorization');
     if (!header) throw new DomainError('unauthorized', 'missing Authorization: Bearer <token> header');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new DomainError('invalid-token', 'the Authorization header must be "Bearer <token>"');
-    req.auth = tokens.verify(match[1]);
+    const claims = tokens.verify(match[1]);
+    if (!(await credentials.isActive(claims.credentialId))) {
+      throw new DomainError('invalid-token', 'the credential of this token has been revoked');
+    }
+    req.auth = claims;
     next();
   };
 }

@@ -60,12 +60,16 @@ describe('authentication', () => {
     expect((await ctx.api.call('get', '/v1/associates', { token })).body.code).toBe('insufficient-scope');
   });
 
-  it('stops a revoked credential from logging in', async () => {
+  it('stops a revoked credential from logging in and its unexpired tokens from acting', async () => {
     const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
     const credential = await ctx.api.app.credentials.create.execute({ customerId });
+    const token = await ctx.api.login(credential);
     await ctx.api.app.credentials.revoke.execute({ clientId: credential.clientId });
     const res = await ctx.api.call('post', '/v1/auth/login', { body: credential });
     expect(res.body.code).toBe('invalid-credentials');
+    const used = await ctx.api.call('get', '/v1/me', { token });
+    expect(used.status).toBe(401);
+    expect(used.body.code).toBe('invalid-token');
   });
 
   it('stores client secrets hashed, never in clear', async () => {

@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import type { Application, Clock, UnitOfWork } from '@rcs/domain';
-import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
+import type { Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TYPES } from '../../src/container';
+import { bootstrapSandbox, httpAppOf } from '../../src/service';
 import { assertMatchesOpenApi } from './openapi-contract';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -35,18 +35,8 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const logger = pino({ level: 'silent' });
   const container = buildContainer(config, logger, db.knex, TEST_JWT_SECRET);
   const app = container.get<Application>(TYPES.Application);
-  for (const sandbox of config.sandboxCredentials) {
-    await app.customers.ensureSandbox.execute({ name: sandbox.customerName, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
-  }
-  const http = createHttpApp({
-    app,
-    uow: container.get<UnitOfWork>(TYPES.UnitOfWork),
-    clock: container.get<Clock>(TYPES.Clock),
-    tokens: container.get<JwtTokenService>(TYPES.Tokens),
-    logger,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    ready: async () => true,
-  });
+  await bootstrapSandbox(app, config, logger);
+  const http = httpAppOf(container, async () => true);
   const call: TestApi['call'] = async (method, url, options = {}) => {
     let req = request(http)[method](url);
     if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);

@@ -1,1 +1,2 @@
-export {};
+export * from './http-bank-provider';
+export * from './bank-simulator';

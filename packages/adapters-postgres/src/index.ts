@@ -6,3 +6,4 @@ export * from './operational-queries';
 export { migrateToLatest } from './migrations';
 export { KnexClientQueries } from './repositories/knex-client-repository';
 export { KnexAssociateQueries } from './repositories/knex-associate-repository';
+export { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';

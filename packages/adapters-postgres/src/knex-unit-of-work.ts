@@ -5,6 +5,7 @@ import { KnexCustomerRepository, KnexCredentialRepository } from './repositories
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
 import { KnexAssociateRepository } from './repositories/knex-associate-repository';
+import { KnexReceivableAccountRepository } from './repositories/knex-receivable-account-repository';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 
@@ -15,6 +16,7 @@ function knexScope(trx: Knex.Transaction): TransactionScope {
     currentAccounts: new KnexCurrentAccountRepository(trx),
     clients: new KnexClientRepository(trx),
     associates: new KnexAssociateRepository(trx),
+    receivableAccounts: new KnexReceivableAccountRepository(trx),
     idempotency: new KnexIdempotencyRepository(trx),
     outbox: new KnexOutbox(trx),
   };

@@ -3,6 +3,7 @@ import { repositoryContract } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { KnexClientQueries } from '../src/repositories/knex-client-repository';
 import { KnexAssociateQueries } from '../src/repositories/knex-associate-repository';
+import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
 import { openTestDatabase } from '../testing';
 
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
@@ -12,6 +13,7 @@ describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
       uow: new KnexUnitOfWork(db.knex),
       clientQueries: new KnexClientQueries(db.knex),
       associateQueries: new KnexAssociateQueries(db.knex),
+      receivableAccountQueries: new KnexReceivableAccountQueries(db.knex),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map(

@@ -13,7 +13,23 @@ import { ReplaceClient } from './clients/use-cases/replace-client';
 import { GetClient, ListClients } from './clients/use-cases/read-clients';
 import { RegisterAssociate } from './associates/use-cases/register-associate';
 import { ActivateAssociate, DisableAssociate, ReplaceAssociate } from './associates/use-cases/change-associate';
-import { GetAssociate, ListAssociates } from './associates/use-cases/read-associates';
+import { GetAssociate, ListAssociates, ListAssociatesOfClient } from './associates/use-cases/read-associates';
+import type { BankProvider } from './bank/bank-provider';
+import type { ProvisioningPolicy } from './receivable-accounts/provisioning-policy';
+import type { ReceivableAccountQueries } from './receivable-accounts/receivable-account-repository';
+import { OpenReceivableAccount, type ProvisioningTrigger } from './receivable-accounts/use-cases/open-receivable-account';
+import { OpenReceivableAccountsBatch } from './receivable-accounts/use-cases/open-receivable-accounts-batch';
+import {
+  ActivateReceivableAccount,
+  DisableReceivableAccount,
+  UpdateReceivableAccount,
+} from './receivable-accounts/use-cases/change-receivable-account';
+import {
+  GetReceivableAccount,
+  ListReceivableAccounts,
+  ListReceivableAccountsOfOwner,
+} from './receivable-accounts/use-cases/read-receivable-accounts';
+import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
 
 /** Every adapter the use cases need. */
 export interface ApplicationPorts {
@@ -24,11 +40,16 @@ export interface ApplicationPorts {
   readonly tokens: TokenIssuer;
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
+  readonly receivableAccountQueries: ReceivableAccountQueries;
+  readonly bank: BankProvider;
+  readonly provisioningPolicy: ProvisioningPolicy;
+  readonly provisioningTrigger: ProvisioningTrigger;
 }
 
 /** The typed facade: HTTP, schedulers, the CLI and embedders call the same use cases through it. */
 export function createApplication(ports: ApplicationPorts) {
-  const { uow, clock, hasher, secrets, tokens } = ports;
+  const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
+  const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -55,6 +76,18 @@ export function createApplication(ports: ApplicationPorts) {
       activate: new ActivateAssociate(uow, clock),
       get: new GetAssociate(ports.associateQueries),
       list: new ListAssociates(ports.associateQueries),
+      listOfClient: new ListAssociatesOfClient(ports.clientQueries, ports.associateQueries),
+    },
+    receivableAccounts: {
+      open: openAccount,
+      openBatch: new OpenReceivableAccountsBatch(openAccount),
+      update: new UpdateReceivableAccount(uow, clock),
+      disable: new DisableReceivableAccount(uow, clock),
+      activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),
+      get: new GetReceivableAccount(ports.receivableAccountQueries),
+      list: new ListReceivableAccounts(ports.receivableAccountQueries),
+      listOfOwner: new ListReceivableAccountsOfOwner(ports.clientQueries, ports.associateQueries, ports.receivableAccountQueries),
+      provision: new ProvisionReceivableAccounts(uow, clock, ports.bank, ports.provisioningPolicy),
     },
   };
 }

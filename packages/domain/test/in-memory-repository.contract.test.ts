@@ -1,4 +1,4 @@
-import { emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
+import { InMemoryReceivableAccountQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
 
 describe('in-memory adapters', () => {
   repositoryContract(async () => {
@@ -7,6 +7,7 @@ describe('in-memory adapters', () => {
       uow: new InMemoryUnitOfWork(store),
       clientQueries: new InMemoryClientQueries(store),
       associateQueries: new InMemoryAssociateQueries(store),
+      receivableAccountQueries: new InMemoryReceivableAccountQueries(store),
       readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
       close: async () => undefined,
     };

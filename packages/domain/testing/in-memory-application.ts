@@ -1,4 +1,6 @@
-import { createApplication, type ApplicationPorts } from '../src';
+import { createApplication, DEFAULT_PROVISIONING_POLICY, type ApplicationPorts } from '../src';
+import { InMemoryReceivableAccountQueries } from './in-memory/in-memory-receivable-account-repository';
+import { ScriptedBankProvider } from './scripted-bank-provider';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { InMemoryClientQueries } from './in-memory/in-memory-client-repository';
@@ -6,8 +8,9 @@ import { InMemoryAssociateQueries } from './in-memory/in-memory-associate-reposi
 import { FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
 
 /** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
-export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock } {
+export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider } {
   const store = { committed: emptyTables() };
+  const bank = new ScriptedBankProvider();
   const clock = new FixedClock();
   return {
     uow: new InMemoryUnitOfWork(store),
@@ -17,6 +20,10 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     tokens: new ReadableTokenIssuer(),
     clientQueries: new InMemoryClientQueries(store),
     associateQueries: new InMemoryAssociateQueries(store),
+    receivableAccountQueries: new InMemoryReceivableAccountQueries(store),
+    bank,
+    provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
+    provisioningTrigger: { accountOpened: () => undefined },
     store,
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as foundation from './001-foundation';
+import * as receivableAccounts from './002-receivable-accounts';
 import { pgCode } from '../repositories/pg-errors';
 
 interface Migration {
@@ -8,7 +9,10 @@ interface Migration {
 }
 
 /** Migrations are imported, not read from disk, so compiled output and tests run the same list. */
-const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['001-foundation', foundation]];
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ['001-foundation', foundation],
+  ['002-receivable-accounts', receivableAccounts],
+];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
   getMigrations: async () => [...MIGRATIONS],

@@ -108,4 +108,12 @@ export class KnexAssociateQueries implements AssociateQueries {
     if (filter.parentAssociateId !== undefined) query.where('parent_associate_id', filter.parentAssociateId);
     return fetchPage(query, 'associates', page, toAssociate);
   }
+
+  listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
+    const shared = this.knex('receivable_accounts')
+      .select('associate_id')
+      .where({ customer_id: customerId, client_id: clientId })
+      .whereNotNull('associate_id');
+    return fetchPage(this.knex('associates').where('customer_id', customerId).whereIn('id', shared), 'associates', page, toAssociate);
+  }
 }

@@ -7,12 +7,15 @@ import type {
   CustomerRepository,
   NewCredential,
   NewCustomer,
+  OwnerType,
 } from '@rcs/domain';
 
 interface CustomerRow {
   id: string;
   name: string;
   approval_control: boolean;
+  enabled_owner_types: OwnerType[];
+  alias_template: string;
   creation_date: Date;
 }
 
@@ -30,6 +33,8 @@ const toCustomer = (row: CustomerRow): Customer => ({
   id: Number(row.id),
   name: row.name,
   approvalControl: row.approval_control,
+  enabledOwnerTypes: row.enabled_owner_types,
+  aliasTemplate: row.alias_template,
   creationDate: row.creation_date,
 });
 
@@ -53,7 +58,13 @@ export class KnexCustomerRepository implements CustomerRepository {
 
   async insertIfAbsent(customer: NewCustomer): Promise<{ customer: Customer; created: boolean }> {
     const [inserted] = await this.trx('customers')
-      .insert({ name: customer.name, approval_control: customer.approvalControl, creation_date: customer.creationDate })
+      .insert({
+        name: customer.name,
+        approval_control: customer.approvalControl,
+        enabled_owner_types: [...customer.enabledOwnerTypes],
+        alias_template: customer.aliasTemplate,
+        creation_date: customer.creationDate,
+      })
       .onConflict('name')
       .ignore()
       .returning('*');

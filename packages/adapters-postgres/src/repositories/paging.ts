@@ -18,10 +18,11 @@ export async function fetchPage<R, T>(
   table: string,
   page: PageRequest,
   map: (row: R) => T,
+  extraColumns: readonly string[] = [],
 ): Promise<Page<T>> {
   const rows: Array<R & { total_count: string }> = await query
     .clone()
-    .select(`${table}.*`, query.client.raw('count(*) OVER () AS total_count'))
+    .select(`${table}.*`, ...extraColumns, query.client.raw('count(*) OVER () AS total_count'))
     .orderBy([
       { column: `${table}.creation_date`, order: 'desc' },
       { column: `${table}.id`, order: 'desc' },

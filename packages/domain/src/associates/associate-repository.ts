@@ -22,4 +22,6 @@ export interface AssociateListFilter extends CommonListFilter {
 export interface AssociateQueries {
   get(id: number): Promise<Associate | undefined>;
   list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>>;
+  /** Associates sharing a receivable account with the client (derived from account ownership). */
+  listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>>;
 }

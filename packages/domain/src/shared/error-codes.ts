@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'external-provider-timeout',
   'invalid-status-transition',
   'receivable-account-already-exists',
+  'alias-already-in-use',
   'receivable-account-requires-owner',
   'receivable-account-owner-immutable',
   'receivable-account-not-active',

@@ -4,6 +4,7 @@ import type { AssociateRepository } from '../associates/associate-repository';
 import type { CustomerRepository, CredentialRepository } from '../customers/customer-repository';
 import type { CurrentAccountRepository } from '../current-accounts/current-account-repository';
 import type { IdempotencyRepository } from '../idempotency/idempotency-repository';
+import type { ReceivableAccountRepository } from '../receivable-accounts/receivable-account-repository';
 
 /** What one transaction can reach: every repository and the outbox share its fate. */
 export interface TransactionScope {
@@ -12,6 +13,7 @@ export interface TransactionScope {
   readonly currentAccounts: CurrentAccountRepository;
   readonly clients: ClientRepository;
   readonly associates: AssociateRepository;
+  readonly receivableAccounts: ReceivableAccountRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
 }

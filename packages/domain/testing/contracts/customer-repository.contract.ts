@@ -10,11 +10,11 @@ export function customerRepositoryContract(factory: HarnessFactory): void {
     it('keeps one customer per name and one credential per clientId', async () => {
       const name = `customer-${process.pid}-${Date.now()}`;
       const results = await Promise.all(
-        [1, 2, 3].map(() => ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, creationDate: NOW }))),
+        [1, 2, 3].map(() => ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW }))),
       );
       expect(results.filter((r) => r.created)).toHaveLength(1);
       const customer = results[0].customer;
-      expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({ id: customer.id, name, approvalControl: true, creationDate: NOW });
+      expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({ id: customer.id, name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW });
 
       const clientId = `cred-${name}`;
       const draft = { customerId: customer.id, clientId, secretHash: 'h1', scopes: ['clients:read', 'clients:write'], status: 'ACTIVE' as const, creationDate: NOW };

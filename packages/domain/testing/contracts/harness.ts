@@ -1,10 +1,18 @@
-import type { AssociateQueries, ClientQueries, DomainEvent, UnitOfWork } from '../../src';
+import {
+  DEFAULT_CUSTOMER_SETTINGS,
+  type AssociateQueries,
+  type ClientQueries,
+  type DomainEvent,
+  type ReceivableAccountQueries,
+  type UnitOfWork,
+} from '../../src';
 
 /** What an adapter under contract offers; each adapter's test file builds one. */
 export interface RepositoryHarness {
   readonly uow: UnitOfWork;
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
+  readonly receivableAccountQueries: ReceivableAccountQueries;
   /** Events stored by the outbox, oldest first. */
   readOutbox(customerId: number): Promise<ReadonlyArray<DomainEvent & { id: string }>>;
   close(): Promise<void>;
@@ -29,7 +37,7 @@ export function useHarness(factory: HarnessFactory) {
     async newCustomer(): Promise<number> {
       const name = `contract-${process.pid}-${Date.now()}-${++customers}`;
       const { customer } = await context.harness.uow.run((tx) =>
-        tx.customers.insertIfAbsent({ name, approvalControl: false, creationDate: new Date() }),
+        tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: new Date() }),
       );
       return customer.id;
     },

@@ -4,6 +4,7 @@ import { associateRepositoryContract } from './associate-repository.contract';
 import { customerRepositoryContract } from './customer-repository.contract';
 import { idempotencyRepositoryContract } from './idempotency-repository.contract';
 import { unitOfWorkContract } from './unit-of-work.contract';
+import { receivableAccountRepositoryContract } from './receivable-account-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory } from './harness';
 
@@ -14,4 +15,5 @@ export function repositoryContract(factory: HarnessFactory): void {
   clientRepositoryContract(factory);
   associateRepositoryContract(factory);
   idempotencyRepositoryContract(factory);
+  receivableAccountRepositoryContract(factory);
 }

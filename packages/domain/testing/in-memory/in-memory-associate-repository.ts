@@ -57,4 +57,13 @@ export class InMemoryAssociateQueries implements AssociateQueries {
     );
     return pageOf(rows, page, Associate.rehydrate);
   }
+
+  async listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
+    const shared = new Set(
+      [...this.store.committed.receivableAccounts.values()]
+        .filter((a) => a.customerId === customerId && a.clientId === clientId && a.associateId !== null)
+        .map((a) => a.associateId),
+    );
+    return pageOf([...this.store.committed.associates.values()].filter((a) => shared.has(a.id)), page, Associate.rehydrate);
+  }
 }

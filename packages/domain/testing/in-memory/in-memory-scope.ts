@@ -4,6 +4,7 @@ import { InMemoryCustomerRepository, InMemoryCredentialRepository } from './in-m
 import { InMemoryCurrentAccountRepository } from './in-memory-current-account-repository';
 import { InMemoryClientRepository } from './in-memory-client-repository';
 import { InMemoryAssociateRepository } from './in-memory-associate-repository';
+import { InMemoryReceivableAccountRepository } from './in-memory-receivable-account-repository';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 
@@ -14,6 +15,7 @@ export function inMemoryScope(ref: TablesRef): TransactionScope {
     currentAccounts: new InMemoryCurrentAccountRepository(ref),
     clients: new InMemoryClientRepository(ref),
     associates: new InMemoryAssociateRepository(ref),
+    receivableAccounts: new InMemoryReceivableAccountRepository(ref),
     idempotency: new InMemoryIdempotencyRepository(ref),
     outbox: new InMemoryOutbox(ref),
   };

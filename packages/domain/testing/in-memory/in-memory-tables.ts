@@ -1,6 +1,7 @@
 import type {
   AssociateSnapshot,
   ClientSnapshot,
+  ReceivableAccountSnapshot,
   Credential,
   CurrentAccount,
   Customer,
@@ -26,6 +27,9 @@ export interface Tables {
   currentAccounts: Map<number, CurrentAccount>;
   clients: Map<number, ClientSnapshot>;
   associates: Map<number, AssociateSnapshot>;
+  receivableAccounts: Map<number, ReceivableAccountSnapshot>;
+  /** Provisioning leases: account id to the time the lease ends. */
+  accountLeases: Map<number, Date>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -38,6 +42,8 @@ export function emptyTables(): Tables {
     currentAccounts: new Map(),
     clients: new Map(),
     associates: new Map(),
+    receivableAccounts: new Map(),
+    accountLeases: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

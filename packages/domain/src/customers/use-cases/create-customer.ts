@@ -2,7 +2,7 @@ import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
-import type { Customer } from '../customer';
+import { DEFAULT_CUSTOMER_SETTINGS, type Customer } from '../customer';
 import type { SecretGenerator, SecretHasher } from '../security-ports';
 import { ALL_SCOPES } from '../scopes';
 
@@ -36,6 +36,7 @@ export class CreateCustomer {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const { customer, created } = await tx.customers.insertIfAbsent({
+        ...DEFAULT_CUSTOMER_SETTINGS,
         name,
         approvalControl: input.approvalControl ?? false,
         creationDate: now,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
-import type { Customer } from '../customer';
+import { DEFAULT_CUSTOMER_SETTINGS, type Customer } from '../customer';
 import type { SecretHasher } from '../security-ports';
 import { ALL_SCOPES } from '../scopes';
 
@@ -27,8 +27,8 @@ export class EnsureSandboxCustomer {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const { customer, created } = await tx.customers.insertIfAbsent({
+        ...DEFAULT_CUSTOMER_SETTINGS,
         name: input.name,
-        approvalControl: false,
         creationDate: now,
       });
       if (created) await openCurrentAccounts(tx, customer.id, this.clock);

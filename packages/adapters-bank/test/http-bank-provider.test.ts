@@ -1,0 +1,59 @@
+import { isValidCbuCvu, ProviderError } from '@rcs/domain';
+import { HttpBankProvider } from '../src/http-bank-provider';
+import { startBankSimulator } from '../src/bank-simulator';
+
+describe('HTTP bank provider client against the simulator', () => {
+  let clock = 0;
+  let simulator: Awaited<ReturnType<typeof startBankSimulator>>;
+  const client = (overrides: object = {}) =>
+    new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 200, attempts: 3, backoffMs: 5, random: () => 0.5, ...overrides });
+  const request = (requestId: string, holderName = 'Kiosco SA') => ({ requestId, holderName, holderTaxId: '30712345671', currencyCode: 'ARS' });
+
+  beforeAll(async () => {
+    simulator = await startBankSimulator(0, { provisioningDelayMs: 1000, hangMs: 2000, flakyFailures: 2, now: () => clock });
+  });
+  afterAll(() => simulator.stop());
+
+  it('answers PENDING until the provisioning delay passes, then the same valid CVU every time', async () => {
+    clock = 0;
+    expect(await client().requestCvu(request('ra-1'))).toEqual({ state: 'PENDING' });
+    clock = 1500;
+    const assigned = await client().requestCvu(request('ra-1'));
+    expect(assigned.state).toBe('ASSIGNED');
+    const cvu = (assigned as { cvu: string }).cvu;
+    expect(isValidCbuCvu(cvu)).toBe(true);
+    expect(await client().requestCvu(request('ra-1'))).toEqual({ state: 'ASSIGNED', cvu });
+    clock = 5000;
+    expect(await client().requestCvu(request('ra-2'))).toEqual({ state: 'PENDING' });
+  });
+
+  it('rides out a flaky provider by retrying within the call', async () => {
+    clock = 10_000;
+    await client().requestCvu(request('ra-flaky', 'SIM-FLAKY SA'));
+    clock = 20_000;
+    expect((await client().requestCvu(request('ra-flaky', 'SIM-FLAKY SA'))).state).toBe('ASSIGNED');
+  });
+
+  it('reports a provider that stays down as 502 external-provider-unavailable with the provider error', async () => {
+    const error = await client().requestCvu(request('ra-down', 'SIM-DOWN SA')).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'HTTP_503' } });
+  });
+
+  it('reports a provider that does not answer in time as 504 external-provider-timeout', async () => {
+    const error = await client({ attempts: 2 }).requestCvu(request('ra-slow', 'SIM-TIMEOUT SA')).catch((e) => e);
+    expect(error).toMatchObject({ code: 'external-provider-timeout', providerError: { code: 'TIMEOUT' } });
+  });
+
+  it('passes a permanent refusal through as REJECTED', async () => {
+    expect(await client().requestCvu(request('ra-reject', 'SIM-REJECT SA'))).toMatchObject({ state: 'REJECTED' });
+  });
+
+  it('reports an unreachable provider as 502 with the connection error', async () => {
+    const closed = await startBankSimulator(0);
+    await closed.stop();
+    const unreachable = new HttpBankProvider({ baseUrl: closed.url, attempts: 2, backoffMs: 1 });
+    const error = await unreachable.requestCvu(request('ra-x')).catch((e) => e);
+    expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'ECONNREFUSED' } });
+  });
+});

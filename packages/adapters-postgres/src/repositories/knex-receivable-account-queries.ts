@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQueries, ReceivableAccountRecord } from '@rcs/domain';
+import { applyCommonFilter, fetchPage } from './paging';
+import { OWNER_COLUMNS, ownersOf, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
+
+type Row = ReceivableAccountRow & OwnerColumns;
+
+const toRecord = (row: Row): ReceivableAccountRecord => ({
+  account: toReceivableAccount(row),
+  owners: ownersOf(row),
+  // Receivables arrive with their own issue; until then no account has a pending amount.
+  pendingAmountMinor: 0n,
+});
+
+export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
+  constructor(private readonly knex: Knex) {}
+
+  private base(): Knex.QueryBuilder {
+    return this.knex('receivable_accounts')
+      .leftJoin('clients as c', 'c.id', 'receivable_accounts.client_id')
+      .leftJoin('associates as a', 'a.id', 'receivable_accounts.associate_id');
+  }
+
+  async get(id: number): Promise<ReceivableAccountRecord | undefined> {
+    const row: Row | undefined = await this.base().select('receivable_accounts.*', ...OWNER_COLUMNS).where('receivable_accounts.id', id).first();
+    return row && toRecord(row);
+  }
+
+  list(filter: ReceivableAccountListFilter, page: PageRequest): Promise<Page<ReceivableAccountRecord>> {
+    const t = 'receivable_accounts';
+    const query = applyCommonFilter(this.base().where(`${t}.customer_id`, filter.customerId), filter, t);
+    if (filter.status !== undefined) query.where(`${t}.status`, filter.status);
+    if (filter.clientId !== undefined) query.where(`${t}.client_id`, filter.clientId);
+    if (filter.associateId !== undefined) query.where(`${t}.associate_id`, filter.associateId);
+    if (filter.cvu !== undefined) query.where(`${t}.cvu`, filter.cvu);
+    if (filter.alias !== undefined) query.where(`${t}.alias`, filter.alias);
+    if (filter.clientTaxId !== undefined) query.where('c.tax_id', filter.clientTaxId);
+    if (filter.branchExternalCode !== undefined) query.where('c.branch_external_code', filter.branchExternalCode);
+    if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
+    if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
+    if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
+    return fetchPage(query, t, page, toRecord, OWNER_COLUMNS);
+  }
+}

@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import {
+  ConcurrentModificationError,
+  DomainError,
+  type AccountOwner,
+  type CurrencyCode,
+  type ProvisioningClaim,
+  type ReceivableAccount,
+  type ReceivableAccountRepository,
+} from '@rcs/domain';
+import { violatedConstraint } from './pg-errors';
+import {
+  OWNER_COLUMNS,
+  ownersOf,
+  toReceivableAccount,
+  toReceivableAccountRow,
+  type OwnerColumns,
+  type ReceivableAccountRow,
+} from './receivable-account-rows';
+
+/** Unique constraints whose violation is a business answer, not a bug. */
+const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
+  receivable_accounts_owner: () => new DomainError('receivable-account-already-exists', 'another account has this owner and currency'),
+  receivable_accounts_alias_key: () => new DomainError('alias-already-in-use', 'the alias is already in use'),
+};
+
+export class KnexReceivableAccountRepository implements ReceivableAccountRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async nextId(): Promise<number> {
+    const { rows } = await this.trx.raw(`SELECT nextval('account_id_seq') AS id`);
+    return Number(rows[0].id);
+  }
+
+  async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
+    const s = account.toSnapshot();
+    const [inserted] = await this.trx('receivable_accounts').insert(toReceivableAccountRow(s)).onConflict().ignore().returning('*');
+    if (inserted) return { account: toReceivableAccount(inserted), created: true };
+    const existing = await this.findByOwner(s.customerId, s, s.currencyCode);
+    if (!existing) throw new Error('receivable account owner conflicted but no row was found');
+    return { account: existing, created: false };
+  }
+
+  async getForUpdate(id: number): Promise<ReceivableAccount | undefined> {
+    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ id }).forUpdate().first();
+    return row && toReceivableAccount(row);
+  }
+
+  async findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined> {
+    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts')
+      .where({ customer_id: customerId, currency_code: currencyCode })
+      .whereRaw('COALESCE(client_id, 0) = ? AND COALESCE(associate_id, 0) = ?', [owner.clientId ?? 0, owner.associateId ?? 0])
+      .first();
+    return row && toReceivableAccount(row);
+  }
+
+  async update(account: ReceivableAccount): Promise<void> {
+    const next = account.toSnapshot();
+    let changed: number;
+    try {
+      // Saving also ends any provisioning lease: the worker that held it has recorded its answer.
+      changed = await this.trx('receivable_accounts')
+        .where({ id: next.id, version: next.version - 1 })
+        .update({ ...toReceivableAccountRow(next), locked_until: null });
+    } catch (error) {
+      const known = CONSTRAINT_ERRORS[violatedConstraint(error) ?? ''];
+      throw known ? known() : error;
+    }
+    if (changed !== 1) throw new ConcurrentModificationError('receivable account', next.id);
+  }
+
+  async claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]> {
+    // One round trip: pick due rows no other worker holds, lease them, and return them with their holders.
+    const { rows } = await this.trx.raw(
+      `WITH due AS (
+         SELECT id FROM receivable_accounts
+         WHERE status = 'PROVISIONING' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+         ORDER BY next_attempt_at, id
+         LIMIT ?
+         FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE receivable_accounts ra SET locked_until = ? FROM due WHERE ra.id = due.id RETURNING ra.*
+       )
+       SELECT claimed.*, cu.alias_template, ${OWNER_COLUMNS.join(', ')}
+       FROM claimed
+       JOIN customers cu ON cu.id = claimed.customer_id
+       LEFT JOIN clients c ON c.id = claimed.client_id
+       LEFT JOIN associates a ON a.id = claimed.associate_id
+       ORDER BY claimed.next_attempt_at, claimed.id`,
+      [now, now, limit, leaseUntil],
+    );
+    return (rows as Array<ReceivableAccountRow & OwnerColumns & { alias_template: string }>).map((row) => {
+      const { client, associate } = ownersOf(row);
+      const holder = client ?? associate!;
+      return { account: toReceivableAccount(row), holderName: holder.displayName, holderTaxId: holder.taxId, aliasTemplate: row.alias_template };
+    });
+  }
+
+  async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
+    const { rows } = await this.trx.raw(
+      `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE alias = ? AND id <> ?)
+           OR EXISTS (SELECT 1 FROM current_accounts WHERE alias = ?) AS taken`,
+      [alias, exceptAccountId, alias],
+    );
+    return rows[0].taken;
+  }
+}

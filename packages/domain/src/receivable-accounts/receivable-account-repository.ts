@@ -1,0 +1,59 @@
+import type { CommonListFilter, Page, PageRequest } from '../shared/page';
+import type { CurrencyCode } from '../shared/money';
+import type { AccountOwner, OwnerType } from './owner';
+import type { ReceivableAccount, ReceivableAccountStatus } from './receivable-account';
+
+/** An account claimed by a provisioning worker, with what the provider needs to know of its holder. */
+export interface ProvisioningClaim {
+  readonly account: ReceivableAccount;
+  readonly holderName: string;
+  readonly holderTaxId: string;
+  readonly aliasTemplate: string;
+}
+
+export interface ReceivableAccountRepository {
+  /** From the id sequence shared with current accounts. */
+  nextId(): Promise<number>;
+  /** Inserts unless the customer has an account for the same (client, associate, currency). */
+  insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }>;
+  getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
+  findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined>;
+  /** Version-checked save. */
+  update(account: ReceivableAccount): Promise<void>;
+  /**
+   * Leases up to `limit` PROVISIONING accounts due at `now` to the caller until `leaseUntil`, skipping rows other
+   * workers hold, so two instances never ask the provider for the same account at once.
+   */
+  claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
+  /** True if another account or current account already uses the alias. */
+  aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
+}
+
+export interface OwnerDetails {
+  readonly client?: { readonly displayName: string; readonly taxId: string; readonly branchExternalCode: string | null };
+  readonly associate?: { readonly displayName: string; readonly taxId: string };
+}
+
+/** An account as lists show it: with its owners' names and its pending receivables' sum. */
+export interface ReceivableAccountRecord {
+  readonly account: ReceivableAccount;
+  readonly owners: OwnerDetails;
+  readonly pendingAmountMinor: bigint;
+}
+
+export interface ReceivableAccountListFilter extends CommonListFilter {
+  readonly customerId: number;
+  readonly clientId?: number;
+  readonly associateId?: number;
+  readonly ownerType?: OwnerType;
+  readonly clientTaxId?: string;
+  readonly branchExternalCode?: string;
+  readonly cvu?: string;
+  readonly alias?: string;
+  readonly status?: ReceivableAccountStatus;
+}
+
+export interface ReceivableAccountQueries {
+  get(id: number): Promise<ReceivableAccountRecord | undefined>;
+  list(filter: ReceivableAccountListFilter, page: PageRequest): Promise<Page<ReceivableAccountRecord>>;
+}

@@ -1,0 +1,181 @@
+import { DomainError, InvalidStatusTransitionError } from '../shared/domain-error';
+import type { DomainEvent } from '../shared/events';
+import type { CurrencyCode } from '../shared/money';
+import { ownerTypeOf, type AccountOwner, type OwnerType } from './owner';
+
+export type ReceivableAccountStatus =
+  /** Waiting for the banking provider's CVU: accepts receivables, receives no collections. */
+  | 'PROVISIONING'
+  /** Has its CVU: receives collections and accepts receivables. */
+  | 'ACTIVE'
+  /** Receives no collections and accepts no receivables; history stays readable. */
+  | 'DISABLED';
+
+export type ReceivableAccountOperation = 'assignCvu' | 'retryProvisioning' | 'failProvisioning' | 'update' | 'disable' | 'activate';
+
+/** The one table of legal moves. activate leads to PROVISIONING instead when the account never got a CVU. */
+const TRANSITIONS: Readonly<Record<ReceivableAccountStatus, Partial<Record<ReceivableAccountOperation, ReceivableAccountStatus>>>> = {
+  PROVISIONING: { assignCvu: 'ACTIVE', retryProvisioning: 'PROVISIONING', failProvisioning: 'DISABLED', update: 'PROVISIONING', disable: 'DISABLED' },
+  ACTIVE: { update: 'ACTIVE', disable: 'DISABLED' },
+  DISABLED: { activate: 'ACTIVE' },
+};
+
+/** Where the provider conversation stands; kept so provisioning survives restarts. */
+export interface ProvisioningState {
+  /** Failed attempts in a row (provider down or timing out); a PENDING answer is not a failure. */
+  readonly attempts: number;
+  /** When the worker may ask the provider next; null once the account leaves PROVISIONING. */
+  readonly nextAttemptAt: Date | null;
+  readonly lastError: string | null;
+}
+
+export interface ReceivableAccountSnapshot extends AccountOwner {
+  readonly id: number;
+  readonly customerId: number;
+  readonly currencyCode: CurrencyCode;
+  readonly status: ReceivableAccountStatus;
+  readonly cvu: string | null;
+  readonly alias: string | null;
+  readonly provisioning: ProvisioningState;
+  readonly creationDate: Date;
+  readonly modificationDate: Date;
+  readonly version: number;
+}
+
+/** The public representation, shared by API responses and event payloads. */
+export function receivableAccountView(a: ReceivableAccountSnapshot) {
+  const type = ownerTypeOf(a);
+  return {
+    id: a.id,
+    cvu: a.cvu,
+    alias: a.alias,
+    currencyCode: a.currencyCode,
+    status: a.status,
+    owner: type === 'CLIENT_AND_ASSOCIATE' ? { type, clientId: a.clientId, associateId: a.associateId } : { type, id: (a.clientId ?? a.associateId) as number },
+    creationDate: a.creationDate.toISOString(),
+    modificationDate: a.modificationDate.toISOString(),
+  };
+}
+
+/** A collection account with a dedicated CVU, owned by a client, an associate or both. */
+export class ReceivableAccount {
+  private constructor(
+    private readonly state: ReceivableAccountSnapshot,
+    /** Events produced by the move that made this instance, to be stored with it. */
+    readonly events: readonly DomainEvent[] = [],
+  ) {}
+
+  /** A new account waiting for its CVU; the worker may ask the provider at once. */
+  static open(input: { id: number; customerId: number; owner: AccountOwner; currencyCode: CurrencyCode }, now: Date): ReceivableAccount {
+    ownerTypeOf(input.owner);
+    return new ReceivableAccount({
+      id: input.id,
+      customerId: input.customerId,
+      clientId: input.owner.clientId,
+      associateId: input.owner.associateId,
+      currencyCode: input.currencyCode,
+      status: 'PROVISIONING',
+      cvu: null,
+      alias: null,
+      provisioning: { attempts: 0, nextAttemptAt: now, lastError: null },
+      creationDate: now,
+      modificationDate: now,
+      version: 1,
+    });
+  }
+
+  static rehydrate(snapshot: ReceivableAccountSnapshot): ReceivableAccount {
+    return new ReceivableAccount(snapshot);
+  }
+
+  static nextStatus(from: ReceivableAccountStatus, operation: ReceivableAccountOperation): ReceivableAccountStatus | undefined {
+    return TRANSITIONS[from][operation];
+  }
+
+  get id(): number {
+    return this.state.id;
+  }
+
+  get customerId(): number {
+    return this.state.customerId;
+  }
+
+  get status(): ReceivableAccountStatus {
+    return this.state.status;
+  }
+
+  get ownerType(): OwnerType {
+    return ownerTypeOf(this.state);
+  }
+
+  get owner(): AccountOwner {
+    return { clientId: this.state.clientId, associateId: this.state.associateId };
+  }
+
+  toSnapshot(): ReceivableAccountSnapshot {
+    return this.state;
+  }
+
+  /** The provider assigned the CVU: the account becomes ACTIVE with its generated alias. */
+  assignCvu(cvu: string, alias: string, now: Date): ReceivableAccount {
+    return this.move('assignCvu', now, { cvu, alias, provisioning: { ...this.state.provisioning, nextAttemptAt: null, lastError: null } });
+  }
+
+  /** Not assigned yet (pending) or the provider failed: ask again at `nextAttemptAt`. */
+  retryProvisioning(nextAttemptAt: Date, failure: string | null, now: Date): ReceivableAccount {
+    const attempts = failure === null ? this.state.provisioning.attempts : this.state.provisioning.attempts + 1;
+    return this.move('retryProvisioning', now, { provisioning: { attempts, nextAttemptAt, lastError: failure ?? this.state.provisioning.lastError } });
+  }
+
+  /** Retries exhausted or a permanent refusal: DISABLED, with the reason kept. */
+  failProvisioning(reason: string, now: Date): ReceivableAccount {
+    const attempts = this.state.provisioning.attempts + 1;
+    return this.move('failProvisioning', now, { provisioning: { attempts, nextAttemptAt: null, lastError: reason } });
+  }
+
+  /**
+   * PUT: a new alias (only once there is one) and/or an associate bound afterwards. Replacing a bound associate
+   * is refused once the account is ACTIVE with its CVU, since collections already arrive for that owner.
+   */
+  update(changes: { alias?: string; associateId?: number }, now: Date): ReceivableAccount {
+    const next: Partial<ReceivableAccountSnapshot> = {};
+    if (changes.associateId !== undefined && changes.associateId !== this.state.associateId) {
+      if (this.state.associateId !== null && this.state.cvu !== null && this.state.status === 'ACTIVE') {
+        throw new DomainError('receivable-account-owner-immutable', `account ${this.state.id} already has associate ${this.state.associateId} and an active CVU`);
+      }
+      Object.assign(next, { associateId: changes.associateId });
+    }
+    if (changes.alias !== undefined && changes.alias !== this.state.alias) {
+      if (this.state.alias === null) throw new InvalidStatusTransitionError('receivable account', this.state.status, 'changing the alias before the CVU is assigned');
+      Object.assign(next, { alias: changes.alias });
+    }
+    return this.move('update', now, next);
+  }
+
+  disable(now: Date): ReceivableAccount {
+    return this.move('disable', now, { provisioning: { ...this.state.provisioning, nextAttemptAt: null } });
+  }
+
+  /** Re-enables; an account that never got a CVU goes back to PROVISIONING with a fresh retry budget. */
+  activate(now: Date): ReceivableAccount {
+    if (this.state.cvu !== null) return this.move('activate', now, {});
+    return this.move('activate', now, { provisioning: { attempts: 0, nextAttemptAt: now, lastError: null } }, 'PROVISIONING');
+  }
+
+  private move(
+    operation: ReceivableAccountOperation,
+    now: Date,
+    changes: Partial<ReceivableAccountSnapshot>,
+    target?: ReceivableAccountStatus,
+  ): ReceivableAccount {
+    const allowed = ReceivableAccount.nextStatus(this.state.status, operation);
+    if (!allowed) throw new InvalidStatusTransitionError('receivable account', this.state.status, operation);
+    const status = target ?? allowed;
+    const next: ReceivableAccountSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
+    const type = status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;
+    const events: DomainEvent[] = type
+      ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivableAccount: receivableAccountView(next) } }]
+      : [];
+    return new ReceivableAccount(next, events);
+  }
+}

@@ -1,0 +1,30 @@
+import { DomainError } from '../../shared/domain-error';
+import { ownedBy } from '../../shared/owned';
+import type { TransactionScope } from '../../shared/unit-of-work';
+import type { Associate } from '../../associates/associate';
+import type { AccountOwner } from '../owner';
+import type { ReceivableAccount } from '../receivable-account';
+
+/** The client must be the customer's own. */
+export async function assertOwnClient(tx: TransactionScope, customerId: number, clientId: number): Promise<void> {
+  ownedBy(await tx.clients.getForUpdate(clientId), customerId, 'client', clientId);
+}
+
+/** The associate must be the customer's own and ACTIVE. */
+export async function assertUsableAssociate(tx: TransactionScope, customerId: number, associateId: number): Promise<Associate> {
+  const associate = ownedBy(await tx.associates.getForUpdate(associateId), customerId, 'associate', associateId);
+  if (associate.status !== 'ACTIVE') throw new DomainError('associate-disabled', `associate ${associateId} is DISABLED`);
+  return associate;
+}
+
+/** One account per (client, associate, currency) per customer: 409 naming the existing one. */
+export function alreadyExists(existing: ReceivableAccount): DomainError {
+  return new DomainError('receivable-account-already-exists', `receivable account ${existing.id} already exists for this owner and currency`, {
+    existingResourceId: existing.id,
+  });
+}
+
+export async function assertOwnerFree(tx: TransactionScope, customerId: number, owner: AccountOwner): Promise<void> {
+  const existing = await tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
+  if (existing) throw alreadyExists(existing);
+}

@@ -1,0 +1,78 @@
+import type { Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { parseAlias } from '../../shared/bank-account-number';
+import { ownedBy } from '../../shared/owned';
+import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { ReceivableAccount } from '../receivable-account';
+import type { ProvisioningTrigger } from './open-receivable-account';
+import { assertOwnerFree, assertUsableAssociate } from './account-parties';
+
+interface Target {
+  readonly customerId: number;
+  readonly accountId: number;
+}
+
+/** Loads the account under lock, applies one move, saves it with its events, in one transaction. */
+async function change(
+  uow: UnitOfWork,
+  target: Target,
+  apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>,
+): Promise<ReceivableAccount> {
+  return uow.run(async (tx) => {
+    const current = ownedBy(await tx.receivableAccounts.getForUpdate(target.accountId), target.customerId, 'receivable account', target.accountId);
+    const next = await apply(current, tx);
+    await tx.receivableAccounts.update(next);
+    await tx.outbox.record(next.events);
+    return next;
+  });
+}
+
+/** PUT: change the alias and/or bind an associate to an account that has none. */
+export class UpdateReceivableAccount {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: Target & { readonly alias?: string; readonly associateId?: number }): Promise<ReceivableAccount> {
+    return change(this.uow, input, async (current, tx) => {
+      const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
+      if (input.associateId !== undefined && input.associateId !== current.owner.associateId) {
+        await assertUsableAssociate(tx, input.customerId, input.associateId);
+        await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+      }
+      const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
+      if (alias !== undefined && alias !== current.toSnapshot().alias && (await tx.receivableAccounts.aliasInUse(alias, current.id))) {
+        throw new DomainError('alias-already-in-use', `alias ${alias} is already in use`);
+      }
+      return next;
+    });
+  }
+}
+
+/** DELETE: DISABLED; provisioning, if under way, stops. */
+export class DisableReceivableAccount {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: Target): Promise<ReceivableAccount> {
+    return change(this.uow, input, async (current) => current.disable(this.clock.now()));
+  }
+}
+
+/** POST .../activations: ACTIVE again, or back to PROVISIONING if it never got a CVU. */
+export class ActivateReceivableAccount {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly trigger: ProvisioningTrigger,
+  ) {}
+
+  async execute(input: Target): Promise<ReceivableAccount> {
+    const account = await change(this.uow, input, async (current) => current.activate(this.clock.now()));
+    if (account.status === 'PROVISIONING') this.trigger.accountOpened();
+    return account;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Clock } from '../../shared/clock';
+import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import { ownerTypeOf } from '../owner';
+import { ReceivableAccount } from '../receivable-account';
+import { alreadyExists, assertOwnClient, assertUsableAssociate } from './account-parties';
+
+export interface OpenReceivableAccountInput {
+  readonly customerId: number;
+  readonly clientId?: number | null;
+  readonly associateId?: number | null;
+  readonly currencyCode?: string;
+}
+
+/** Told when an account starts PROVISIONING, so a worker can ask the provider at once instead of at its next tick. */
+export interface ProvisioningTrigger {
+  accountOpened(): void;
+}
+
+/** POST /v1/receivable-accounts: a new account in PROVISIONING; its CVU is requested asynchronously. */
+export class OpenReceivableAccount {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly trigger: ProvisioningTrigger,
+  ) {}
+
+  async execute(input: OpenReceivableAccountInput): Promise<ReceivableAccount> {
+    const owner = { clientId: input.clientId ?? null, associateId: input.associateId ?? null };
+    const type = ownerTypeOf(owner);
+    if (input.currencyCode !== undefined && input.currencyCode !== 'ARS') throw ValidationError.of('currencyCode', 'only ARS is supported');
+    const account = await this.uow.run(async (tx) => {
+      const customer = await tx.customers.get(input.customerId);
+      if (!customer) throw new NotFoundError('customer', input.customerId);
+      if (!customer.enabledOwnerTypes.includes(type)) {
+        throw new DomainError('owner-type-not-supported', `owner type ${type} is not enabled for this customer`);
+      }
+      if (owner.clientId !== null) await assertOwnClient(tx, input.customerId, owner.clientId);
+      if (owner.associateId !== null) await assertUsableAssociate(tx, input.customerId, owner.associateId);
+      const draft = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId: input.customerId, owner, currencyCode: 'ARS' }, this.clock.now());
+      const { account: stored, created } = await tx.receivableAccounts.insertIfAbsent(draft);
+      if (!created) throw alreadyExists(stored);
+      return stored;
+    });
+    this.trigger.accountOpened();
+    return account;
+  }
+}

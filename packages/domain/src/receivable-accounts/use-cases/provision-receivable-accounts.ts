@@ -1,0 +1,89 @@
+import type { Clock } from '../../shared/clock';
+import { isValidCbuCvu } from '../../shared/bank-account-number';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import { ProviderError, type BankProvider, type CvuRequestState } from '../../bank/bank-provider';
+import { renderAlias } from '../alias-template';
+import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
+import type { ProvisioningClaim } from '../receivable-account-repository';
+import type { ReceivableAccount } from '../receivable-account';
+
+export type ProvisioningOutcome = 'activated' | 'pending' | 'retrying' | 'disabled' | 'skipped';
+
+type Answer = CvuRequestState | { readonly state: 'FAILED'; readonly reason: string };
+
+/** The provider's id for our CVU request: stable per account, so asking again is idempotent. */
+export const cvuRequestId = (accountId: number) => `ra-${accountId}`;
+
+/**
+ * One pass of the provisioning worker: lease due PROVISIONING accounts, ask the provider for each outside any
+ * transaction, then record each answer in a transaction of its own (ACTIVE with CVU and alias, a later retry, or
+ * DISABLED once retries are exhausted or the provider refuses), with its event.
+ */
+export class ProvisionReceivableAccounts {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly bank: BankProvider,
+    private readonly policy: ProvisioningPolicy,
+  ) {}
+
+  async execute(input: { limit: number }): Promise<Record<ProvisioningOutcome, number>> {
+    const now = this.clock.now();
+    const claims = await this.uow.run((tx) =>
+      tx.receivableAccounts.claimForProvisioning(now, new Date(now.getTime() + this.policy.leaseMs), input.limit),
+    );
+    const outcomes = await Promise.all(claims.map((claim) => this.provision(claim)));
+    const tally: Record<ProvisioningOutcome, number> = { activated: 0, pending: 0, retrying: 0, disabled: 0, skipped: 0 };
+    for (const outcome of outcomes) tally[outcome]++;
+    return tally;
+  }
+
+  private async provision(claim: ProvisioningClaim): Promise<ProvisioningOutcome> {
+    const answer = await this.ask(claim);
+    return this.uow.run(async (tx) => {
+      const current = await tx.receivableAccounts.getForUpdate(claim.account.id);
+      // Disabled (or activated) by someone else while we waited on the provider: their move stands.
+      if (!current || current.status !== 'PROVISIONING') return 'skipped';
+      const [next, outcome] = this.decide(current, answer, claim.aliasTemplate);
+      await tx.receivableAccounts.update(next);
+      await tx.outbox.record(next.events);
+      return outcome;
+    });
+  }
+
+  private async ask(claim: ProvisioningClaim): Promise<Answer> {
+    try {
+      const answer = await this.bank.requestCvu({
+        requestId: cvuRequestId(claim.account.id),
+        holderName: claim.holderName,
+        holderTaxId: claim.holderTaxId,
+        currencyCode: claim.account.toSnapshot().currencyCode,
+      });
+      if (answer.state === 'ASSIGNED' && !isValidCbuCvu(answer.cvu)) return { state: 'FAILED', reason: `provider returned an invalid CVU "${answer.cvu}"` };
+      return answer;
+    } catch (error) {
+      if (error instanceof ProviderError) return { state: 'FAILED', reason: `${error.providerError.code}: ${error.providerError.detail}` };
+      return { state: 'FAILED', reason: `unexpected provider client error: ${(error as Error).message}` };
+    }
+  }
+
+  private decide(current: ReceivableAccount, answer: Answer, aliasTemplate: string): [ReceivableAccount, ProvisioningOutcome] {
+    const now = this.clock.now();
+    const at = (delayMs: number) => new Date(now.getTime() + delayMs);
+    switch (answer.state) {
+      case 'ASSIGNED':
+        return [current.assignCvu(answer.cvu, renderAlias(aliasTemplate, current.id), now), 'activated'];
+      case 'PENDING':
+        return [current.retryProvisioning(at(this.policy.pendingPollMs), null, now), 'pending'];
+      case 'REJECTED':
+        return [current.failProvisioning(`rejected by the provider: ${answer.reason}`, now), 'disabled'];
+      case 'FAILED': {
+        const attempts = current.toSnapshot().provisioning.attempts + 1;
+        if (attempts >= this.policy.maxAttempts) {
+          return [current.failProvisioning(`gave up after ${attempts} failed attempts; last: ${answer.reason}`, now), 'disabled'];
+        }
+        return [current.retryProvisioning(at(retryDelayMs(this.policy, attempts)), answer.reason, now), 'retrying'];
+      }
+    }
+  }
+}

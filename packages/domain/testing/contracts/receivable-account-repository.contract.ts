@@ -1,0 +1,134 @@
+import { Associate, Client, ConcurrentModificationError, ReceivableAccount, type AccountOwner, type TransactionScope } from '../../src';
+import { aBranch, aClientDetails, anAssociateDetails, validTaxId } from '../builders';
+import { useHarness, type HarnessFactory } from './harness';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+let serial = 0;
+
+async function parties(tx: TransactionScope, customerId: number) {
+  serial += 1;
+  const { client } = await tx.clients.insertIfAbsent(
+    Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 20000000 + serial * 10), businessName: `Holder ${serial} SA`, ...aBranch(`BR-${serial}`) }), T0),
+  );
+  const { associate } = await tx.associates.insertIfAbsent(
+    Associate.register(customerId, anAssociateDetails({ taxId: validTaxId('20', 20000000 + serial * 10), name: 'Ana', lastName: `Gómez${serial}` }), T0),
+  );
+  return { client, associate };
+}
+
+async function open(tx: TransactionScope, customerId: number, owner: AccountOwner, when = T0) {
+  const draft = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId, owner, currencyCode: 'ARS' }, when);
+  return tx.receivableAccounts.insertIfAbsent(draft);
+}
+
+export function receivableAccountRepositoryContract(factory: HarnessFactory): void {
+  describe('receivable account repository', () => {
+    const ctx = useHarness(factory);
+
+    it('stores accounts of each owner type and reads them back with their owners', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const accounts = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null })).account,
+        (await open(tx, customerId, { clientId: null, associateId: associate.id })).account,
+        (await open(tx, customerId, { clientId: client.id, associateId: associate.id })).account,
+      ]);
+      const records = await Promise.all(accounts.map((a) => ctx.h.receivableAccountQueries.get(a.id)));
+      expect(records.map((r) => r?.account.ownerType)).toEqual(['CLIENT', 'ASSOCIATE', 'CLIENT_AND_ASSOCIATE']);
+      expect(records[0]?.account.toSnapshot()).toEqual(accounts[0].toSnapshot());
+      expect(records[2]?.owners).toEqual({
+        client: { displayName: client.toSnapshot().businessName, taxId: client.toSnapshot().taxId, branchExternalCode: client.toSnapshot().branchExternalCode },
+        associate: { displayName: `Ana Gómez${serial}`, taxId: associate.toSnapshot().taxId },
+      });
+      expect(records[1]?.owners.client).toBeUndefined();
+      expect(records[0]?.pendingAmountMinor).toBe(0n);
+    });
+
+    it('keeps one account per owner and currency, also under concurrent inserts', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const results = await Promise.all(Array.from({ length: 6 }, () => ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.account.id)).size).toBe(1);
+      const found = await ctx.h.uow.run((tx) => tx.receivableAccounts.findByOwner(customerId, { clientId: client.id, associateId: null }, 'ARS'));
+      expect(found?.id).toBe(results[0].account.id);
+    });
+
+    it('refuses a stale write, a second account for an owner and a used alias', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const [alone, both] = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null })).account,
+        (await open(tx, customerId, { clientId: client.id, associateId: associate.id })).account,
+      ]);
+      const active = alone.assignCvu('0000044100000000000014', `alias.${alone.id}`, at(1));
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(active));
+      await expect(ctx.h.uow.run((tx) => tx.receivableAccounts.update(alone.disable(at(2))))).rejects.toBeInstanceOf(ConcurrentModificationError);
+      await expect(ctx.h.uow.run((tx) => tx.receivableAccounts.update(active.update({ associateId: associate.id }, at(3))))).rejects.toMatchObject({
+        code: 'receivable-account-already-exists',
+      });
+      const clash = both.assignCvu('0000044100000000000021', `alias.${alone.id}`, at(4));
+      await expect(ctx.h.uow.run((tx) => tx.receivableAccounts.update(clash))).rejects.toMatchObject({ code: 'alias-already-in-use' });
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`alias.${alone.id}`, both.id))).toBe(true);
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`alias.${alone.id}`, alone.id))).toBe(false);
+    });
+
+    it('leases due PROVISIONING accounts to one claimant at a time, with their holder and alias template', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const far = new Date('2100-01-01T00:00:00Z');
+      // Far in the future, so accounts other tests leave due are already leased by then and stay out of the way.
+      const [byClient, byAssociate] = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null }, far)).account,
+        (await open(tx, customerId, { clientId: null, associateId: associate.id }, new Date(far.getTime() + 1000))).account,
+      ]);
+      const mine = (claims: { account: ReceivableAccount }[]) => claims.map((c) => c.account.id).filter((id) => [byClient.id, byAssociate.id].includes(id));
+      const claim = (now: Date, leaseUntil: Date) => ctx.h.uow.run((tx) => tx.receivableAccounts.claimForProvisioning(now, leaseUntil, 1000));
+
+      const lease = new Date(far.getTime() + 60_000);
+      const first = await claim(new Date(far.getTime() + 5000), lease);
+      expect(mine(first)).toEqual([byClient.id, byAssociate.id]);
+      const claimed = first.find((c) => c.account.id === byClient.id)!;
+      expect(claimed).toMatchObject({ holderName: client.toSnapshot().businessName, holderTaxId: client.toSnapshot().taxId, aliasTemplate: 'cta.{id:7}' });
+      expect(first.find((c) => c.account.id === byAssociate.id)?.holderName).toBe(`Ana Gómez${serial}`);
+      expect(mine(await claim(new Date(far.getTime() + 6000), lease))).toEqual([]);
+
+      // Recording an answer ends the lease; an account scheduled later is not due yet.
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(claimed.account.retryProvisioning(new Date(far.getTime() + 30_000), 'HTTP_503', new Date(far.getTime() + 7000))));
+      expect(mine(await claim(new Date(far.getTime() + 8000), lease))).toEqual([]);
+      expect(mine(await claim(new Date(far.getTime() + 31_000), lease))).toEqual([byClient.id]);
+      // A lease that ran out (its worker died) lets another worker take the account; the earliest due come first.
+      expect(mine(await claim(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000)))).toEqual([byAssociate.id, byClient.id]);
+    });
+
+    it('lists with every filter and derives the associates sharing accounts with a client', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const accounts = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null }, at(1))).account,
+        (await open(tx, customerId, { clientId: null, associateId: associate.id }, at(2))).account,
+        (await open(tx, customerId, { clientId: client.id, associateId: associate.id }, at(3))).account,
+      ]);
+      const active = accounts[0].assignCvu('0000044100000000000038', `list.${accounts[0].id}`, at(4));
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(active));
+      const ids = (filter: object) =>
+        ctx.h.receivableAccountQueries.list({ customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((r) => r.account.id));
+      const [a, b, c] = accounts.map((x) => x.id);
+      expect(await ids({})).toEqual([c, b, a]);
+      expect(await ids({ status: 'ACTIVE' })).toEqual([a]);
+      expect(await ids({ status: 'PROVISIONING' })).toEqual([c, b]);
+      expect(await ids({ ownerType: 'CLIENT' })).toEqual([a]);
+      expect(await ids({ ownerType: 'ASSOCIATE' })).toEqual([b]);
+      expect(await ids({ ownerType: 'CLIENT_AND_ASSOCIATE' })).toEqual([c]);
+      expect(await ids({ clientId: client.id })).toEqual([c, a]);
+      expect(await ids({ associateId: associate.id })).toEqual([c, b]);
+      expect(await ids({ clientTaxId: client.toSnapshot().taxId })).toEqual([c, a]);
+      expect(await ids({ clientTaxId: client.toSnapshot().taxId, branchExternalCode: 'nope' })).toEqual([]);
+      expect(await ids({ cvu: '0000044100000000000038' })).toEqual([a]);
+      expect(await ids({ alias: `list.${a}` })).toEqual([a]);
+      const sharing = await ctx.h.associateQueries.listSharingAccountsWith(customerId, client.id, { page: 1, count: 20 });
+      expect(sharing.items.map((x) => x.id)).toEqual([associate.id]);
+    });
+  });
+}

@@ -1,0 +1,131 @@
+import {
+  ConcurrentModificationError,
+  DomainError,
+  ReceivableAccount,
+  ownerTypeOf,
+  type AccountOwner,
+  type CurrencyCode,
+  type OwnerDetails,
+  type Page,
+  type PageRequest,
+  type ProvisioningClaim,
+  type ReceivableAccountListFilter,
+  type ReceivableAccountQueries,
+  type ReceivableAccountRecord,
+  type ReceivableAccountRepository,
+  type ReceivableAccountSnapshot,
+} from '../../src';
+import { nextId, type Tables, type TablesRef } from './in-memory-tables';
+import { matchesCommon, pageOf } from './in-memory-paging';
+
+const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
+  a.customerId === customerId && a.clientId === owner.clientId && a.associateId === owner.associateId && a.currencyCode === currency;
+
+/** Holder of the CVU as the provider sees it: the client when there is one, else the associate. */
+function holderOf(tables: Tables, a: ReceivableAccountSnapshot): { holderName: string; holderTaxId: string } {
+  const client = a.clientId === null ? undefined : tables.clients.get(a.clientId);
+  if (client) return { holderName: client.businessName, holderTaxId: client.taxId };
+  const associate = tables.associates.get(a.associateId as number)!;
+  return { holderName: `${associate.name} ${associate.lastName}`, holderTaxId: associate.taxId };
+}
+
+export class InMemoryReceivableAccountRepository implements ReceivableAccountRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async nextId(): Promise<number> {
+    return nextId(this.ref.tables, 'account');
+  }
+
+  async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
+    const s = account.toSnapshot();
+    const existing = await this.findByOwner(s.customerId, s, s.currencyCode);
+    if (existing) return { account: existing, created: false };
+    this.ref.tables.receivableAccounts.set(s.id, s);
+    return { account: ReceivableAccount.rehydrate(s), created: true };
+  }
+
+  async getForUpdate(id: number): Promise<ReceivableAccount | undefined> {
+    const found = this.ref.tables.receivableAccounts.get(id);
+    return found && ReceivableAccount.rehydrate(found);
+  }
+
+  async findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined> {
+    const found = [...this.ref.tables.receivableAccounts.values()].find((a) => sameOwner(a, customerId, owner, currencyCode));
+    return found && ReceivableAccount.rehydrate(found);
+  }
+
+  /** Enforces what the SQL constraints enforce: versions, one account per owner, unique alias and CVU. */
+  async update(account: ReceivableAccount): Promise<void> {
+    const next = account.toSnapshot();
+    const stored = this.ref.tables.receivableAccounts.get(next.id);
+    if (!stored || stored.version !== next.version - 1) throw new ConcurrentModificationError('receivable account', next.id);
+    const others = [...this.ref.tables.receivableAccounts.values()].filter((a) => a.id !== next.id);
+    if (others.some((a) => sameOwner(a, next.customerId, next, next.currencyCode))) {
+      throw new DomainError('receivable-account-already-exists', 'another account has this owner and currency');
+    }
+    if (next.alias !== null && (await this.aliasInUse(next.alias, next.id))) throw new DomainError('alias-already-in-use', `alias ${next.alias} is already in use`);
+    if (next.cvu !== null && others.some((a) => a.cvu === next.cvu)) throw new Error(`CVU ${next.cvu} is already assigned`);
+    this.ref.tables.receivableAccounts.set(next.id, next);
+    this.ref.tables.accountLeases.delete(next.id);
+  }
+
+  async claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]> {
+    const { tables } = this.ref;
+    const due = [...tables.receivableAccounts.values()]
+      .filter((a) => a.status === 'PROVISIONING' && a.provisioning.nextAttemptAt !== null && a.provisioning.nextAttemptAt <= now)
+      .filter((a) => !(tables.accountLeases.get(a.id)! > now))
+      .sort((a, b) => a.provisioning.nextAttemptAt!.getTime() - b.provisioning.nextAttemptAt!.getTime() || a.id - b.id)
+      .slice(0, limit);
+    return due.map((a) => {
+      tables.accountLeases.set(a.id, leaseUntil);
+      return { account: ReceivableAccount.rehydrate(a), ...holderOf(tables, a), aliasTemplate: tables.customers.get(a.customerId)!.aliasTemplate };
+    });
+  }
+
+  async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
+    const { tables } = this.ref;
+    return (
+      [...tables.receivableAccounts.values()].some((a) => a.alias === alias && a.id !== exceptAccountId) ||
+      [...tables.currentAccounts.values()].some((a) => a.alias === alias)
+    );
+  }
+}
+
+export class InMemoryReceivableAccountQueries implements ReceivableAccountQueries {
+  constructor(private readonly store: { committed: Tables }) {}
+
+  async get(id: number): Promise<ReceivableAccountRecord | undefined> {
+    const found = this.store.committed.receivableAccounts.get(id);
+    return found && this.record(found);
+  }
+
+  async list(filter: ReceivableAccountListFilter, page: PageRequest): Promise<Page<ReceivableAccountRecord>> {
+    const { clients } = this.store.committed;
+    const rows = [...this.store.committed.receivableAccounts.values()].filter((a) => {
+      const client = a.clientId === null ? undefined : clients.get(a.clientId);
+      return (
+        a.customerId === filter.customerId &&
+        matchesCommon(a, filter) &&
+        (filter.clientId === undefined || a.clientId === filter.clientId) &&
+        (filter.associateId === undefined || a.associateId === filter.associateId) &&
+        (filter.ownerType === undefined || ownerTypeOf(a) === filter.ownerType) &&
+        (filter.clientTaxId === undefined || client?.taxId === filter.clientTaxId) &&
+        (filter.branchExternalCode === undefined || client?.branchExternalCode === filter.branchExternalCode) &&
+        (filter.cvu === undefined || a.cvu === filter.cvu) &&
+        (filter.alias === undefined || a.alias === filter.alias) &&
+        (filter.status === undefined || a.status === filter.status)
+      );
+    });
+    return pageOf(rows, page, (row) => this.record(row));
+  }
+
+  private record(a: ReceivableAccountSnapshot): ReceivableAccountRecord {
+    const client = a.clientId === null ? undefined : this.store.committed.clients.get(a.clientId);
+    const associate = a.associateId === null ? undefined : this.store.committed.associates.get(a.associateId);
+    const owners: OwnerDetails = {
+      ...(client ? { client: { displayName: client.businessName, taxId: client.taxId, branchExternalCode: client.branchExternalCode } } : {}),
+      ...(associate ? { associate: { displayName: `${associate.name} ${associate.lastName}`, taxId: associate.taxId } } : {}),
+    };
+    return { account: ReceivableAccount.rehydrate(a), owners, pendingAmountMinor: 0n };
+  }
+}

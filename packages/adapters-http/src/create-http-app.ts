@@ -10,6 +10,7 @@ import { openApiDocument } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
 import { authRoutes } from './routes/auth-routes';
 import { clientRoutes } from './routes/client-routes';
+import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import type { HttpContext } from './routes/http-context';
 
 export interface HttpOptions extends HttpContext {
@@ -46,6 +47,7 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
   api.use(clientRoutes(options));
   api.use(associateRoutes(options));
+  api.use(receivableAccountRoutes(options));
   http.use('/v1', api);
 
   http.use(notFoundHandler);

@@ -32,6 +32,12 @@ export class KnexUnitOfWork implements UnitOfWork {
 
   constructor(private readonly knex: Knex) {}
 
+  /**
+   * What a read should run on: the transaction open in this async flow, else the pool. Queries use it so a
+   * response built inside an idempotent request sees that request's own uncommitted writes, on its connection.
+   */
+  readonly executor = (): Knex => this.ambient.getStore() ?? this.knex;
+
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const outer = this.ambient.getStore();
     const begin = outer ?? this.knex;

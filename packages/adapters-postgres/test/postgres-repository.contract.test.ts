@@ -9,11 +9,12 @@ import { openTestDatabase } from '../testing';
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
   repositoryContract(async () => {
     const db = await openTestDatabase();
+    const uow = new KnexUnitOfWork(db.knex);
     return {
-      uow: new KnexUnitOfWork(db.knex),
-      clientQueries: new KnexClientQueries(db.knex),
-      associateQueries: new KnexAssociateQueries(db.knex),
-      receivableAccountQueries: new KnexReceivableAccountQueries(db.knex),
+      uow,
+      clientQueries: new KnexClientQueries(uow.executor),
+      associateQueries: new KnexAssociateQueries(uow.executor),
+      receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map(

@@ -52,7 +52,9 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger('warn');
   const storage = await openStorage(config, { reuseRunning: true });
   try {
-    const container = buildContainer(config, logger, storage.knex, await resolveJwtSecret(config, storage.knex));
+    // The CLI never calls the provider; the standalone simulator's default address stands in when none is set.
+    const bankProviderUrl = config.bankProviderUrl ?? 'http://127.0.0.1:4010';
+    const container = buildContainer(config, logger, storage.knex, { jwtSecret: await resolveJwtSecret(config, storage.knex), bankProviderUrl });
     const result = await command(container.get<Application>(TYPES.Application), values);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {

@@ -17,7 +17,20 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Absent in sandbox: generated once and kept in the database, so every instance signs alike. */
   readonly jwtSecret?: string;
+  /** Absent in sandbox: the provider simulator runs in this process. */
   readonly bankProviderUrl?: string;
+  readonly bankProviderApiKey?: string;
+  readonly bankProviderTimeoutMs: number;
+  readonly sandboxProvisioningDelayMs: number;
+  readonly provisioning: {
+    readonly maxAttempts: number;
+    readonly retryBaseMs: number;
+    readonly retryMaxMs: number;
+    readonly pollMs: number;
+    readonly batchSize: number;
+  };
+  /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
+  readonly workersEnabled: boolean;
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
@@ -51,6 +64,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10),
     jwtSecret: env.JWT_SECRET || undefined,
     bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
+    bankProviderApiKey: env.BANK_PROVIDER_API_KEY || undefined,
+    bankProviderTimeoutMs: integer(env, 'BANK_PROVIDER_TIMEOUT_MS', 5_000),
+    sandboxProvisioningDelayMs: integer(env, 'SANDBOX_PROVISIONING_DELAY_MS', 500, 0),
+    provisioning: {
+      maxAttempts: integer(env, 'PROVISIONING_MAX_ATTEMPTS', 8),
+      retryBaseMs: integer(env, 'PROVISIONING_RETRY_BASE_MS', 1_000),
+      retryMaxMs: integer(env, 'PROVISIONING_RETRY_MAX_MS', 300_000),
+      pollMs: integer(env, 'PROVISIONING_POLL_MS', 500),
+      batchSize: integer(env, 'PROVISIONING_BATCH_SIZE', 50),
+    },
+    workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),

@@ -3,8 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { createApplication, type Application, type Clock, type UnitOfWork } from '@rcs/domain';
-import { ensureSetting, KnexAssociateQueries, KnexClientQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
+import {
+  createApplication,
+  DEFAULT_PROVISIONING_POLICY,
+  type Application,
+  type BankProvider,
+  type Clock,
+  type ProvisioningTrigger,
+} from '@rcs/domain';
+import { ensureSetting, KnexAssociateQueries, KnexClientQueries, KnexReceivableAccountQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
+import { HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import type { Config } from './config';
 
@@ -16,6 +24,8 @@ export const TYPES = {
   Clock: Symbol('Clock'),
   UnitOfWork: Symbol('UnitOfWork'),
   Tokens: Symbol('Tokens'),
+  BankProvider: Symbol('BankProvider'),
+  ProvisioningTrigger: Symbol('ProvisioningTrigger'),
   Application: Symbol('Application'),
 } as const;
 
@@ -27,26 +37,49 @@ export async function resolveJwtSecret(config: Config, knex: Knex): Promise<stri
 }
 
 /** Binds the adapters this configuration selects and builds the application once. */
-export function buildContainer(config: Config, logger: Logger, knex: Knex, jwtSecret: string): Container {
+export interface Wiring {
+  readonly jwtSecret: string;
+  /** Where the banking provider (or its simulator) answers. */
+  readonly bankProviderUrl: string;
+  /** Wakes the provisioning worker when an account is opened; nothing when no worker runs here. */
+  readonly provisioningTrigger?: ProvisioningTrigger;
+}
+
+export function buildContainer(config: Config, logger: Logger, knex: Knex, wiring: Wiring): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(TYPES.Config).toConstantValue(config);
   container.bind(TYPES.Logger).toConstantValue(logger);
   container.bind(TYPES.Knex).toConstantValue(knex);
   container.bind<Clock>(TYPES.Clock).toConstantValue(systemClock);
-  container.bind<UnitOfWork>(TYPES.UnitOfWork).toResolvedValue((db: Knex) => new KnexUnitOfWork(db), [TYPES.Knex]);
-  container.bind<JwtTokenService>(TYPES.Tokens).toConstantValue(new JwtTokenService(jwtSecret));
+  container.bind<KnexUnitOfWork>(TYPES.UnitOfWork).toResolvedValue((db: Knex) => new KnexUnitOfWork(db), [TYPES.Knex]);
+  container.bind<JwtTokenService>(TYPES.Tokens).toConstantValue(new JwtTokenService(wiring.jwtSecret));
+  container.bind<ProvisioningTrigger>(TYPES.ProvisioningTrigger).toConstantValue(wiring.provisioningTrigger ?? { accountOpened: () => undefined });
+  container
+    .bind<BankProvider>(TYPES.BankProvider)
+    .toConstantValue(new HttpBankProvider({ baseUrl: wiring.bankProviderUrl, apiKey: config.bankProviderApiKey, timeoutMs: config.bankProviderTimeoutMs }));
   container.bind<Application>(TYPES.Application).toResolvedValue(
-    (uow: UnitOfWork, clock: Clock, tokens: JwtTokenService, db: Knex) =>
+    (uow: KnexUnitOfWork, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger) =>
       createApplication({
         uow,
         clock,
         tokens,
         hasher: new ScryptSecretHasher(),
         secrets: new RandomSecretGenerator(),
-        clientQueries: new KnexClientQueries(db),
-        associateQueries: new KnexAssociateQueries(db),
+        clientQueries: new KnexClientQueries(uow.executor),
+        associateQueries: new KnexAssociateQueries(uow.executor),
+        receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
+        bank,
+        provisioningPolicy: {
+          maxAttempts: config.provisioning.maxAttempts,
+          baseDelayMs: config.provisioning.retryBaseMs,
+          maxDelayMs: config.provisioning.retryMaxMs,
+          pendingPollMs: DEFAULT_PROVISIONING_POLICY.pendingPollMs,
+          leaseMs: DEFAULT_PROVISIONING_POLICY.leaseMs,
+          random: Math.random,
+        },
+        provisioningTrigger,
       }),
-    [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.Knex],
+    [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger],
   );
   return container;
 }

@@ -9,6 +9,8 @@ import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, TYPES } from './container';
 import { openStorage } from './storage';
+import { PollingWorker } from './workers/polling-worker';
+import { startBankSimulator } from '@rcs/adapters-bank';
 
 export interface RunningService {
   readonly server: Server;
@@ -22,6 +24,22 @@ export async function bootstrapSandbox(app: Application, config: Config, logger:
     const customer = await app.customers.ensureSandbox.execute({ name: sandbox.customerName, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
     logger.info({ customerId: customer.id, clientId: sandbox.clientId }, 'sandbox customer ready');
   }
+}
+
+/** Asks the provider for due PROVISIONING accounts' CVUs; a full batch means more may be waiting. */
+export function provisioningWorker(app: Application, config: Config, logger: Logger): PollingWorker {
+  const { batchSize, pollMs } = config.provisioning;
+  return new PollingWorker(
+    'provisioning',
+    pollMs,
+    async () => {
+      const tally = await app.receivableAccounts.provision.execute({ limit: batchSize });
+      const handled = Object.values(tally).reduce((sum, n) => sum + n, 0);
+      if (handled > 0) logger.info({ worker: 'provisioning', ...tally }, 'provisioning pass');
+      return handled >= batchSize;
+    },
+    logger,
+  );
 }
 
 /** The Express app over the container's application and adapters. */
@@ -39,13 +57,29 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
   });
 }
 
-/** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, then closes the database. */
+/** The provider to talk to: BANK_PROVIDER_URL, or in sandbox without it a simulator started in this process. */
+async function bankProvider(config: Config, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+  if (config.bankProviderUrl) return { url: config.bankProviderUrl, stop: async () => undefined };
+  const simulator = await startBankSimulator(0, { provisioningDelayMs: config.sandboxProvisioningDelayMs });
+  logger.info({ url: simulator.url }, 'banking provider simulator running in-process');
+  return simulator;
+}
+
+/** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the database. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const storage = await openStorage(config);
+  const bank = await bankProvider(config, logger);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);
-  const container = buildContainer(config, logger, storage.knex, jwtSecret);
+  let provisioning: PollingWorker | undefined;
+  const container = buildContainer(config, logger, storage.knex, {
+    jwtSecret,
+    bankProviderUrl: bank.url,
+    provisioningTrigger: { accountOpened: () => provisioning?.wake() },
+  });
   const app = container.get<Application>(TYPES.Application);
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
+  provisioning = provisioningWorker(app, config, logger);
+  if (config.workersEnabled) provisioning.start();
 
   const http = httpAppOf(container, () => databaseReady(storage.knex));
   const server = http.listen(config.port);
@@ -63,6 +97,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       const forced = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(forced);
+      await provisioning?.stop();
+      await bank.stop();
       await storage.close();
       logger.info('stopped');
     },

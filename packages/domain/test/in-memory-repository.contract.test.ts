@@ -3,11 +3,12 @@ import { InMemoryReceivableAccountQueries, emptyTables, InMemoryUnitOfWork, InMe
 describe('in-memory adapters', () => {
   repositoryContract(async () => {
     const store = { committed: emptyTables() };
+    const uow = new InMemoryUnitOfWork(store);
     return {
-      uow: new InMemoryUnitOfWork(store),
-      clientQueries: new InMemoryClientQueries(store),
-      associateQueries: new InMemoryAssociateQueries(store),
-      receivableAccountQueries: new InMemoryReceivableAccountQueries(store),
+      uow,
+      clientQueries: new InMemoryClientQueries(uow),
+      associateQueries: new InMemoryAssociateQueries(uow),
+      receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
       readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
       close: async () => undefined,
     };

@@ -12,15 +12,16 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
   const store = { committed: emptyTables() };
   const bank = new ScriptedBankProvider();
   const clock = new FixedClock();
+  const uow = new InMemoryUnitOfWork(store);
   return {
-    uow: new InMemoryUnitOfWork(store),
+    uow,
     clock,
     hasher: new PlainSecretHasher(),
     secrets: new SequentialSecretGenerator(),
     tokens: new ReadableTokenIssuer(),
-    clientQueries: new InMemoryClientQueries(store),
-    associateQueries: new InMemoryAssociateQueries(store),
-    receivableAccountQueries: new InMemoryReceivableAccountQueries(store),
+    clientQueries: new InMemoryClientQueries(uow),
+    associateQueries: new InMemoryAssociateQueries(uow),
+    receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
     bank,
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },

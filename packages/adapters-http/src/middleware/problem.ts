@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   'external-provider-timeout': 504,
   'invalid-status-transition': 422,
   'receivable-account-already-exists': 409,
+  'alias-already-in-use': 409,
   'receivable-account-requires-owner': 422,
   'receivable-account-owner-immutable': 422,
   'receivable-account-not-active': 422,

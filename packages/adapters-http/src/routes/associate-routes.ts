@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { requireScope, authOf } from '../auth/authenticate';
 import { AssociateBody, AssociateListQuery, associateDetailsOf } from '../dto/associate-dto';
-import { commonFilterOf, pageOf } from '../dto/list-query';
+import { commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { associateResponse } from '../mappers/associate-response';
 import { idempotent } from '../middleware/idempotency';
@@ -34,6 +34,12 @@ export function associateRoutes({ app, uow, clock }: HttpContext): Router {
     const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body) };
     const { associate, created } = await app.associates.register.execute(input);
     sendUpsert(res, created, `/v1/associates/${associate.id}`, associateResponse(associate));
+  });
+
+  router.get('/clients/:id/associates', read, async (req, res) => {
+    const query = parseInput(ListQuery, req.query, 'query');
+    const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), page: pageOf(query) };
+    sendPage(res, await app.associates.listOfClient.execute(input), associateResponse);
   });
 
   router.get('/associates/:id', read, async (req, res) => {

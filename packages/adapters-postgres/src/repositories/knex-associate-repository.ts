@@ -92,15 +92,16 @@ export class KnexAssociateRepository implements AssociateRepository {
 }
 
 export class KnexAssociateQueries implements AssociateQueries {
-  constructor(private readonly knex: Knex) {}
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Associate | undefined> {
-    const row: AssociateRow | undefined = await this.knex('associates').where({ id }).first();
+    const row: AssociateRow | undefined = await this.db()('associates').where({ id }).first();
     return row && toAssociate(row);
   }
 
   list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>> {
-    const query = applyCommonFilter(this.knex('associates').where('customer_id', filter.customerId), filter, 'associates');
+    const query = applyCommonFilter(this.db()('associates').where('customer_id', filter.customerId), filter, 'associates');
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.taxId !== undefined) query.where('tax_id', filter.taxId);
     if (filter.documentNumber !== undefined) query.where('document_number', filter.documentNumber);
@@ -110,10 +111,10 @@ export class KnexAssociateQueries implements AssociateQueries {
   }
 
   listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
-    const shared = this.knex('receivable_accounts')
+    const shared = this.db()('receivable_accounts')
       .select('associate_id')
       .where({ customer_id: customerId, client_id: clientId })
       .whereNotNull('associate_id');
-    return fetchPage(this.knex('associates').where('customer_id', customerId).whereIn('id', shared), 'associates', page, toAssociate);
+    return fetchPage(this.db()('associates').where('customer_id', customerId).whereIn('id', shared), 'associates', page, toAssociate);
   }
 }

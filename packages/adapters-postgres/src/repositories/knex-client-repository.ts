@@ -90,15 +90,16 @@ export class KnexClientRepository implements ClientRepository {
 }
 
 export class KnexClientQueries implements ClientQueries {
-  constructor(private readonly knex: Knex) {}
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Client | undefined> {
-    const row: ClientRow | undefined = await this.knex('clients').where({ id }).first();
+    const row: ClientRow | undefined = await this.db()('clients').where({ id }).first();
     return row && toClient(row);
   }
 
   list(filter: ClientListFilter, page: PageRequest): Promise<Page<Client>> {
-    const query = applyCommonFilter(this.knex('clients').where('customer_id', filter.customerId), filter, 'clients');
+    const query = applyCommonFilter(this.db()('clients').where('customer_id', filter.customerId), filter, 'clients');
     if (filter.taxId !== undefined) query.where('tax_id', filter.taxId);
     if (filter.documentType !== undefined) query.where('document_type', filter.documentType);
     if (filter.branchExternalCode !== undefined) query.where('branch_external_code', filter.branchExternalCode);

@@ -13,10 +13,11 @@ const toRecord = (row: Row): ReceivableAccountRecord => ({
 });
 
 export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
-  constructor(private readonly knex: Knex) {}
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
 
   private base(): Knex.QueryBuilder {
-    return this.knex('receivable_accounts')
+    return this.db()('receivable_accounts')
       .leftJoin('clients as c', 'c.id', 'receivable_accounts.client_id')
       .leftJoin('associates as a', 'a.id', 'receivable_accounts.associate_id');
   }

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { buildContainer, TYPES } from '../../src/container';
 import { bootstrapSandbox, httpAppOf } from '../../src/service';
 import { assertMatchesOpenApi } from './openapi-contract';
+import { startBankSimulator } from '@rcs/adapters-bank';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 export const SANDBOX = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
@@ -22,6 +23,8 @@ export interface TestApi {
   readonly http: Express;
   readonly app: Application;
   readonly db: TestDatabase;
+  /** Runs provisioning passes until no account is due (the simulator assigns at once in tests). */
+  provisionAll(): Promise<void>;
   /** Sends a request and checks the response against the OpenAPI document. */
   call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options?: CallOptions): Promise<request.Response>;
   login(credentials: { clientId: string; clientSecret: string }): Promise<string>;
@@ -31,9 +34,10 @@ export interface TestApi {
 /** The real Express app on real storage (the run's PostgreSQL or PGlite), with the two sandbox customers. */
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const db = await openTestDatabase();
-  const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', ...env });
+  const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', WORKERS_ENABLED: 'false', ...env });
   const logger = pino({ level: 'silent' });
-  const container = buildContainer(config, logger, db.knex, TEST_JWT_SECRET);
+  const bank = await startBankSimulator(0, { provisioningDelayMs: 0, hangMs: 1_000 });
+  const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
   const http = httpAppOf(container, async () => true);
@@ -55,7 +59,16 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.accessToken as string;
     },
-    close: () => db.close(),
+    async provisionAll() {
+      for (let pass = 0; pass < 20; pass++) {
+        const tally = await app.receivableAccounts.provision.execute({ limit: 100 });
+        if (Object.values(tally).every((n) => n === 0)) return;
+      }
+    },
+    async close() {
+      await bank.stop();
+      await db.close();
+    },
   };
 }
 

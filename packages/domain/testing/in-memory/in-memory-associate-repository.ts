@@ -9,7 +9,7 @@ import {
   type Page,
   type PageRequest,
 } from '../../src';
-import { nextId, saveVersioned, type Tables, type TablesRef } from './in-memory-tables';
+import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 export class InMemoryAssociateRepository implements AssociateRepository {
@@ -37,15 +37,15 @@ export class InMemoryAssociateRepository implements AssociateRepository {
 }
 
 export class InMemoryAssociateQueries implements AssociateQueries {
-  constructor(private readonly store: { committed: Tables }) {}
+  constructor(private readonly source: TablesSource) {}
 
   async get(id: number): Promise<Associate | undefined> {
-    const found = this.store.committed.associates.get(id);
+    const found = this.source.visibleTables().associates.get(id);
     return found && Associate.rehydrate(found);
   }
 
   async list(filter: AssociateListFilter, page: PageRequest): Promise<Page<Associate>> {
-    const rows = [...this.store.committed.associates.values()].filter(
+    const rows = [...this.source.visibleTables().associates.values()].filter(
       (a) =>
         a.customerId === filter.customerId &&
         matchesCommon(a, filter) &&
@@ -60,10 +60,10 @@ export class InMemoryAssociateQueries implements AssociateQueries {
 
   async listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
     const shared = new Set(
-      [...this.store.committed.receivableAccounts.values()]
+      [...this.source.visibleTables().receivableAccounts.values()]
         .filter((a) => a.customerId === customerId && a.clientId === clientId && a.associateId !== null)
         .map((a) => a.associateId),
     );
-    return pageOf([...this.store.committed.associates.values()].filter((a) => shared.has(a.id)), page, Associate.rehydrate);
+    return pageOf([...this.source.visibleTables().associates.values()].filter((a) => shared.has(a.id)), page, Associate.rehydrate);
   }
 }

@@ -9,7 +9,7 @@ import {
   type Page,
   type PageRequest,
 } from '../../src';
-import { nextId, saveVersioned, type Tables, type TablesRef } from './in-memory-tables';
+import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 const identityOf = (c: NewClient): string =>
@@ -39,15 +39,15 @@ export class InMemoryClientRepository implements ClientRepository {
 }
 
 export class InMemoryClientQueries implements ClientQueries {
-  constructor(private readonly store: { committed: Tables }) {}
+  constructor(private readonly source: TablesSource) {}
 
   async get(id: number): Promise<Client | undefined> {
-    const found = this.store.committed.clients.get(id);
+    const found = this.source.visibleTables().clients.get(id);
     return found && Client.rehydrate(found);
   }
 
   async list(filter: ClientListFilter, page: PageRequest): Promise<Page<Client>> {
-    const rows = [...this.store.committed.clients.values()].filter(
+    const rows = [...this.source.visibleTables().clients.values()].filter(
       (c) =>
         c.customerId === filter.customerId &&
         matchesCommon(c, filter) &&

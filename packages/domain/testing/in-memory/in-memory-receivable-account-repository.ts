@@ -15,7 +15,7 @@ import {
   type ReceivableAccountRepository,
   type ReceivableAccountSnapshot,
 } from '../../src';
-import { nextId, type Tables, type TablesRef } from './in-memory-tables';
+import { nextId, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
@@ -92,16 +92,16 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
 }
 
 export class InMemoryReceivableAccountQueries implements ReceivableAccountQueries {
-  constructor(private readonly store: { committed: Tables }) {}
+  constructor(private readonly source: TablesSource) {}
 
   async get(id: number): Promise<ReceivableAccountRecord | undefined> {
-    const found = this.store.committed.receivableAccounts.get(id);
+    const found = this.source.visibleTables().receivableAccounts.get(id);
     return found && this.record(found);
   }
 
   async list(filter: ReceivableAccountListFilter, page: PageRequest): Promise<Page<ReceivableAccountRecord>> {
-    const { clients } = this.store.committed;
-    const rows = [...this.store.committed.receivableAccounts.values()].filter((a) => {
+    const { clients } = this.source.visibleTables();
+    const rows = [...this.source.visibleTables().receivableAccounts.values()].filter((a) => {
       const client = a.clientId === null ? undefined : clients.get(a.clientId);
       return (
         a.customerId === filter.customerId &&
@@ -120,8 +120,8 @@ export class InMemoryReceivableAccountQueries implements ReceivableAccountQuerie
   }
 
   private record(a: ReceivableAccountSnapshot): ReceivableAccountRecord {
-    const client = a.clientId === null ? undefined : this.store.committed.clients.get(a.clientId);
-    const associate = a.associateId === null ? undefined : this.store.committed.associates.get(a.associateId);
+    const client = a.clientId === null ? undefined : this.source.visibleTables().clients.get(a.clientId);
+    const associate = a.associateId === null ? undefined : this.source.visibleTables().associates.get(a.associateId);
     const owners: OwnerDetails = {
       ...(client ? { client: { displayName: client.businessName, taxId: client.taxId, branchExternalCode: client.branchExternalCode } } : {}),
       ...(associate ? { associate: { displayName: `${associate.name} ${associate.lastName}`, taxId: associate.taxId } } : {}),

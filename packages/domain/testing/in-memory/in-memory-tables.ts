@@ -56,6 +56,11 @@ export function nextId(tables: Tables, sequence: string): number {
   return value;
 }
 
+/** Where in-memory queries read from (InMemoryUnitOfWork.visibleTables). */
+export interface TablesSource {
+  visibleTables(): Tables;
+}
+
 /** The working copy a transaction reads and writes; a savepoint swaps `tables` back on failure. */
 export interface TablesRef {
   tables: Tables;

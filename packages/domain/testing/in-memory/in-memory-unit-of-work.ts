@@ -13,6 +13,11 @@ export class InMemoryUnitOfWork implements UnitOfWork {
 
   constructor(private readonly store: { committed: Tables }) {}
 
+  /** The tables a read sees: the working copy of the transaction open in this async flow, else the committed ones. */
+  visibleTables(): Tables {
+    return this.ambient.getStore()?.tables ?? this.store.committed;
+  }
+
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const outer = this.ambient.getStore();
     if (outer) return this.savepoint(outer, work);

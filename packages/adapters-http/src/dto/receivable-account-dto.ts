@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import { MAX_BATCH_ITEMS, OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
+import { ListQuery } from './list-query';
+import { TaxIdFilter } from './tax-id-filter';
+
+const STATUSES: readonly ReceivableAccountStatus[] = ['PROVISIONING', 'ACTIVE', 'DISABLED'];
+
+/** POST /v1/receivable-accounts: clientId and/or associateId. */
+export class OpenReceivableAccountBody {
+  @IsOptional()
+  @IsInt({ message: 'clientId must be an integer' })
+  @Min(1)
+  clientId?: number | null;
+
+  @IsOptional()
+  @IsInt({ message: 'associateId must be an integer' })
+  @Min(1)
+  associateId?: number | null;
+
+  @IsOptional()
+  @IsIn(['ARS'], { message: 'currencyCode must be ARS (the only supported currency)' })
+  currencyCode?: string;
+}
+
+export class OpenReceivableAccountsBatchBody {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: `items may hold at most ${MAX_BATCH_ITEMS} accounts` })
+  @ValidateNested({ each: true })
+  @Type(() => OpenReceivableAccountBody)
+  items!: OpenReceivableAccountBody[];
+}
+
+/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards. */
+export class UpdateReceivableAccountBody {
+  @IsOptional()
+  @IsString()
+  alias?: string;
+
+  @IsOptional()
+  @IsInt({ message: 'associateId must be an integer' })
+  @Min(1)
+  associateId?: number;
+}
+
+export class ExpandQuery {
+  @IsOptional()
+  @IsIn(['owner'], { message: 'expand accepts only owner' })
+  expand?: 'owner';
+}
+
+export class ReceivableAccountListQuery extends ListQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'clientId must be an integer' })
+  clientId?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'associateId must be an integer' })
+  associateId?: number;
+
+  @IsOptional()
+  @IsIn(OWNER_TYPES, { message: 'ownerType must be CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE' })
+  ownerType?: OwnerType;
+
+  @IsOptional()
+  @TaxIdFilter()
+  clientTaxId?: string;
+
+  @IsOptional()
+  @IsString()
+  branchExternalCode?: string;
+
+  @IsOptional()
+  @Matches(/^\d{22}$/, { message: 'cvu must be 22 digits' })
+  cvu?: string;
+
+  @IsOptional()
+  @IsString()
+  alias?: string;
+
+  /** Defaults to ACTIVE (SPEC). */
+  @IsOptional()
+  @IsIn(STATUSES, { message: 'status must be PROVISIONING, ACTIVE or DISABLED' })
+  status?: ReceivableAccountStatus;
+
+  @IsOptional()
+  @IsIn(['owner'], { message: 'expand accepts only owner' })
+  expand?: 'owner';
+}

@@ -1,0 +1,104 @@
+import { Router, type Request } from 'express';
+import { authOf, requireScope } from '../auth/authenticate';
+import { commonFilterOf, pageOf } from '../dto/list-query';
+import { parseId, parseInput } from '../dto/parse-input';
+import {
+  ExpandQuery,
+  OpenReceivableAccountBody,
+  OpenReceivableAccountsBatchBody,
+  ReceivableAccountListQuery,
+  UpdateReceivableAccountBody,
+} from '../dto/receivable-account-dto';
+import { receivableAccountResponse } from '../mappers/receivable-account-response';
+import { idempotent } from '../middleware/idempotency';
+import { problemOf } from '../middleware/problem';
+import type { HttpContext } from './http-context';
+import { sendPage, validBody } from './respond';
+
+/** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
+export function accountFilterOf(req: Request, query: ReceivableAccountListQuery) {
+  const { clientId, associateId, ownerType, clientTaxId, branchExternalCode, cvu, alias } = query;
+  return {
+    customerId: authOf(req).customerId,
+    ...commonFilterOf(query),
+    clientId,
+    associateId,
+    ownerType,
+    clientTaxId,
+    branchExternalCode,
+    cvu,
+    alias,
+    status: query.status ?? 'ACTIVE',
+  };
+}
+
+export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('receivable-accounts:read');
+  const write = requireScope('receivable-accounts:write');
+  const requiredKey = idempotent(uow, clock, { required: true });
+  const optionalKey = idempotent(uow, clock, { required: false });
+  const target = (req: Request) => ({ customerId: authOf(req).customerId, accountId: parseId(req.params.id) });
+
+  router.get('/receivable-accounts', read, async (req, res) => {
+    const query = parseInput(ReceivableAccountListQuery, req.query, 'query');
+    const page = await app.receivableAccounts.list.execute({ filter: accountFilterOf(req, query), page: pageOf(query) });
+    // SPEC: the lookup by clientTaxId answers no match with 204 and no body (plain lists answer []).
+    if (query.clientTaxId !== undefined && page.total === 0) {
+      res.setHeader('X-Total-Count', '0');
+      return res.status(204).end();
+    }
+    sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
+  });
+
+  router.post('/receivable-accounts', write, validBody(OpenReceivableAccountBody), requiredKey, async (req, res) => {
+    const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
+    const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
+    res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
+  });
+
+  router.post('/receivable-accounts/batches', write, validBody(OpenReceivableAccountsBatchBody), requiredKey, async (req, res) => {
+    const customerId = authOf(req).customerId;
+    const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
+    const records = await Promise.all(
+      results.map((r) => ('account' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.account.id }) : undefined)),
+    );
+    res.json({
+      results: results.map((r, i) =>
+        'account' in r
+          ? { index: r.index, status: 201, receivableAccount: receivableAccountResponse(records[i]!) }
+          : { index: r.index, status: problemOf(r.error.code, r.error.message).status, error: problemOf(r.error.code, r.error.message, r.error.extras) },
+      ),
+    });
+  });
+
+  router.get('/receivable-accounts/:id', read, async (req, res) => {
+    const { expand } = parseInput(ExpandQuery, req.query, 'query');
+    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
+  });
+
+  router.put('/receivable-accounts/:id', write, validBody(UpdateReceivableAccountBody), optionalKey, async (req, res) => {
+    await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
+    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
+  });
+
+  router.delete('/receivable-accounts/:id', write, optionalKey, async (req, res) => {
+    await app.receivableAccounts.disable.execute(target(req));
+    res.status(204).end();
+  });
+
+  router.post('/receivable-accounts/:id/activations', write, optionalKey, async (req, res) => {
+    await app.receivableAccounts.activate.execute(target(req));
+    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
+  });
+
+  for (const owner of ['client', 'associate'] as const) {
+    router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {
+      const query = parseInput(ReceivableAccountListQuery, req.query, 'query');
+      const input = { owner, ownerId: parseId(req.params.id), filter: accountFilterOf(req, query), page: pageOf(query) };
+      sendPage(res, await app.receivableAccounts.listOfOwner.execute(input), (record) => receivableAccountResponse(record, query.expand === 'owner'));
+    });
+  }
+
+  return router;
+}

@@ -127,6 +127,89 @@ export const openApiDocument = {
         responses: { '200': one('Associate', 'Active again'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
       },
     },
+    '/v1/receivable-accounts': {
+      get: {
+        summary: 'List receivable accounts (status defaults to ACTIVE). With clientTaxId and no match: 204, no body, X-Total-Count 0',
+        parameters: [
+          ...listParams,
+          param('clientId', 'Owner client', { type: 'integer' }),
+          param('associateId', 'Owner associate', { type: 'integer' }),
+          param('ownerType', 'CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE'),
+          param('clientTaxId', "The client's taxId (11 digits): the lookup of candidate accounts"),
+          param('branchExternalCode', "The client's branch"),
+          param('cvu', 'Exact, 22 digits'),
+          param('alias', 'Exact'),
+          param('status', 'PROVISIONING, ACTIVE (default) or DISABLED'),
+          param('expand', 'owner: add names and tax ids of the owners'),
+        ],
+        responses: { '200': listOf('ReceivableAccount'), '204': { description: 'Lookup by clientTaxId found nothing (X-Total-Count: 0)' }, ...authErrors },
+      },
+      post: {
+        summary: 'Open a receivable account; its CVU is requested from the banking provider asynchronously (status PROVISIONING, cvu and alias null)',
+        parameters: [idempotencyKey(true)],
+        requestBody: { required: true, content: json(ref('ReceivableAccountInput')) },
+        responses: {
+          ...writeErrors,
+          '201': created('ReceivableAccount'),
+          '404': problem('resource-not-found (clientId or associateId)'),
+          '409': problem('receivable-account-already-exists, with existingResourceId; idempotency conflicts'),
+          '422': problem('receivable-account-requires-owner, owner-type-not-supported, associate-disabled'),
+        },
+      },
+    },
+    '/v1/receivable-accounts/batches': {
+      post: {
+        summary: 'Open many accounts; each item stands alone, as if posted by itself',
+        parameters: [idempotencyKey(true)],
+        requestBody: { required: true, content: json(ref('ReceivableAccountBatchRequest')) },
+        responses: { '200': one('ReceivableAccountBatchResponse', 'One result per item, in order'), ...writeErrors },
+      },
+    },
+    '/v1/receivable-accounts/{id}': {
+      parameters: [pathId],
+      get: {
+        summary: 'Get a receivable account',
+        parameters: [param('expand', 'owner')],
+        responses: { '200': one('ReceivableAccount', 'Account'), '404': problem('resource-not-found'), ...authErrors },
+      },
+      put: {
+        summary: 'Change the alias and/or bind an associate',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('ReceivableAccountUpdate')) },
+        responses: {
+          ...writeErrors,
+          '200': one('ReceivableAccount', 'Updated'),
+          '404': problem('resource-not-found'),
+          '409': problem('receivable-account-already-exists, alias-already-in-use, idempotency conflicts'),
+          '422': problem('receivable-account-owner-immutable, associate-disabled, invalid-status-transition'),
+        },
+      },
+      delete: {
+        summary: 'Disable (also stops provisioning)',
+        parameters: [idempotencyKey(false)],
+        responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
+      },
+    },
+    '/v1/receivable-accounts/{id}/activations': {
+      parameters: [pathId],
+      post: {
+        summary: 'Re-enable a DISABLED account: ACTIVE, or PROVISIONING again if it never got a CVU',
+        parameters: [idempotencyKey(false)],
+        responses: { '200': one('ReceivableAccount', 'Re-enabled'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
+      },
+    },
+    '/v1/clients/{id}/receivable-accounts': {
+      parameters: [pathId],
+      get: { summary: "The client's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/associates/{id}/receivable-accounts': {
+      parameters: [pathId],
+      get: { summary: "The associate's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/clients/{id}/associates': {
+      parameters: [pathId],
+      get: { summary: 'Associates sharing receivable accounts with the client', parameters: listParams.slice(0, 2), responses: { '200': listOf('Associate'), '404': problem('resource-not-found'), ...authErrors } },
+    },
     '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
   },
   components: {

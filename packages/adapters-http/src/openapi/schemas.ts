@@ -113,6 +113,93 @@ export const schemas = {
       modificationDate: timestamp,
     },
   },
+  ReceivableAccountInput: {
+    type: 'object',
+    description: 'clientId and/or associateId (at least one: else 422 receivable-account-requires-owner)',
+    properties: {
+      clientId: { type: ['integer', 'null'], minimum: 1 },
+      associateId: { type: ['integer', 'null'], minimum: 1 },
+      currencyCode: { const: 'ARS' },
+    },
+  },
+  ReceivableAccountUpdate: {
+    type: 'object',
+    properties: {
+      alias: { type: 'string', pattern: '^[A-Za-z0-9.-]{6,20}$', description: 'Only once the account has one (ACTIVE); unique across the service' },
+      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active)' },
+    },
+  },
+  ReceivableAccount: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'cvu', 'alias', 'currencyCode', 'status', 'owner', 'stats', 'creationDate', 'modificationDate'],
+    properties: {
+      id,
+      cvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null while PROVISIONING' },
+      alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned' },
+      currencyCode: { const: 'ARS' },
+      status: { enum: ['PROVISIONING', 'ACTIVE', 'DISABLED'] },
+      owner: {
+        oneOf: [
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'id'],
+            properties: { type: { enum: ['CLIENT', 'ASSOCIATE'] }, id, displayName: { type: 'string' }, taxId },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'clientId', 'associateId'],
+            properties: {
+              type: { const: 'CLIENT_AND_ASSOCIATE' },
+              clientId: id,
+              associateId: id,
+              client: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['displayName', 'taxId', 'branchExternalCode'],
+                properties: { displayName: { type: 'string' }, taxId, branchExternalCode: nullableString },
+              },
+              associate: { type: 'object', additionalProperties: false, required: ['displayName', 'taxId'], properties: { displayName: { type: 'string' }, taxId } },
+            },
+          },
+        ],
+        description: 'displayName/taxId (or client/associate) only with expand=owner',
+      },
+      stats: {
+        type: 'object',
+        required: ['pendingAmount'],
+        properties: { pendingAmount: { type: 'number', description: 'Sum of the PENDING receivables of the account' } },
+      },
+      creationDate: timestamp,
+      modificationDate: timestamp,
+    },
+  },
+  ReceivableAccountBatchRequest: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ReceivableAccountInput' } } },
+  },
+  ReceivableAccountBatchResponse: {
+    type: 'object',
+    required: ['results'],
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'status'],
+          properties: {
+            index: { type: 'integer', minimum: 0 },
+            status: { type: 'integer', description: 'The HTTP status the item would have had alone' },
+            receivableAccount: { $ref: '#/components/schemas/ReceivableAccount' },
+            error: { $ref: '#/components/schemas/Problem' },
+          },
+        },
+      },
+    },
+  },
   Health: {
     type: 'object',
     required: ['status', 'database'],

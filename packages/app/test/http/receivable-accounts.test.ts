@@ -1,0 +1,243 @@
+import { isValidCbuCvu } from '@rcs/domain';
+import { validTaxId } from '@rcs/domain/testing';
+import { useTestApi, type TestApi } from '../support/test-api';
+
+let serial = 0;
+
+/** A client and an associate of the caller's customer, made through the API. */
+async function parties(api: TestApi, token: string, holder = 'Kiosco') {
+  serial += 1;
+  const client = await api.call('post', '/v1/clients', {
+    token,
+    body: { businessName: `${holder} ${serial} SA`, taxId: validTaxId('30', 40000000 + serial * 10), documentType: 'CUIT', branchExternalCode: `B${serial}`, branchDescription: 'Centro', branchReferenceAddress: 'Calle 1' },
+  });
+  const associate = await api.call('post', '/v1/associates', {
+    token,
+    body: { type: 'DRIVER', name: 'Rosa', lastName: `Díaz${serial}`, taxId: validTaxId('27', 40000000 + serial * 10), documentNumber: String(40000000 + serial * 10), email: 'r@d.example', phone: '+5491100000000' },
+  });
+  return { client: client.body, associate: associate.body };
+}
+
+describe('receivable accounts', () => {
+  const ctx = useTestApi();
+  let keys = 0;
+  const open = (body: object, token = ctx.token) =>
+    ctx.api.call('post', '/v1/receivable-accounts', { token, body, headers: { 'Idempotency-Key': `open-${++keys}` } });
+  const get = (id: number, query = '') => ctx.api.call('get', `/v1/receivable-accounts/${id}${query}`, { token: ctx.token });
+
+  it('opens a CLIENT account in PROVISIONING and activates it with a valid CVU and generated alias', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const res = await open({ clientId: client.id });
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`/v1/receivable-accounts/${res.body.id}`);
+    expect(res.body).toMatchObject({ status: 'PROVISIONING', cvu: null, alias: null, currencyCode: 'ARS', owner: { type: 'CLIENT', id: client.id }, stats: { pendingAmount: 0 } });
+    await ctx.api.provisionAll();
+    const active = (await get(res.body.id)).body;
+    expect(active.status).toBe('ACTIVE');
+    expect(isValidCbuCvu(active.cvu)).toBe(true);
+    expect(active.alias).toBe(`cta.${String(res.body.id).padStart(7, '0')}`);
+    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.activated' });
+    expect(events.map((e) => e.data.receivableAccount.id)).toContain(res.body.id);
+  });
+
+  it('shows each owner type, and names and tax ids with expand=owner', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const byClient = (await open({ clientId: client.id })).body;
+    const byAssociate = (await open({ associateId: associate.id })).body;
+    const byBoth = (await open({ clientId: client.id, associateId: associate.id })).body;
+    expect(byAssociate.owner).toEqual({ type: 'ASSOCIATE', id: associate.id });
+    expect(byBoth.owner).toEqual({ type: 'CLIENT_AND_ASSOCIATE', clientId: client.id, associateId: associate.id });
+    expect((await get(byClient.id, '?expand=owner')).body.owner).toEqual({ type: 'CLIENT', id: client.id, displayName: client.businessName, taxId: client.taxId });
+    expect((await get(byAssociate.id, '?expand=owner')).body.owner).toEqual({
+      type: 'ASSOCIATE',
+      id: associate.id,
+      displayName: `Rosa ${associate.lastName}`,
+      taxId: associate.taxId,
+    });
+    expect((await get(byBoth.id, '?expand=owner')).body.owner).toEqual({
+      type: 'CLIENT_AND_ASSOCIATE',
+      clientId: client.id,
+      associateId: associate.id,
+      client: { displayName: client.businessName, taxId: client.taxId, branchExternalCode: client.branchExternalCode },
+      associate: { displayName: `Rosa ${associate.lastName}`, taxId: associate.taxId },
+    });
+    expect((await get(byClient.id, '?expand=everything')).status).toBe(400);
+  });
+
+  it('requires an Idempotency-Key and an owner', async () => {
+    const noKey = await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: 1 } });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.invalidParams[0].name).toBe('Idempotency-Key');
+    const noOwner = await open({});
+    expect(noOwner.status).toBe(422);
+    expect(noOwner.body.code).toBe('receivable-account-requires-owner');
+    expect((await open({ clientId: 'abc' })).body.invalidParams[0].name).toBe('clientId');
+    expect((await open({ clientId: 1, currencyCode: 'USD' })).body.invalidParams[0].name).toBe('currencyCode');
+  });
+
+  it('answers a second account for the same owner with 409 and the existing id, also under concurrent requests', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const results = await Promise.all(Array.from({ length: 5 }, () => open({ clientId: client.id })));
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: created[0].body.id });
+    }
+  });
+
+  it("refuses another customer's or a missing owner, and a DISABLED associate", async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    expect((await open({ clientId: client.id }, ctx.otherToken)).body.code).toBe('resource-not-accessible');
+    expect((await open({ clientId: 987654321 })).status).toBe(404);
+    await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
+    const res = await open({ associateId: associate.id });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('associate-disabled');
+  });
+
+  it('refuses an owner type the customer has not enabled with 422 owner-type-not-supported', async () => {
+    const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Clients only ${Date.now()}` });
+    await ctx.api.db.knex('customers').where({ id: customer.id }).update({ enabled_owner_types: ['CLIENT'] });
+    const token = await ctx.api.login({ clientId, clientSecret });
+    const { associate } = await parties(ctx.api, token);
+    const res = await open({ associateId: associate.id }, token);
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('owner-type-not-supported');
+  });
+
+  it('looks accounts up by client taxId, answering no match with 204 and no body', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    const provisioning = await ctx.api.call('get', `/v1/receivable-accounts?clientTaxId=${client.taxId}`, { token: ctx.token });
+    expect(provisioning.status).toBe(204);
+    expect(provisioning.headers['x-total-count']).toBe('0');
+    expect(provisioning.text).toBe('');
+    await ctx.api.provisionAll();
+    const found = await ctx.api.call('get', `/v1/receivable-accounts?clientTaxId=${client.taxId}&branchExternalCode=${client.branchExternalCode}&expand=owner`, { token: ctx.token });
+    expect(found.status).toBe(200);
+    expect(found.body.map((a: { id: number }) => a.id)).toEqual([account.id]);
+    expect(found.body[0].owner.displayName).toBe(client.businessName);
+    const plainEmpty = await ctx.api.call('get', '/v1/receivable-accounts?cvu=0000000000000000000000', { token: ctx.token });
+    expect(plainEmpty.status).toBe(200);
+    expect(plainEmpty.body).toEqual([]);
+  });
+
+  it('changes the alias of an ACTIVE account and refuses a used or malformed one', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const a = (await open({ clientId: client.id })).body;
+    const b = (await open({ associateId: associate.id })).body;
+    const early = await ctx.api.call('put', `/v1/receivable-accounts/${a.id}`, { token: ctx.token, body: { alias: 'too.early.alias' } });
+    expect(early.body.code).toBe('invalid-status-transition');
+    await ctx.api.provisionAll();
+    const renamed = await ctx.api.call('put', `/v1/receivable-accounts/${a.id}`, { token: ctx.token, body: { alias: `kiosco.sol.${a.id}` } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.alias).toBe(`kiosco.sol.${a.id}`);
+    const taken = await ctx.api.call('put', `/v1/receivable-accounts/${b.id}`, { token: ctx.token, body: { alias: `kiosco.sol.${a.id}` } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('alias-already-in-use');
+    expect((await ctx.api.call('put', `/v1/receivable-accounts/${b.id}`, { token: ctx.token, body: { alias: 'no spaces allowed' } })).status).toBe(400);
+  });
+
+  it('binds an associate afterwards, and refuses replacing it once the CVU is active', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const other = (await parties(ctx.api, ctx.token)).associate;
+    const account = (await open({ clientId: client.id })).body;
+    const bound = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { associateId: associate.id } });
+    expect(bound.body.owner).toEqual({ type: 'CLIENT_AND_ASSOCIATE', clientId: client.id, associateId: associate.id });
+    await ctx.api.provisionAll();
+    const replaced = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { associateId: other.id } });
+    expect(replaced.status).toBe(422);
+    expect(replaced.body.code).toBe('receivable-account-owner-immutable');
+    const second = (await open({ clientId: client.id })).body;
+    const duplicate = await ctx.api.call('put', `/v1/receivable-accounts/${second.id}`, { token: ctx.token, body: { associateId: associate.id } });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: account.id });
+  });
+
+  it('disables with 204 and re-enables; one that never got a CVU goes back to PROVISIONING', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    expect((await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).status).toBe(204);
+    expect((await get(account.id)).body.status).toBe('DISABLED');
+    expect((await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.code).toBe('invalid-status-transition');
+    const back = await ctx.api.call('post', `/v1/receivable-accounts/${account.id}/activations`, { token: ctx.token });
+    expect(back.body).toMatchObject({ status: 'ACTIVE', cvu: expect.stringMatching(/^\d{22}$/) });
+    expect((await ctx.api.call('post', `/v1/receivable-accounts/${account.id}/activations`, { token: ctx.token })).body.code).toBe('invalid-status-transition');
+
+    const early = (await open({ associateId: associate.id })).body;
+    await ctx.api.call('delete', `/v1/receivable-accounts/${early.id}`, { token: ctx.token });
+    const again = await ctx.api.call('post', `/v1/receivable-accounts/${early.id}/activations`, { token: ctx.token });
+    expect(again.body).toMatchObject({ status: 'PROVISIONING', cvu: null });
+    await ctx.api.provisionAll();
+    expect((await get(early.id)).body.status).toBe('ACTIVE');
+    const disabled = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.disabled' });
+    expect(disabled.map((e) => e.data.receivableAccount.id)).toEqual(expect.arrayContaining([account.id, early.id]));
+  });
+
+  it('lists with filters, ACTIVE by default, and through the client and associate', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const a = (await open({ clientId: client.id })).body;
+    const b = (await open({ clientId: client.id, associateId: associate.id })).body;
+    const ids = async (url: string, token = ctx.token) => (await ctx.api.call('get', url, { token })).body.map((x: { id: number }) => x.id);
+    expect(await ids(`/v1/receivable-accounts?clientId=${client.id}`)).toEqual([]);
+    expect(await ids(`/v1/receivable-accounts?clientId=${client.id}&status=PROVISIONING`)).toEqual([b.id, a.id]);
+    await ctx.api.provisionAll();
+    expect(await ids(`/v1/receivable-accounts?clientId=${client.id}&ownerType=CLIENT_AND_ASSOCIATE`)).toEqual([b.id]);
+    expect(await ids(`/v1/clients/${client.id}/receivable-accounts`)).toEqual([b.id, a.id]);
+    expect(await ids(`/v1/associates/${associate.id}/receivable-accounts`)).toEqual([b.id]);
+    expect(await ids(`/v1/clients/${client.id}/associates`)).toEqual([associate.id]);
+    const cvu = (await get(a.id)).body.cvu;
+    expect(await ids(`/v1/receivable-accounts?cvu=${cvu}`)).toEqual([a.id]);
+    expect((await ctx.api.call('get', `/v1/clients/${client.id}/receivable-accounts`, { token: ctx.otherToken })).status).toBe(403);
+    expect((await ctx.api.call('get', `/v1/receivable-accounts/${a.id}`, { token: ctx.otherToken })).status).toBe(403);
+    expect(await ids(`/v1/receivable-accounts?ids=${a.id}`, ctx.otherToken)).toEqual([]);
+  });
+
+  it('opens a batch where each item stands alone', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const existing = (await open({ associateId: associate.id })).body;
+    const res = await ctx.api.call('post', '/v1/receivable-accounts/batches', {
+      token: ctx.token,
+      headers: { 'Idempotency-Key': `batch-${Date.now()}` },
+      body: { items: [{ clientId: client.id }, { associateId: associate.id }, {}, { clientId: 987654321 }, { clientId: client.id, associateId: associate.id }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 409, 422, 404, 201]);
+    expect(res.body.results[1].error).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: existing.id });
+    expect(res.body.results[0].receivableAccount.owner).toEqual({ type: 'CLIENT', id: client.id });
+    const tooMany = await ctx.api.call('post', '/v1/receivable-accounts/batches', {
+      token: ctx.token,
+      headers: { 'Idempotency-Key': `batch-big-${Date.now()}` },
+      body: { items: Array.from({ length: 1001 }, () => ({ clientId: client.id })) },
+    });
+    expect(tooMany.status).toBe(400);
+  });
+});
+
+describe('receivable account provisioning when the provider misbehaves', () => {
+  const ctx = useTestApi({ PROVISIONING_MAX_ATTEMPTS: '2', PROVISIONING_RETRY_BASE_MS: '1', BANK_PROVIDER_TIMEOUT_MS: '100' });
+  let keys = 0;
+  const openFor = async (holder: string) => {
+    const { client } = await parties(ctx.api, ctx.token, holder);
+    return (await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: { 'Idempotency-Key': `m-${++keys}` } })).body;
+  };
+  const statusOf = async (id: number) => (await ctx.api.call('get', `/v1/receivable-accounts/${id}`, { token: ctx.token })).body.status;
+
+  it.each([['SIM-REJECT'], ['SIM-DOWN'], ['SIM-TIMEOUT'], ['SIM-INVALID']])('disables the account when the provider answers %s, never a 500', async (magic) => {
+    const account = await openFor(magic);
+    await ctx.api.provisionAll();
+    expect(await statusOf(account.id)).toBe('DISABLED');
+    const row = await ctx.api.db.knex('receivable_accounts').where({ id: account.id }).first();
+    expect(row.last_provisioning_error).toEqual(expect.any(String));
+    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.disabled' });
+    expect(events.map((e) => e.data.receivableAccount.id)).toContain(account.id);
+  });
+
+  it('activates after a flaky provider recovers', async () => {
+    const account = await openFor('SIM-FLAKY');
+    await ctx.api.provisionAll();
+    expect(await statusOf(account.id)).toBe('ACTIVE');
+  });
+});

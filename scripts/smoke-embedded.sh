@@ -49,6 +49,15 @@ created=$(curl -s -o "$DATA_DIR/created.json" -w '%{http_code}' -X POST "$base/v
 check "create a client" 201 "$created"
 id=$(json id < "$DATA_DIR/created.json")
 check "read it back" 200 "$(curl -s -o /dev/null -w '%{http_code}' "$base/v1/clients/$id" -H "authorization: Bearer $token")"
+account=$(curl -s -X POST "$base/v1/receivable-accounts" -H "authorization: Bearer $token" -H 'content-type: application/json' \
+  -H 'Idempotency-Key: smoke-account-1' -d "{\"clientId\":$id}" | json id)
+status=""
+for _ in $(seq 1 20); do
+  status=$(curl -s "$base/v1/receivable-accounts/$account" -H "authorization: Bearer $token" | json status)
+  [ "$status" = "ACTIVE" ] && break
+  sleep 0.25
+done
+check "receivable account gets its CVU from the in-process simulator" ACTIVE "$status"
 stop
 check "graceful shutdown logged" 1 "$(grep -c '"msg":"stopped"' "$DATA_DIR/service.log")"
 

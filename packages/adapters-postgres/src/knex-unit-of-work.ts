@@ -36,11 +36,16 @@ export class KnexUnitOfWork implements UnitOfWork {
    * What a read should run on: the transaction open in this async flow, else the pool. Queries use it so a
    * response built inside an idempotent request sees that request's own uncommitted writes, on its connection.
    */
-  readonly executor = (): Knex => this.ambient.getStore() ?? this.knex;
+  readonly executor = (): Knex => this.open() ?? this.knex;
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    const outer = this.ambient.getStore();
-    const begin = outer ?? this.knex;
+    const begin = this.open() ?? this.knex;
     return begin.transaction((trx) => this.ambient.run(trx, () => work(knexScope(trx))));
+  }
+
+  /** The transaction of this async flow, unless it already ended (a callback outliving its request). */
+  private open(): Knex.Transaction | undefined {
+    const trx = this.ambient.getStore();
+    return trx && !trx.isCompleted() ? trx : undefined;
   }
 }

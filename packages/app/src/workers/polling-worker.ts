@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from 'pino';
 
 /**
@@ -9,6 +10,11 @@ export class PollingWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /**
+   * Passes run in the async context the worker was created in. wake() is called from inside requests, and a
+   * timer set there would otherwise carry the request's context, ambient transaction included, into the pass.
+   */
+  private readonly runTick = AsyncResource.bind(() => void this.tick());
 
   constructor(
     private readonly name: string,
@@ -35,7 +41,7 @@ export class PollingWorker {
 
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer = setTimeout(this.runTick, delayMs);
     this.timer.unref();
   }
 

@@ -64,6 +64,8 @@ export interface TablesSource {
 /** The working copy a transaction reads and writes; a savepoint swaps `tables` back on failure. */
 export interface TablesRef {
   tables: Tables;
+  /** Set once the transaction committed or rolled back: a callback that outlived it must not join it. */
+  ended?: boolean;
 }
 
 /** Saves a changed row only if it is the direct successor of the stored version (optimistic check). */

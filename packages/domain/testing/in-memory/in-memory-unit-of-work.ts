@@ -15,11 +15,11 @@ export class InMemoryUnitOfWork implements UnitOfWork {
 
   /** The tables a read sees: the working copy of the transaction open in this async flow, else the committed ones. */
   visibleTables(): Tables {
-    return this.ambient.getStore()?.tables ?? this.store.committed;
+    return this.open()?.tables ?? this.store.committed;
   }
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    const outer = this.ambient.getStore();
+    const outer = this.open();
     if (outer) return this.savepoint(outer, work);
     const turn = this.queue.then(() => this.transaction(work));
     this.queue = turn.catch(() => undefined);
@@ -28,9 +28,18 @@ export class InMemoryUnitOfWork implements UnitOfWork {
 
   private async transaction<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const ref: TablesRef = { tables: structuredClone(this.store.committed) };
-    const result = await this.ambient.run(ref, () => work(inMemoryScope(ref)));
-    this.store.committed = ref.tables;
-    return result;
+    try {
+      const result = await this.ambient.run(ref, () => work(inMemoryScope(ref)));
+      this.store.committed = ref.tables;
+      return result;
+    } finally {
+      ref.ended = true;
+    }
+  }
+
+  private open(): TablesRef | undefined {
+    const ref = this.ambient.getStore();
+    return ref && !ref.ended ? ref : undefined;
   }
 
   private async savepoint<T>(ref: TablesRef, work: (tx: TransactionScope) => Promise<T>): Promise<T> {

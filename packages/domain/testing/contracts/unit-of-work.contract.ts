@@ -56,6 +56,19 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(listed.items.map((c) => c.toSnapshot().taxId)).toEqual([kept.taxId]);
     });
 
+    it('gives work that outlived its transaction (a timer set inside it) a transaction of its own', async () => {
+      const customerId = await ctx.newCustomer();
+      const draft = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000003) }), T0);
+      let leaked!: Promise<{ client: Client }>;
+      await ctx.h.uow.run(async () => {
+        leaked = new Promise((resolve, reject) => {
+          setTimeout(() => ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft)).then(resolve, reject), 20);
+        });
+      });
+      const { client } = await leaked;
+      expect((await ctx.h.clientQueries.get(client.id))?.toSnapshot().taxId).toBe(draft.taxId);
+    });
+
     it('hands out account ids from one sequence shared by every account kind', async () => {
       const ids = await ctx.h.uow.run(async (tx) => [await tx.currentAccounts.nextId(), await tx.currentAccounts.nextId()]);
       expect(ids[1]).toBeGreaterThan(ids[0]);

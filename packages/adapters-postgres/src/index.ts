@@ -7,3 +7,5 @@ export { migrateToLatest } from './migrations';
 export { KnexClientQueries } from './repositories/knex-client-repository';
 export { KnexAssociateQueries } from './repositories/knex-associate-repository';
 export { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';
+export { KnexReceivableQueries } from './repositories/knex-receivable-queries';
+export { KnexRouteSettlementQueries } from './repositories/knex-route-settlement-repository';

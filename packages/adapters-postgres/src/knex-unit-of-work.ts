@@ -6,6 +6,8 @@ import { KnexCurrentAccountRepository } from './repositories/knex-current-accoun
 import { KnexClientRepository } from './repositories/knex-client-repository';
 import { KnexAssociateRepository } from './repositories/knex-associate-repository';
 import { KnexReceivableAccountRepository } from './repositories/knex-receivable-account-repository';
+import { KnexReceivableRepository } from './repositories/knex-receivable-repository';
+import { KnexRouteSettlementRepository } from './repositories/knex-route-settlement-repository';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 
@@ -17,6 +19,8 @@ function knexScope(trx: Knex.Transaction): TransactionScope {
     clients: new KnexClientRepository(trx),
     associates: new KnexAssociateRepository(trx),
     receivableAccounts: new KnexReceivableAccountRepository(trx),
+    receivables: new KnexReceivableRepository(trx),
+    routeSettlements: new KnexRouteSettlementRepository(trx),
     idempotency: new KnexIdempotencyRepository(trx),
     outbox: new KnexOutbox(trx),
   };

@@ -4,6 +4,8 @@ import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { KnexClientQueries } from '../src/repositories/knex-client-repository';
 import { KnexAssociateQueries } from '../src/repositories/knex-associate-repository';
 import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
+import { KnexReceivableQueries } from '../src/repositories/knex-receivable-queries';
+import { KnexRouteSettlementQueries } from '../src/repositories/knex-route-settlement-repository';
 import { openTestDatabase } from '../testing';
 
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
@@ -15,6 +17,8 @@ describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
       clientQueries: new KnexClientQueries(uow.executor),
       associateQueries: new KnexAssociateQueries(uow.executor),
       receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
+      receivableQueries: new KnexReceivableQueries(uow.executor),
+      routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map(

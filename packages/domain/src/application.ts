@@ -30,6 +30,20 @@ import {
   ListReceivableAccountsOfOwner,
 } from './receivable-accounts/use-cases/read-receivable-accounts';
 import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
+import type { ReceivableQueries } from './receivables/receivable-repository';
+import { IssueReceivable } from './receivables/use-cases/issue-receivable';
+import { IssueReceivablesBatch } from './receivables/use-cases/issue-receivables-batch';
+import { ChangeReceivableStatus } from './receivables/use-cases/change-receivable-status';
+import { EditReceivable } from './receivables/use-cases/edit-receivable';
+import { ExpireReceivables } from './receivables/use-cases/expire-receivables';
+import { GetReceivable, ListReceivables } from './receivables/use-cases/read-receivables';
+import type { RouteSettlementQueries } from './route-settlements/route-settlement-repository';
+import {
+  GetRouteSettlement,
+  ListRouteSettlementReceivables,
+  ListRouteSettlements,
+  RegisterRouteSettlement,
+} from './route-settlements/use-cases/route-settlement-use-cases';
 
 /** Every adapter the use cases need. */
 export interface ApplicationPorts {
@@ -41,6 +55,8 @@ export interface ApplicationPorts {
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
   readonly receivableAccountQueries: ReceivableAccountQueries;
+  readonly receivableQueries: ReceivableQueries;
+  readonly routeSettlementQueries: RouteSettlementQueries;
   readonly bank: BankProvider;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;
@@ -50,6 +66,7 @@ export interface ApplicationPorts {
 export function createApplication(ports: ApplicationPorts) {
   const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
+  const issueReceivable = new IssueReceivable(uow, clock);
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -88,6 +105,21 @@ export function createApplication(ports: ApplicationPorts) {
       list: new ListReceivableAccounts(ports.receivableAccountQueries),
       listOfOwner: new ListReceivableAccountsOfOwner(ports.clientQueries, ports.associateQueries, ports.receivableAccountQueries),
       provision: new ProvisionReceivableAccounts(uow, clock, ports.bank, ports.provisioningPolicy),
+    },
+    receivables: {
+      issue: issueReceivable,
+      issueBatch: new IssueReceivablesBatch(issueReceivable),
+      changeStatus: new ChangeReceivableStatus(uow, clock),
+      edit: new EditReceivable(uow, clock),
+      expire: new ExpireReceivables(uow, clock),
+      get: new GetReceivable(ports.receivableQueries),
+      list: new ListReceivables(ports.receivableQueries, ports.receivableAccountQueries),
+    },
+    routeSettlements: {
+      register: new RegisterRouteSettlement(uow, clock),
+      get: new GetRouteSettlement(ports.routeSettlementQueries),
+      list: new ListRouteSettlements(ports.routeSettlementQueries, ports.associateQueries),
+      receivables: new ListRouteSettlementReceivables(ports.routeSettlementQueries, ports.receivableQueries),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { InMemoryReceivableAccountQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
+import { InMemoryReceivableAccountQueries, InMemoryReceivableQueries, InMemoryRouteSettlementQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
 
 describe('in-memory adapters', () => {
   repositoryContract(async () => {
@@ -9,6 +9,8 @@ describe('in-memory adapters', () => {
       clientQueries: new InMemoryClientQueries(uow),
       associateQueries: new InMemoryAssociateQueries(uow),
       receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
+      receivableQueries: new InMemoryReceivableQueries(uow),
+      routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
       readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
       close: async () => undefined,
     };

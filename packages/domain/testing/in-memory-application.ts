@@ -1,6 +1,8 @@
 import { createApplication, DEFAULT_PROVISIONING_POLICY, type ApplicationPorts } from '../src';
 import { InMemoryReceivableAccountQueries } from './in-memory/in-memory-receivable-account-repository';
 import { ScriptedBankProvider } from './scripted-bank-provider';
+import { InMemoryReceivableQueries } from './in-memory/in-memory-receivable-repository';
+import { InMemoryRouteSettlementQueries } from './in-memory/in-memory-route-settlement-repository';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { InMemoryClientQueries } from './in-memory/in-memory-client-repository';
@@ -22,6 +24,8 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     clientQueries: new InMemoryClientQueries(uow),
     associateQueries: new InMemoryAssociateQueries(uow),
     receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
+    receivableQueries: new InMemoryReceivableQueries(uow),
+    routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
     bank,
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as foundation from './001-foundation';
 import * as receivableAccounts from './002-receivable-accounts';
+import * as receivables from './003-receivables';
 import { pgCode } from '../repositories/pg-errors';
 
 interface Migration {
@@ -12,6 +13,7 @@ interface Migration {
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['001-foundation', foundation],
   ['002-receivable-accounts', receivableAccounts],
+  ['003-receivables', receivables],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -3,13 +3,18 @@ import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQ
 import { applyCommonFilter, fetchPage } from './paging';
 import { OWNER_COLUMNS, ownersOf, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
 
-type Row = ReceivableAccountRow & OwnerColumns;
+type Row = ReceivableAccountRow & OwnerColumns & { pending_amount_minor: string };
+
+/** stats.pendingAmount: the net (signed by type) sum of the account's PENDING receivables. */
+const PENDING_AMOUNT = `(SELECT COALESCE(SUM(CASE WHEN r.receivable_type IN ('INVOICE', 'DEBT') THEN r.amount_minor ELSE -r.amount_minor END), 0)
+   FROM receivables r
+   WHERE r.customer_id = receivable_accounts.customer_id AND r.receivable_account_id = receivable_accounts.id AND r.status = 'PENDING'
+  ) AS pending_amount_minor`;
 
 const toRecord = (row: Row): ReceivableAccountRecord => ({
   account: toReceivableAccount(row),
   owners: ownersOf(row),
-  // Receivables arrive with their own issue; until then no account has a pending amount.
-  pendingAmountMinor: 0n,
+  pendingAmountMinor: BigInt(row.pending_amount_minor),
 });
 
 export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
@@ -22,8 +27,12 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
       .leftJoin('associates as a', 'a.id', 'receivable_accounts.associate_id');
   }
 
+  private columns(): Array<string | Knex.Raw> {
+    return [...OWNER_COLUMNS, this.db().raw(PENDING_AMOUNT)];
+  }
+
   async get(id: number): Promise<ReceivableAccountRecord | undefined> {
-    const row: Row | undefined = await this.base().select('receivable_accounts.*', ...OWNER_COLUMNS).where('receivable_accounts.id', id).first();
+    const row: Row | undefined = await this.base().select('receivable_accounts.*', ...this.columns()).where('receivable_accounts.id', id).first();
     return row && toRecord(row);
   }
 
@@ -40,6 +49,6 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
     if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
-    return fetchPage(query, t, page, toRecord, OWNER_COLUMNS);
+    return fetchPage(query, t, page, toRecord, this.columns());
   }
 }

@@ -18,7 +18,7 @@ export async function fetchPage<R, T>(
   table: string,
   page: PageRequest,
   map: (row: R) => T,
-  extraColumns: readonly string[] = [],
+  extraColumns: ReadonlyArray<string | Knex.Raw> = [],
 ): Promise<Page<T>> {
   const rows: Array<R & { total_count: string }> = await query
     .clone()

@@ -4,6 +4,8 @@ import type { AssociateRepository } from '../associates/associate-repository';
 import type { CustomerRepository, CredentialRepository } from '../customers/customer-repository';
 import type { CurrentAccountRepository } from '../current-accounts/current-account-repository';
 import type { IdempotencyRepository } from '../idempotency/idempotency-repository';
+import type { ReceivableRepository } from '../receivables/receivable-repository';
+import type { RouteSettlementRepository } from '../route-settlements/route-settlement-repository';
 import type { ReceivableAccountRepository } from '../receivable-accounts/receivable-account-repository';
 
 /** What one transaction can reach: every repository and the outbox share its fate. */
@@ -14,6 +16,8 @@ export interface TransactionScope {
   readonly clients: ClientRepository;
   readonly associates: AssociateRepository;
   readonly receivableAccounts: ReceivableAccountRepository;
+  readonly receivables: ReceivableRepository;
+  readonly routeSettlements: RouteSettlementRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
 }

@@ -4,6 +4,8 @@ import {
   type ClientQueries,
   type DomainEvent,
   type ReceivableAccountQueries,
+  type ReceivableQueries,
+  type RouteSettlementQueries,
   type UnitOfWork,
 } from '../../src';
 
@@ -13,6 +15,8 @@ export interface RepositoryHarness {
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
   readonly receivableAccountQueries: ReceivableAccountQueries;
+  readonly receivableQueries: ReceivableQueries;
+  readonly routeSettlementQueries: RouteSettlementQueries;
   /** Events stored by the outbox, oldest first. */
   readOutbox(customerId: number): Promise<ReadonlyArray<DomainEvent & { id: string }>>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { customerRepositoryContract } from './customer-repository.contract';
 import { idempotencyRepositoryContract } from './idempotency-repository.contract';
 import { unitOfWorkContract } from './unit-of-work.contract';
 import { receivableAccountRepositoryContract } from './receivable-account-repository.contract';
+import { receivableRepositoryContract } from './receivable-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory } from './harness';
 
@@ -16,4 +17,5 @@ export function repositoryContract(factory: HarnessFactory): void {
   associateRepositoryContract(factory);
   idempotencyRepositoryContract(factory);
   receivableAccountRepositoryContract(factory);
+  receivableRepositoryContract(factory);
 }

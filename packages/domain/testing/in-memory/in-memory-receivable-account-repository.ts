@@ -3,6 +3,7 @@ import {
   DomainError,
   ReceivableAccount,
   ownerTypeOf,
+  signedMinor,
   type AccountOwner,
   type CurrencyCode,
   type OwnerDetails,
@@ -126,6 +127,9 @@ export class InMemoryReceivableAccountQueries implements ReceivableAccountQuerie
       ...(client ? { client: { displayName: client.businessName, taxId: client.taxId, branchExternalCode: client.branchExternalCode } } : {}),
       ...(associate ? { associate: { displayName: `${associate.name} ${associate.lastName}`, taxId: associate.taxId } } : {}),
     };
-    return { account: ReceivableAccount.rehydrate(a), owners, pendingAmountMinor: 0n };
+    const pendingAmountMinor = [...this.source.visibleTables().receivables.values()]
+      .filter((r) => r.receivableAccountId === a.id && r.status === 'PENDING')
+      .reduce((sum, r) => sum + signedMinor(r.receivableType, r.amountMinor), 0n);
+    return { account: ReceivableAccount.rehydrate(a), owners, pendingAmountMinor };
   }
 }

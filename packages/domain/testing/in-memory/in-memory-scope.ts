@@ -5,6 +5,8 @@ import { InMemoryCurrentAccountRepository } from './in-memory-current-account-re
 import { InMemoryClientRepository } from './in-memory-client-repository';
 import { InMemoryAssociateRepository } from './in-memory-associate-repository';
 import { InMemoryReceivableAccountRepository } from './in-memory-receivable-account-repository';
+import { InMemoryReceivableRepository } from './in-memory-receivable-repository';
+import { InMemoryRouteSettlementRepository } from './in-memory-route-settlement-repository';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 
@@ -16,6 +18,8 @@ export function inMemoryScope(ref: TablesRef): TransactionScope {
     clients: new InMemoryClientRepository(ref),
     associates: new InMemoryAssociateRepository(ref),
     receivableAccounts: new InMemoryReceivableAccountRepository(ref),
+    receivables: new InMemoryReceivableRepository(ref),
+    routeSettlements: new InMemoryRouteSettlementRepository(ref),
     idempotency: new InMemoryIdempotencyRepository(ref),
     outbox: new InMemoryOutbox(ref),
   };

@@ -2,6 +2,8 @@ import type {
   AssociateSnapshot,
   ClientSnapshot,
   ReceivableAccountSnapshot,
+  ReceivableSnapshot,
+  RouteSettlement,
   Credential,
   CurrentAccount,
   Customer,
@@ -30,6 +32,8 @@ export interface Tables {
   receivableAccounts: Map<number, ReceivableAccountSnapshot>;
   /** Provisioning leases: account id to the time the lease ends. */
   accountLeases: Map<number, Date>;
+  receivables: Map<number, ReceivableSnapshot>;
+  routeSettlements: Map<number, RouteSettlement>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -44,6 +48,8 @@ export function emptyTables(): Tables {
     associates: new Map(),
     receivableAccounts: new Map(),
     accountLeases: new Map(),
+    receivables: new Map(),
+    routeSettlements: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

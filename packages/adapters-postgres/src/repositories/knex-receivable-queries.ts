@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import type { Page, PageRequest, Receivable, ReceivableListFilter, ReceivableQueries } from '@rcs/domain';
+import { applyCommonFilter, fetchPage } from './paging';
+import { toReceivable, type ReceivableRow } from './receivable-rows';
+
+/** Column and filter member, for the exact-match filters. */
+const EXACT: ReadonlyArray<[string, keyof ReceivableListFilter]> = [
+  ['receivable_account_id', 'receivableAccountId'],
+  ['client_id', 'clientId'],
+  ['associate_id', 'associateId'],
+  ['status', 'status'],
+  ['receivable_type', 'receivableType'],
+  ['legal_number', 'legalNumber'],
+  ['external_routing_code', 'externalRoutingCode'],
+  ['parent_receivable_id', 'parentReceivableId'],
+  ['route_settlement_id', 'routeSettlementId'],
+];
+
+export class KnexReceivableQueries implements ReceivableQueries {
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<Receivable | undefined> {
+    const row: ReceivableRow | undefined = await this.db()('receivables').where({ id }).first();
+    return row && toReceivable(row);
+  }
+
+  list(filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> {
+    const query = applyCommonFilter(this.db()('receivables').where('customer_id', filter.customerId), filter, 'receivables');
+    for (const [column, member] of EXACT) if (filter[member] !== undefined) query.where(column, filter[member] as string | number);
+    if (filter.fromDueDate !== undefined) query.where('due_date', '>=', filter.fromDueDate);
+    if (filter.toDueDate !== undefined) query.where('due_date', '<=', filter.toDueDate);
+    if (filter.fromIssueDate !== undefined) query.where('issue_date', '>=', filter.fromIssueDate);
+    if (filter.toIssueDate !== undefined) query.where('issue_date', '<=', filter.toIssueDate);
+    if (filter.minAmountMinor !== undefined) query.where('amount_minor', '>=', filter.minAmountMinor.toString());
+    if (filter.maxAmountMinor !== undefined) query.where('amount_minor', '<=', filter.maxAmountMinor.toString());
+    return fetchPage(query, 'receivables', page, toReceivable);
+  }
+}

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { ConcurrentModificationError, DomainError, POSITIVE_TYPES, type NewReceivable, type Receivable, type ReceivableRepository } from '@rcs/domain';
+import { violatedConstraint } from './pg-errors';
+import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
+
+function legalNumberClash(error: unknown, legalNumber: string | null): Error {
+  if (violatedConstraint(error) === 'receivables_legal_number') {
+    return new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used by another receivable`);
+  }
+  return error as Error;
+}
+
+export class KnexReceivableRepository implements ReceivableRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async insert(draft: NewReceivable): Promise<Receivable> {
+    try {
+      const [row] = await this.trx('receivables').insert(toReceivableRow(draft)).returning('*');
+      return toReceivable(row);
+    } catch (error) {
+      throw legalNumberClash(error, draft.legalNumber);
+    }
+  }
+
+  async getForUpdate(id: number): Promise<Receivable | undefined> {
+    const row: ReceivableRow | undefined = await this.trx('receivables').where({ id }).forUpdate().first();
+    return row && toReceivable(row);
+  }
+
+  async activeChildren(parentId: number): Promise<Receivable[]> {
+    const rows: ReceivableRow[] = await this.trx('receivables')
+      .where({ parent_receivable_id: parentId })
+      .whereNot({ status: 'DISABLED' })
+      .orderBy('id')
+      .forUpdate();
+    return rows.map(toReceivable);
+  }
+
+  async update(receivable: Receivable): Promise<void> {
+    const next = receivable.toSnapshot();
+    let changed: number;
+    try {
+      changed = await this.trx('receivables').where({ id: next.id, version: next.version - 1 }).update(toReceivableRow(next));
+    } catch (error) {
+      throw legalNumberClash(error, next.legalNumber);
+    }
+    if (changed !== 1) throw new ConcurrentModificationError('receivable', next.id);
+  }
+
+  async dueForExpiry(today: string, limit: number): Promise<Receivable[]> {
+    // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
+    const rows: ReceivableRow[] = await this.trx('receivables')
+      .where('status', 'PENDING')
+      .where('due_date', '<', today)
+      .whereIn('receivable_type', [...POSITIVE_TYPES])
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return rows.map(toReceivable);
+  }
+}

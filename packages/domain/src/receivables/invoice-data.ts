@@ -1,0 +1,23 @@
+import { DomainError } from '../shared/domain-error';
+
+/** Referential tax voucher data; the service does not validate it against the tax authority. */
+export interface InvoiceData {
+  readonly version?: string;
+  readonly pointOfSale?: string;
+  readonly quote?: string;
+  readonly rawDocumentType?: string;
+  readonly recipientDocumentType?: string;
+  readonly authCodeType?: string;
+  readonly authCode?: string;
+}
+
+/** Members required once invoiceData is present (CONTRACT). */
+export const REQUIRED_INVOICE_FIELDS = ['version', 'pointOfSale', 'rawDocumentType', 'authCodeType', 'authCode'] as const;
+
+export function assertInvoiceData(data: InvoiceData | null): void {
+  if (data === null) return;
+  const missingFields = REQUIRED_INVOICE_FIELDS.filter((field) => !data[field]);
+  if (missingFields.length) {
+    throw new DomainError('missing-invoice-fields', `invoiceData lacks ${missingFields.join(', ')}`, { missingFields });
+  }
+}

@@ -1,0 +1,40 @@
+import type { CommonListFilter, Page, PageRequest } from '../shared/page';
+import type { NewReceivable, Receivable, ReceivableStatus } from './receivable';
+import type { ReceivableType } from './receivable-type';
+
+export interface ReceivableRepository {
+  /** Stores a new receivable; duplicated-legal-number when the customer already used its legalNumber. */
+  insert(draft: NewReceivable): Promise<Receivable>;
+  /** Reads and locks the row: issuing children locks their parent, so their sum is checked one at a time. */
+  getForUpdate(id: number): Promise<Receivable | undefined>;
+  /** Children not cancelled (DISABLED), locked with the parent's transaction. */
+  activeChildren(parentId: number): Promise<Receivable[]>;
+  /** Version-checked save; duplicated-legal-number on a clash. */
+  update(receivable: Receivable): Promise<void>;
+  /** PENDING receivables of positive types due before `today`, up to `limit`, locked for expiring. */
+  dueForExpiry(today: string, limit: number): Promise<Receivable[]>;
+}
+
+export interface ReceivableListFilter extends CommonListFilter {
+  readonly customerId: number;
+  readonly receivableAccountId?: number;
+  readonly clientId?: number;
+  readonly associateId?: number;
+  readonly status?: ReceivableStatus;
+  readonly receivableType?: ReceivableType;
+  readonly fromDueDate?: string;
+  readonly toDueDate?: string;
+  readonly fromIssueDate?: string;
+  readonly toIssueDate?: string;
+  readonly legalNumber?: string;
+  readonly externalRoutingCode?: string;
+  readonly parentReceivableId?: number;
+  readonly routeSettlementId?: number;
+  readonly minAmountMinor?: bigint;
+  readonly maxAmountMinor?: bigint;
+}
+
+export interface ReceivableQueries {
+  get(id: number): Promise<Receivable | undefined>;
+  list(filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>>;
+}

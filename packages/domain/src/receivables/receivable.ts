@@ -1,0 +1,204 @@
+import { DomainError, InvalidStatusTransitionError } from '../shared/domain-error';
+import type { DomainEvent, EventType } from '../shared/events';
+import { formatMinor, type CurrencyCode } from '../shared/money';
+import { assertInvoiceData, type InvoiceData } from './invoice-data';
+import { isPositive, type ReceivableType } from './receivable-type';
+
+export type ReceivableStatus =
+  /** Owed and not yet collected. */
+  | 'PENDING'
+  /** The integrator matched a collection to it; waits for the settlement cycle. */
+  | 'PAID'
+  /** Funds swept to the customer's current account. Final. */
+  | 'SETTLED'
+  /** Past its due date unpaid (daily job); can still be paid. */
+  | 'EXPIRED'
+  /** Cancelled. Final. */
+  | 'DISABLED';
+
+export type ReceivableOperation = 'markPaid' | 'undoPayment' | 'expire' | 'cancel' | 'settle' | 'edit';
+
+/** The one table of legal moves. */
+const TRANSITIONS: Readonly<Record<ReceivableStatus, Partial<Record<ReceivableOperation, ReceivableStatus>>>> = {
+  PENDING: { markPaid: 'PAID', expire: 'EXPIRED', cancel: 'DISABLED', edit: 'PENDING' },
+  PAID: { undoPayment: 'PENDING', cancel: 'DISABLED', settle: 'SETTLED', edit: 'PAID' },
+  EXPIRED: { markPaid: 'PAID', cancel: 'DISABLED', edit: 'EXPIRED' },
+  SETTLED: {},
+  DISABLED: {},
+};
+
+export const FINAL_STATUSES: readonly ReceivableStatus[] = ['SETTLED', 'DISABLED'];
+
+const EVENT_OF: Partial<Record<ReceivableStatus, EventType>> = {
+  PAID: 'receivable.paid',
+  EXPIRED: 'receivable.expired',
+  DISABLED: 'receivable.disabled',
+  SETTLED: 'receivable.settled',
+};
+
+/** Fields PUT may change (CONTRACT); amount only while PENDING. */
+export interface ReceivableEdits {
+  readonly amountMinor?: bigint;
+  readonly description?: string | null;
+  readonly legalNumber?: string | null;
+  readonly externalRoutingCode?: string | null;
+  readonly issueDate?: string | null;
+  readonly dueDate?: string | null;
+  readonly attachmentUri?: string | null;
+  readonly invoiceData?: InvoiceData | null;
+}
+
+export interface ReceivableSnapshot {
+  readonly id: number;
+  readonly customerId: number;
+  readonly receivableAccountId: number;
+  readonly clientId: number | null;
+  readonly associateId: number | null;
+  readonly amountMinor: bigint;
+  readonly currencyCode: CurrencyCode;
+  readonly receivableType: ReceivableType;
+  readonly status: ReceivableStatus;
+  readonly legalNumber: string | null;
+  readonly description: string | null;
+  readonly externalRoutingCode: string | null;
+  readonly issueDate: string | null;
+  readonly dueDate: string | null;
+  readonly receivableDate: string;
+  readonly parentReceivableId: number | null;
+  readonly attachmentUri: string | null;
+  readonly invoiceData: InvoiceData | null;
+  /** The route settlement it was grouped under when registered, if any. */
+  readonly routeSettlementId: number | null;
+  readonly creationDate: Date;
+  readonly modificationDate: Date;
+  readonly version: number;
+}
+
+export type NewReceivable = Omit<ReceivableSnapshot, 'id' | 'version' | 'modificationDate'>;
+
+/** The public representation, shared by API responses and event payloads. */
+export function receivableView(r: ReceivableSnapshot) {
+  return {
+    id: r.id,
+    receivableAccountId: r.receivableAccountId,
+    clientId: r.clientId,
+    associateId: r.associateId,
+    amount: Number(formatMinor(r.amountMinor)),
+    currencyCode: r.currencyCode,
+    receivableType: r.receivableType,
+    status: r.status,
+    legalNumber: r.legalNumber,
+    description: r.description,
+    externalRoutingCode: r.externalRoutingCode,
+    issueDate: r.issueDate,
+    dueDate: r.dueDate,
+    receivableDate: r.receivableDate,
+    parentReceivableId: r.parentReceivableId,
+    attachmentUri: r.attachmentUri,
+    invoiceData: r.invoiceData,
+    creationDate: r.creationDate.toISOString(),
+    modificationDate: r.modificationDate.toISOString(),
+  };
+}
+
+/** An accounting record of a debt (positive types) or of a reduction of one (negative types, always children). */
+export class Receivable {
+  private constructor(
+    private readonly state: ReceivableSnapshot,
+    readonly events: readonly DomainEvent[] = [],
+  ) {}
+
+  /** Validates a new receivable's own fields; the parent and account rules are the issuing use case's. */
+  static draft(input: Omit<NewReceivable, 'status' | 'creationDate'>, status: ReceivableStatus, now: Date): NewReceivable {
+    if (input.amountMinor <= 0n) throw new DomainError('validation', 'amount must be greater than 0');
+    if (!isPositive(input.receivableType) && input.parentReceivableId === null) {
+      throw new DomainError('missing-parent-receivable', `a ${input.receivableType} must name its parent in parentReceivableId`);
+    }
+    assertInvoiceData(input.invoiceData);
+    return { ...input, status, creationDate: now };
+  }
+
+  static rehydrate(snapshot: ReceivableSnapshot): Receivable {
+    return new Receivable(snapshot);
+  }
+
+  static nextStatus(from: ReceivableStatus, operation: ReceivableOperation): ReceivableStatus | undefined {
+    return TRANSITIONS[from][operation];
+  }
+
+  /** The receivable.created event of a freshly stored receivable. */
+  static created(snapshot: ReceivableSnapshot): DomainEvent {
+    return { customerId: snapshot.customerId, type: 'receivable.created', occurredAt: snapshot.creationDate, data: { receivable: receivableView(snapshot) } };
+  }
+
+  get id(): number {
+    return this.state.id;
+  }
+
+  get customerId(): number {
+    return this.state.customerId;
+  }
+
+  get status(): ReceivableStatus {
+    return this.state.status;
+  }
+
+  get isPositive(): boolean {
+    return isPositive(this.state.receivableType);
+  }
+
+  toSnapshot(): ReceivableSnapshot {
+    return this.state;
+  }
+
+  markPaid(now: Date): Receivable {
+    return this.move('markPaid', now, {});
+  }
+
+  undoPayment(now: Date): Receivable {
+    return this.move('undoPayment', now, {});
+  }
+
+  expire(now: Date): Receivable {
+    return this.move('expire', now, {});
+  }
+
+  cancel(now: Date): Receivable {
+    return this.move('cancel', now, {});
+  }
+
+  settle(now: Date): Receivable {
+    return this.move('settle', now, {});
+  }
+
+  /** A child follows its parent to `status` (PAID, back to PENDING, SETTLED) by the matching move. */
+  follow(status: ReceivableStatus, now: Date): Receivable {
+    const operation: ReceivableOperation = status === 'PAID' ? 'markPaid' : status === 'PENDING' ? 'undoPayment' : 'settle';
+    return this.move(operation, now, {});
+  }
+
+  /** PUT: editable fields only; a final receivable cannot change, the amount only while PENDING. */
+  edit(edits: ReceivableEdits, now: Date): Receivable {
+    if (FINAL_STATUSES.includes(this.state.status)) {
+      throw new DomainError('updating-receivable-final-status', `receivable ${this.state.id} is ${this.state.status} and cannot be modified`);
+    }
+    if (edits.amountMinor !== undefined && edits.amountMinor !== this.state.amountMinor && this.state.status !== 'PENDING') {
+      throw new InvalidStatusTransitionError('receivable', this.state.status, 'changing the amount (only while PENDING)');
+    }
+    if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
+    const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
+    return this.move('edit', now, changes);
+  }
+
+  private move(operation: ReceivableOperation, now: Date, changes: Partial<ReceivableSnapshot>): Receivable {
+    const status = Receivable.nextStatus(this.state.status, operation);
+    if (!status) {
+      if (operation === 'edit') throw new DomainError('updating-receivable-final-status', `receivable ${this.state.id} is ${this.state.status}`);
+      throw new InvalidStatusTransitionError('receivable', this.state.status, operation);
+    }
+    const next: ReceivableSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
+    const type = status === this.state.status ? undefined : EVENT_OF[status];
+    const events: DomainEvent[] = type ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivable: receivableView(next) } }] : [];
+    return new Receivable(next, events);
+  }
+}

@@ -1,0 +1,39 @@
+import type { Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { ownedBy } from '../../shared/owned';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { Receivable, ReceivableEdits } from '../receivable';
+import { store } from './change-receivable-status';
+
+/** PUT /v1/receivables/{id}: the editable fields; an amount never below its children, nor a child's above its parent. */
+export class EditReceivable {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: { customerId: number; receivableId: number; edits: ReceivableEdits }): Promise<Receivable> {
+    return this.uow.run(async (tx) => {
+      const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
+      const next = current.edit(input.edits, this.clock.now());
+      const amount = next.toSnapshot().amountMinor;
+      if (amount !== current.toSnapshot().amountMinor) {
+        const parentId = current.toSnapshot().parentReceivableId;
+        if (parentId === null) {
+          const children = await tx.receivables.activeChildren(current.id);
+          if (children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n) > amount) {
+            throw new DomainError('child-receivables-exceed-parent-amount', `receivable ${current.id}'s children total more than ${amount} cents`);
+          }
+        } else {
+          const parent = (await tx.receivables.getForUpdate(parentId))!;
+          const siblings = (await tx.receivables.activeChildren(parentId)).filter((c) => c.id !== current.id);
+          if (siblings.reduce((sum, c) => sum + c.toSnapshot().amountMinor, amount) > parent.toSnapshot().amountMinor) {
+            throw new DomainError('child-receivables-exceed-parent-amount', `children would total more than parent ${parentId}'s amount`);
+          }
+        }
+      }
+      await store(tx, next);
+      return next;
+    });
+  }
+}

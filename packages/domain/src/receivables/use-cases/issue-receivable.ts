@@ -1,0 +1,135 @@
+import type { Clock } from '../../shared/clock';
+import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
+import type { Money } from '../../shared/money';
+import { ownedBy } from '../../shared/owned';
+import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import { assertOwnerFree, assertUsableAssociate } from '../../receivable-accounts/use-cases/account-parties';
+import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
+import type { InvoiceData } from '../invoice-data';
+import { Receivable, type ReceivableStatus } from '../receivable';
+import { isPositive, type ReceivableType } from '../receivable-type';
+import { calendarDay } from '../calendar-day';
+
+export interface IssueReceivableInput {
+  readonly customerId: number;
+  readonly receivableAccountId: number;
+  readonly amount: Money;
+  readonly currencyCode: string;
+  readonly receivableType: ReceivableType;
+  readonly clientId?: number | null;
+  readonly associateId?: number | null;
+  readonly legalNumber?: string | null;
+  readonly description?: string | null;
+  readonly externalRoutingCode?: string | null;
+  readonly issueDate?: string | null;
+  readonly dueDate?: string | null;
+  readonly receivableDate?: string | null;
+  readonly parentReceivableId?: number | null;
+  readonly attachmentUri?: string | null;
+  readonly invoiceData?: InvoiceData | null;
+}
+
+/** POST /v1/receivables: every rule of SPEC "Receivable", in one transaction with its receivable.created event. */
+export class IssueReceivable {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: IssueReceivableInput): Promise<Receivable> {
+    return this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      const account = await this.account(tx, input);
+      const owner = account.owner;
+      if (input.currencyCode !== account.toSnapshot().currencyCode) {
+        throw new DomainError('unmatching-receivable-currency-code', `currencyCode must be ${account.toSnapshot().currencyCode}, the account's`);
+      }
+      const clientId = input.clientId ?? owner.clientId;
+      if (clientId !== owner.clientId) throw new DomainError('unmatching-receivable-client-id', `clientId must be the account's client (${owner.clientId})`);
+      const associateId = await this.associate(tx, input, account);
+      const [status, parentReceivableId] = await this.parent(tx, input);
+      const receivableDate = input.receivableDate ?? calendarDay(now);
+      const routeSettlementId = await this.route(tx, input.customerId, associateId, input.externalRoutingCode ?? null);
+      const draft = Receivable.draft(
+        {
+          customerId: input.customerId,
+          receivableAccountId: account.id,
+          clientId,
+          associateId,
+          amountMinor: input.amount.minor,
+          currencyCode: 'ARS',
+          receivableType: input.receivableType,
+          legalNumber: input.legalNumber ?? null,
+          description: input.description ?? null,
+          externalRoutingCode: input.externalRoutingCode ?? null,
+          issueDate: input.issueDate ?? null,
+          dueDate: input.dueDate ?? null,
+          receivableDate,
+          parentReceivableId,
+          attachmentUri: input.attachmentUri ?? null,
+          invoiceData: input.invoiceData ?? null,
+          routeSettlementId,
+        },
+        status,
+        now,
+      );
+      const stored = await tx.receivables.insert(draft);
+      await tx.outbox.record([Receivable.created(stored.toSnapshot())]);
+      return stored;
+    });
+  }
+
+  /** The customer's own receivable account, able to take receivables (not a current account, not DISABLED). */
+  private async account(tx: TransactionScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
+    const found = await tx.receivableAccounts.getForUpdate(input.receivableAccountId);
+    if (!found) {
+      const current = (await tx.currentAccounts.listByCustomer(input.customerId)).some((a) => a.id === input.receivableAccountId);
+      if (current) throw new DomainError('current-account-not-receivable-enabled', `account ${input.receivableAccountId} is a current account; receivables go on receivable accounts`);
+      throw new NotFoundError('receivable account', input.receivableAccountId);
+    }
+    const account = ownedBy(found, input.customerId, 'receivable account', input.receivableAccountId);
+    if (account.status === 'DISABLED') throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is DISABLED`);
+    return account;
+  }
+
+  /** The account's associate; one given for an account without any is bound to it now (SPEC). */
+  private async associate(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
+    const current = account.owner.associateId;
+    if (input.associateId === undefined || input.associateId === null || input.associateId === current) return current;
+    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
+    await assertUsableAssociate(tx, input.customerId, input.associateId);
+    await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
+    const bound = account.update({ associateId: input.associateId }, this.clock.now());
+    await tx.receivableAccounts.update(bound);
+    return input.associateId;
+  }
+
+  /** Rules 1 to 3: a negative type hangs from a modifiable positive parent on the same account, within its amount. */
+  private async parent(tx: TransactionScope, input: IssueReceivableInput): Promise<[ReceivableStatus, number | null]> {
+    const parentId = input.parentReceivableId ?? null;
+    if (isPositive(input.receivableType)) {
+      if (parentId !== null) throw ValidationError.of('parentReceivableId', `only negative types hang from a parent; ${input.receivableType} does not`);
+      return ['PENDING', null];
+    }
+    if (parentId === null) throw new DomainError('missing-parent-receivable', `a ${input.receivableType} must name its parent in parentReceivableId`);
+    const parent = ownedBy(await tx.receivables.getForUpdate(parentId), input.customerId, 'parent receivable', parentId);
+    const p = parent.toSnapshot();
+    if (p.receivableAccountId !== input.receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${parentId} is on account ${p.receivableAccountId}`);
+    if (!parent.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${parentId} is a ${p.receivableType}; parents are INVOICE or DEBT`);
+    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}`);
+    const children = await tx.receivables.activeChildren(parentId);
+    const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
+    if (used + input.amount.minor > p.amountMinor) {
+      throw new DomainError('child-receivables-exceed-parent-amount', `children would total more than parent ${parentId}'s amount`);
+    }
+    // A child of a PAID parent is paid with it; otherwise it is owed like its parent.
+    return [p.status === 'PAID' ? 'PAID' : 'PENDING', parentId];
+  }
+
+  /** Grouping under the route settlement of the associate's route code, when one exists. */
+  private async route(tx: TransactionScope, customerId: number, associateId: number | null, code: string | null): Promise<number | null> {
+    if (associateId === null || code === null) return null;
+    const settlement = await tx.routeSettlements.findByCode(customerId, code);
+    return settlement && settlement.associateId === associateId ? settlement.id : null;
+  }
+}

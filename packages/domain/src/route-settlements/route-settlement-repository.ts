@@ -1,0 +1,22 @@
+import type { Page, PageRequest } from '../shared/page';
+import type { NewRouteSettlement, RouteSettlement, RouteSettlementRecord } from './route-settlement';
+
+export interface RouteSettlementRepository {
+  findByCode(customerId: number, routeCode: string): Promise<RouteSettlement | undefined>;
+  /** Inserts unless the customer already has the code; concurrent callers agree on one row. */
+  insertIfAbsent(settlement: NewRouteSettlement): Promise<{ settlement: RouteSettlement; created: boolean }>;
+}
+
+export interface RouteSettlementListFilter {
+  readonly customerId: number;
+  readonly associateId?: number;
+  readonly routeCode?: string;
+  /** On the settlement's date (YYYY-MM-DD), inclusive. */
+  readonly fromDate?: string;
+  readonly toDate?: string;
+}
+
+export interface RouteSettlementQueries {
+  getByCode(customerId: number, routeCode: string): Promise<RouteSettlementRecord | undefined>;
+  list(filter: RouteSettlementListFilter, page: PageRequest): Promise<Page<RouteSettlementRecord>>;
+}

@@ -11,6 +11,8 @@ import { associateRoutes } from './routes/associate-routes';
 import { authRoutes } from './routes/auth-routes';
 import { clientRoutes } from './routes/client-routes';
 import { receivableAccountRoutes } from './routes/receivable-account-routes';
+import { receivableRoutes } from './routes/receivable-routes';
+import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import type { HttpContext } from './routes/http-context';
 
 export interface HttpOptions extends HttpContext {
@@ -48,6 +50,8 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(clientRoutes(options));
   api.use(associateRoutes(options));
   api.use(receivableAccountRoutes(options));
+  api.use(receivableRoutes(options));
+  api.use(routeSettlementRoutes(options));
   http.use('/v1', api);
 
   http.use(notFoundHandler);

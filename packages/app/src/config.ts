@@ -29,6 +29,8 @@ export interface Config {
     readonly pollMs: number;
     readonly batchSize: number;
   };
+  /** node-cron expression, Buenos Aires time: when PENDING receivables past due become EXPIRED. */
+  readonly expirationCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
   readonly rateLimitPerMinute: number;
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, 'PROVISIONING_POLL_MS', 500),
       batchSize: integer(env, 'PROVISIONING_BATCH_SIZE', 50),
     },
+    expirationCron: env.EXPIRATION_CRON || '5 0 * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     logLevel: env.LOG_LEVEL || 'info',

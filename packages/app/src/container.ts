@@ -11,7 +11,15 @@ import {
   type Clock,
   type ProvisioningTrigger,
 } from '@rcs/domain';
-import { ensureSetting, KnexAssociateQueries, KnexClientQueries, KnexReceivableAccountQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
+import {
+  ensureSetting,
+  KnexAssociateQueries,
+  KnexClientQueries,
+  KnexReceivableAccountQueries,
+  KnexReceivableQueries,
+  KnexRouteSettlementQueries,
+  KnexUnitOfWork,
+} from '@rcs/adapters-postgres';
 import { HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import type { Config } from './config';
@@ -68,6 +76,8 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         clientQueries: new KnexClientQueries(uow.executor),
         associateQueries: new KnexAssociateQueries(uow.executor),
         receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
+        receivableQueries: new KnexReceivableQueries(uow.executor),
+        routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
         bank,
         provisioningPolicy: {
           maxAttempts: config.provisioning.maxAttempts,

@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, TYPES } from './container';
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
+import { scheduleJobs } from './workers/cron-jobs';
 import { startBankSimulator } from '@rcs/adapters-bank';
 
 export interface RunningService {
@@ -79,6 +80,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const app = container.get<Application>(TYPES.Application);
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
+  const jobs = config.workersEnabled ? scheduleJobs(app, config, logger) : [];
   if (config.workersEnabled) provisioning.start();
 
   const http = httpAppOf(container, () => databaseReady(storage.knex));
@@ -98,6 +100,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await closed;
       clearTimeout(forced);
       await provisioning?.stop();
+      for (const job of jobs) await job.destroy();
       await bank.stop();
       await storage.close();
       logger.info('stopped');

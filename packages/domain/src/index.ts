@@ -37,6 +37,7 @@ export * from './receivables/calendar-day';
 export * from './receivables/use-cases/issue-receivable';
 export * from './receivables/use-cases/issue-receivables-batch';
 export * from './receivables/use-cases/change-receivable-status';
+export * from './receivables/use-cases/edit-receivable';
 export * from './route-settlements/route-settlement';
 export * from './route-settlements/route-settlement-repository';
 export * from './application';

@@ -6,8 +6,8 @@ import { MAX_PAGE_SIZE, type CommonListFilter, type PageRequest } from '@rcs/dom
 const toIdList = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.split(',').map((part) => (/^\d{1,16}$/.test(part.trim()) ? Number(part) : Number.NaN)) : value;
 
-/** page, count and the standard filters every list accepts (SPEC "Common conventions"). */
-export class ListQuery {
+/** page and count, which every list accepts. */
+export class PageQuery {
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'page must be an integer' })
@@ -20,7 +20,10 @@ export class ListQuery {
   @Min(1, { message: 'count must be 1 or more' })
   @Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` })
   count?: number;
+}
 
+/** page, count and the standard filters (ids, creation-date window) of SPEC "Common conventions". */
+export class ListQuery extends PageQuery {
   @IsOptional()
   @Transform(toIdList)
   @IsInt({ each: true, message: 'ids must be comma-separated positive integers' })
@@ -46,7 +49,7 @@ function boundary(value: string, edge: 'start' | 'end'): Date {
   return new Date(value);
 }
 
-export function pageOf(query: ListQuery): PageRequest {
+export function pageOf(query: PageQuery): PageRequest {
   return { page: query.page ?? 1, count: query.count ?? 20 };
 }
 

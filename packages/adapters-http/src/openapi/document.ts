@@ -210,6 +210,111 @@ export const openApiDocument = {
       parameters: [pathId],
       get: { summary: 'Associates sharing receivable accounts with the client', parameters: listParams.slice(0, 2), responses: { '200': listOf('Associate'), '404': problem('resource-not-found'), ...authErrors } },
     },
+    '/v1/receivables': {
+      get: {
+        summary: 'List receivables',
+        parameters: [
+          ...listParams,
+          ...['receivableAccountId', 'clientId', 'associateId', 'parentReceivableId'].map((n) => param(n, 'Exact', { type: 'integer' })),
+          param('status', 'PENDING, PAID, SETTLED, EXPIRED or DISABLED'),
+          param('receivableType', 'One of the receivable types'),
+          ...['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate'].map((n) => param(n, 'YYYY-MM-DD, inclusive')),
+          param('legalNumber', 'Exact'),
+          param('externalRoutingCode', 'Exact'),
+          param('minAmount', 'Decimal, inclusive'),
+          param('maxAmount', 'Decimal, inclusive'),
+        ],
+        responses: { '200': listOf('Receivable'), ...authErrors },
+      },
+      post: {
+        summary: 'Issue a receivable (status PENDING, or PAID for a child of a PAID parent)',
+        parameters: [idempotencyKey(true)],
+        requestBody: { required: true, content: json(ref('ReceivableInput')) },
+        responses: {
+          ...writeErrors,
+          '201': created('Receivable'),
+          '404': problem('resource-not-found (account, parent, associate)'),
+          '409': problem('duplicated-legal-number, idempotency conflicts'),
+          '422': problem(
+            'current-account-not-receivable-enabled, receivable-account-not-active, unmatching-receivable-currency-code, unmatching-receivable-client-id, receivable-account-associate-conflict, associate-disabled, missing-parent-receivable, parent-receivable-not-modifiable, parent-receivable-different-account, parent-receivable-invalid-type, child-receivables-exceed-parent-amount, missing-invoice-fields (missingFields)',
+          ),
+        },
+      },
+    },
+    '/v1/receivables/batches': {
+      post: {
+        summary: 'Issue up to 1000 receivables; each item stands alone, as if posted by itself',
+        parameters: [idempotencyKey(true)],
+        requestBody: { required: true, content: json(ref('ReceivableBatchRequest')) },
+        responses: { '200': one('ReceivableBatchResponse', 'One result per item, in order'), ...writeErrors },
+      },
+    },
+    '/v1/receivables/{id}': {
+      parameters: [pathId],
+      get: { summary: 'Get a receivable', responses: { '200': one('Receivable', 'Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+      put: {
+        summary: 'Edit description, legalNumber, externalRoutingCode, issueDate, dueDate, attachmentUri, invoiceData, and amount while PENDING',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('ReceivableEdit')) },
+        responses: {
+          ...writeErrors,
+          '200': one('Receivable', 'Updated'),
+          '404': problem('resource-not-found'),
+          '409': problem('duplicated-legal-number, concurrent-modification, idempotency conflicts'),
+          '422': problem('updating-receivable-final-status, invalid-status-transition (amount after PENDING), child-receivables-exceed-parent-amount, missing-invoice-fields'),
+        },
+      },
+    },
+    '/v1/receivables/{id}/status': {
+      parameters: [pathId],
+      patch: {
+        summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('ReceivableStatusInput')) },
+        responses: {
+          '200': one('Receivable', 'Moved'),
+          '404': problem('resource-not-found'),
+          '422': problem('invalid-status-transition, receivable-has-related-items'),
+          ...writeErrors,
+        },
+      },
+    },
+    '/v1/receivable-accounts/{id}/receivables': {
+      parameters: [pathId],
+      get: { summary: "The account's receivables (same filters as the receivable list)", responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/route-settlements': {
+      get: {
+        summary: 'List route settlements',
+        parameters: [...listParams.slice(0, 2), param('associateId', 'Exact', { type: 'integer' }), param('routeCode', 'Exact'), param('fromDate', 'On the settlement day, YYYY-MM-DD'), param('toDate', 'On the settlement day, YYYY-MM-DD')],
+        responses: { '200': listOf('RouteSettlement'), ...authErrors },
+      },
+      post: {
+        summary: 'Create or update: 201 new, 200 the same (routeCode, date, associateId) again',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('RouteSettlementInput')) },
+        responses: {
+          ...writeErrors,
+          '201': created('RouteSettlement'),
+          '200': one('RouteSettlement', 'Existing'),
+          '404': problem('resource-not-found (associate)'),
+          '409': problem('route-code-already-used: same code and date, another associate'),
+          '422': problem('route-code-already-used: the code belongs to another date; associate-disabled'),
+        },
+      },
+    },
+    '/v1/route-settlements/{routeCode}': {
+      parameters: [param('routeCode', 'The route code', { type: 'string' }, 'path')],
+      get: { summary: 'A route settlement with its summary', responses: { '200': one('RouteSettlement', 'Route settlement'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/route-settlements/{routeCode}/receivables': {
+      parameters: [param('routeCode', 'The route code', { type: 'string' }, 'path')],
+      get: { summary: 'The receivables grouped under it', parameters: listParams.slice(0, 2), responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/associates/{id}/route-settlements': {
+      parameters: [pathId],
+      get: { summary: "The associate's route settlements", responses: { '200': listOf('RouteSettlement'), '404': problem('resource-not-found'), ...authErrors } },
+    },
     '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
   },
   components: {

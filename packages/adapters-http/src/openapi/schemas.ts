@@ -3,6 +3,36 @@ const timestamp = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const taxId = { type: 'string', pattern: '^\\d{11}$', description: '11 digits; input may carry dashes and spaces' } as const;
 const id = { type: 'integer', minimum: 1, format: 'int64' } as const;
+const nullableDate = { type: ['string', 'null'], format: 'date' } as const;
+const receivableTypes = ['INVOICE', 'DEBT', 'CREDIT_NOTE', 'MISSING_PRODUCT', 'RETURN_PRODUCT', 'BROKEN_PRODUCT', 'ADJUSTMENT', 'RETENTION'];
+const invoiceData = {
+  type: ['object', 'null'],
+  description: 'Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields)',
+  properties: Object.fromEntries(['version', 'pointOfSale', 'quote', 'rawDocumentType', 'recipientDocumentType', 'authCodeType', 'authCode'].map((k) => [k, { type: 'string' }])),
+} as const;
+
+/** One result per batch item, in order: the status it would have had alone, and the resource or the Problem. */
+function batchResponse(member: string, schema: string) {
+  return {
+    type: 'object',
+    required: ['results'],
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'status'],
+          properties: {
+            index: { type: 'integer', minimum: 0 },
+            status: { type: 'integer', description: 'The HTTP status the item would have had alone' },
+            [member]: { $ref: `#/components/schemas/${schema}` },
+            error: { $ref: '#/components/schemas/Problem' },
+          },
+        },
+      },
+    },
+  } as const;
+}
 
 export const schemas = {
   Problem: {
@@ -181,23 +211,114 @@ export const schemas = {
     required: ['items'],
     properties: { items: { type: 'array', minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ReceivableAccountInput' } } },
   },
-  ReceivableAccountBatchResponse: {
+  ReceivableAccountBatchResponse: batchResponse('receivableAccount', 'ReceivableAccount'),
+  ReceivableInput: {
     type: 'object',
-    required: ['results'],
+    required: ['receivableAccountId', 'amount', 'currencyCode', 'receivableType'],
     properties: {
-      results: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['index', 'status'],
-          properties: {
-            index: { type: 'integer', minimum: 0 },
-            status: { type: 'integer', description: 'The HTTP status the item would have had alone' },
-            receivableAccount: { $ref: '#/components/schemas/ReceivableAccount' },
-            error: { $ref: '#/components/schemas/Problem' },
+      receivableAccountId: id,
+      amount: { type: ['number', 'string'], description: 'Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted)' },
+      currencyCode: { const: 'ARS' },
+      receivableType: { enum: receivableTypes },
+      clientId: { type: ['integer', 'null'], description: "Inherited from the account; if sent, must be the account's client" },
+      associateId: { type: ['integer', 'null'], description: 'Bound to the account if it has none; another one than the account\'s is 422' },
+      legalNumber: { ...nullableString, description: 'Unique per customer' },
+      description: nullableString,
+      externalRoutingCode: { ...nullableString, description: 'Groups the receivable under the route settlement of that code when the associate matches' },
+      issueDate: nullableDate,
+      dueDate: nullableDate,
+      receivableDate: { ...nullableDate, description: 'Defaults to today in Buenos Aires' },
+      parentReceivableId: { type: ['integer', 'null'], description: 'Required for negative types, refused for positive ones' },
+      attachmentUri: nullableString,
+      invoiceData: invoiceData,
+    },
+  },
+  ReceivableEdit: {
+    type: 'object',
+    description: 'Editable fields; amount only while PENDING. Identity fields may be sent unchanged (a change is 400 validation).',
+    properties: {
+      amount: { type: ['number', 'string'] },
+      legalNumber: nullableString,
+      description: nullableString,
+      externalRoutingCode: nullableString,
+      issueDate: nullableDate,
+      dueDate: nullableDate,
+      attachmentUri: nullableString,
+      invoiceData: invoiceData,
+    },
+  },
+  ReceivableStatusInput: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { enum: ['PAID', 'PENDING', 'DISABLED'], description: 'PAID from PENDING/EXPIRED; PENDING undoes PAID; DISABLED cancels' } },
+  },
+  Receivable: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'receivableAccountId', 'clientId', 'associateId', 'amount', 'currencyCode', 'receivableType', 'status', 'legalNumber', 'description',
+      'externalRoutingCode', 'issueDate', 'dueDate', 'receivableDate', 'parentReceivableId', 'attachmentUri', 'invoiceData', 'creationDate', 'modificationDate'],
+    properties: {
+      id,
+      receivableAccountId: id,
+      clientId: { type: ['integer', 'null'] },
+      associateId: { type: ['integer', 'null'] },
+      amount: { type: 'number', exclusiveMinimum: 0 },
+      currencyCode: { const: 'ARS' },
+      receivableType: { enum: receivableTypes },
+      status: { enum: ['PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'] },
+      legalNumber: nullableString,
+      description: nullableString,
+      externalRoutingCode: nullableString,
+      issueDate: nullableDate,
+      dueDate: nullableDate,
+      receivableDate: { type: 'string', format: 'date' },
+      parentReceivableId: { type: ['integer', 'null'] },
+      attachmentUri: nullableString,
+      invoiceData: invoiceData,
+      creationDate: timestamp,
+      modificationDate: timestamp,
+    },
+  },
+  ReceivableBatchRequest: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ReceivableInput' } } },
+  },
+  ReceivableBatchResponse: batchResponse('receivable', 'Receivable'),
+  RouteSettlementInput: {
+    type: 'object',
+    required: ['routeCode', 'date', 'associateId'],
+    properties: { routeCode: { type: 'string', maxLength: 64 }, date: { type: 'string', format: 'date' }, associateId: id },
+  },
+  RouteSettlement: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'routeCode', 'date', 'associateId', 'receivableAccountIds', 'summary', 'creationDate'],
+    properties: {
+      id,
+      routeCode: { type: 'string' },
+      date: { type: 'string', format: 'date' },
+      associateId: id,
+      receivableAccountIds: { type: 'array', items: id },
+      summary: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['receivablesCount', 'totalAmount', 'byReceivableType'],
+        properties: {
+          receivablesCount: { type: 'integer', minimum: 0 },
+          totalAmount: { type: 'number', description: 'Net: positive types add, negative subtract (cancelled receivables left out)' },
+          byReceivableType: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['type', 'count', 'amount'],
+              properties: { type: { enum: receivableTypes }, count: { type: 'integer' }, amount: { type: 'number', description: 'Negative for negative types' } },
+            },
           },
         },
       },
+      creationDate: timestamp,
     },
   },
   Health: {

@@ -11,9 +11,8 @@ import {
 } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import { idempotent } from '../middleware/idempotency';
-import { problemOf } from '../middleware/problem';
 import type { HttpContext } from './http-context';
-import { sendPage, validBody } from './respond';
+import { batchResults, sendPage, validBody } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
 export function accountFilterOf(req: Request, query: ReceivableAccountListQuery) {
@@ -63,13 +62,7 @@ export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Route
     const records = await Promise.all(
       results.map((r) => ('account' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.account.id }) : undefined)),
     );
-    res.json({
-      results: results.map((r, i) =>
-        'account' in r
-          ? { index: r.index, status: 201, receivableAccount: receivableAccountResponse(records[i]!) }
-          : { index: r.index, status: problemOf(r.error.code, r.error.message).status, error: problemOf(r.error.code, r.error.message, r.error.extras) },
-      ),
-    });
+    res.json(batchResults(results, 'receivableAccount', (r: { index: number }) => receivableAccountResponse(records[r.index]!)));
   });
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {

@@ -1,6 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
-import type { Page } from '@rcs/domain';
+import type { DomainError, Page } from '@rcs/domain';
+import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
 
 /** Replaces req.body with the validated, whitelisted DTO (before idempotency fingerprints it). */
@@ -21,4 +22,25 @@ export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R
 export function sendUpsert(res: Response, created: boolean, location: string, body: unknown): void {
   if (created) res.status(201).location(location);
   res.json(body);
+}
+
+/**
+ * The body of a batch answer: one result per item, in order, with the status the item would have had alone and
+ * either the created resource under `name` or the Problem body of its error.
+ */
+export function batchResults<T>(
+  results: ReadonlyArray<{ index: number; error: DomainError } | ({ index: number } & Record<string, unknown>)>,
+  name: string,
+  created: (result: never) => T,
+) {
+  return {
+    results: results.map((result) => {
+      if ('error' in result && result.error) {
+        const error = result.error as DomainError;
+        const problem = problemOf(error.code, error.message, error.extras);
+        return { index: result.index, status: problem.status, error: problem };
+      }
+      return { index: result.index, status: 201, [name]: created(result as never) };
+    }),
+  };
 }

@@ -1,9 +1,19 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, ValidationError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { Receivable, ReceivableEdits } from '../receivable';
 import { store } from './change-receivable-status';
+
+/** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
+export interface ReceivableIdentity {
+  readonly receivableAccountId?: number;
+  readonly receivableType?: string;
+  readonly currencyCode?: string;
+  readonly clientId?: number | null;
+  readonly associateId?: number | null;
+  readonly parentReceivableId?: number | null;
+}
 
 /** PUT /v1/receivables/{id}: the editable fields; an amount never below its children, nor a child's above its parent. */
 export class EditReceivable {
@@ -12,9 +22,12 @@ export class EditReceivable {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: { customerId: number; receivableId: number; edits: ReceivableEdits }): Promise<Receivable> {
+  execute(input: { customerId: number; receivableId: number; edits: ReceivableEdits; identity?: ReceivableIdentity }): Promise<Receivable> {
     return this.uow.run(async (tx) => {
       const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
+      const snapshot = current.toSnapshot();
+      const changed = Object.entries(input.identity ?? {}).filter(([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity]);
+      if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
       const next = current.edit(input.edits, this.clock.now());
       const amount = next.toSnapshot().amountMinor;
       if (amount !== current.toSnapshot().amountMinor) {

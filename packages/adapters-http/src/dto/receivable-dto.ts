@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateNested } from 'class-validator';
+import { RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
+import { CalendarDate } from './calendar-date';
+import { ListQuery } from './list-query';
+
+const STATUSES: readonly ReceivableStatus[] = ['PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'];
+
+export class InvoiceDataBody {
+  @IsOptional() @IsString() @MaxLength(40) version?: string;
+  @IsOptional() @IsString() @MaxLength(40) pointOfSale?: string;
+  @IsOptional() @IsString() @MaxLength(40) quote?: string;
+  @IsOptional() @IsString() @MaxLength(40) rawDocumentType?: string;
+  @IsOptional() @IsString() @MaxLength(40) recipientDocumentType?: string;
+  @IsOptional() @IsString() @MaxLength(40) authCodeType?: string;
+  @IsOptional() @IsString() @MaxLength(80) authCode?: string;
+}
+
+/** The fields PUT may change. */
+export class ReceivableEditableBody {
+  /** A JSON number or decimal string; exactness and range are the domain's (Money.parse). */
+  @IsOptional()
+  amount?: unknown;
+
+  @IsOptional() @IsString() @NotBlank() @MaxLength(64) legalNumber?: string | null;
+  @IsOptional() @IsString() @MaxLength(500) description?: string | null;
+  @IsOptional() @IsString() @NotBlank() @MaxLength(64) externalRoutingCode?: string | null;
+  @IsOptional() @CalendarDate() issueDate?: string | null;
+  @IsOptional() @CalendarDate() dueDate?: string | null;
+
+  @IsOptional()
+  @IsUrl({ require_protocol: true, protocols: ['http', 'https'] }, { message: 'attachmentUri must be an http(s) URL' })
+  @MaxLength(2048)
+  attachmentUri?: string | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => InvoiceDataBody)
+  invoiceData?: InvoiceDataBody | null;
+}
+
+/** POST /v1/receivables (and each batch item); on PUT the identity members may be repeated, not changed. */
+export class ReceivableBody extends ReceivableEditableBody {
+  @IsInt({ message: 'receivableAccountId must be an integer' })
+  @Min(1)
+  receivableAccountId!: number;
+
+  @IsDefined({ message: 'amount is required' })
+  declare amount: unknown;
+
+  @IsString()
+  @IsNotEmpty()
+  currencyCode!: string;
+
+  @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` })
+  receivableType!: ReceivableType;
+
+  @IsOptional() @IsInt({ message: 'clientId must be an integer' }) @Min(1) clientId?: number | null;
+  @IsOptional() @IsInt({ message: 'associateId must be an integer' }) @Min(1) associateId?: number | null;
+  @IsOptional() @CalendarDate() receivableDate?: string | null;
+  @IsOptional() @IsInt({ message: 'parentReceivableId must be an integer' }) @Min(1) parentReceivableId?: number | null;
+}
+
+/** PUT /v1/receivables/{id}: editable fields, plus identity fields that must be unchanged if sent. */
+export class ReceivableEditBody extends ReceivableEditableBody {
+  @IsOptional() @IsInt() receivableAccountId?: number;
+  @IsOptional() @IsString() currencyCode?: string;
+  @IsOptional() @IsString() receivableType?: string;
+  @IsOptional() @IsInt() clientId?: number | null;
+  @IsOptional() @IsInt() associateId?: number | null;
+  @IsOptional() @IsInt() parentReceivableId?: number | null;
+}
+
+export class ReceivableStatusBody {
+  @IsIn(STATUSES, { message: `status must be one of ${STATUSES.join(', ')}` })
+  status!: ReceivableStatus;
+}
+
+/** The batch envelope; items are validated one by one, each standing alone. */
+export class ReceivableBatchBody {
+  @IsDefined()
+  items!: unknown;
+}
+
+export class ReceivableListQuery extends ListQuery {
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'receivableAccountId must be an integer' }) receivableAccountId?: number;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'clientId must be an integer' }) clientId?: number;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'associateId must be an integer' }) associateId?: number;
+  @IsOptional() @IsIn(STATUSES, { message: `status must be one of ${STATUSES.join(', ')}` }) status?: ReceivableStatus;
+  @IsOptional() @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` }) receivableType?: ReceivableType;
+  @IsOptional() @CalendarDate() fromDueDate?: string;
+  @IsOptional() @CalendarDate() toDueDate?: string;
+  @IsOptional() @CalendarDate() fromIssueDate?: string;
+  @IsOptional() @CalendarDate() toIssueDate?: string;
+  @IsOptional() @IsString() legalNumber?: string;
+  @IsOptional() @IsString() externalRoutingCode?: string;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'parentReceivableId must be an integer' }) parentReceivableId?: number;
+  @IsOptional() @IsString() minAmount?: string;
+  @IsOptional() @IsString() maxAmount?: string;
+}
+
+
+function NotBlank(): PropertyDecorator {
+  return IsNotEmpty({ message: ({ property }) => `${property} must not be empty (send null to clear it)` });
+}

@@ -1,0 +1,76 @@
+import { Router, type Request } from 'express';
+import { DomainError, InvalidStatusTransitionError, MAX_BATCH_ITEMS, REQUESTABLE_STATUSES, ValidationError, type RequestableStatus } from '@rcs/domain';
+import { authOf, requireScope } from '../auth/authenticate';
+import { pageOf } from '../dto/list-query';
+import { parseId, parseInput } from '../dto/parse-input';
+import { ReceivableBatchBody, ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
+import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
+import { receivableResponse } from '../mappers/receivable-response';
+import { idempotent } from '../middleware/idempotency';
+import type { HttpContext } from './http-context';
+import { batchResults, sendPage, validBody } from './respond';
+
+/** Each batch item parsed on its own: a malformed item becomes that item's 400, not the batch's. */
+function batchItems(customerId: number, items: unknown) {
+  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_ITEMS) {
+    throw ValidationError.of('items', `must be an array of 1 to ${MAX_BATCH_ITEMS} receivables`);
+  }
+  return items.map((item) => {
+    try {
+      return issueInputOf(customerId, parseInput(ReceivableBody, item, 'body'));
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  });
+}
+
+export function receivableRoutes({ app, uow, clock }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('receivables:read');
+  const write = requireScope('receivables:write');
+  const requiredKey = idempotent(uow, clock, { required: true });
+  const optionalKey = idempotent(uow, clock, { required: false });
+  const target = (req: Request) => ({ customerId: authOf(req).customerId, receivableId: parseId(req.params.id) });
+
+  router.get('/receivables', read, async (req, res) => {
+    const query = parseInput(ReceivableListQuery, req.query, 'query');
+    sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
+  });
+
+  router.post('/receivables', write, validBody(ReceivableBody), requiredKey, async (req, res) => {
+    const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
+    res.status(201).location(`/v1/receivables/${receivable.id}`).json(receivableResponse(receivable));
+  });
+
+  router.post('/receivables/batches', write, validBody(ReceivableBatchBody), requiredKey, async (req, res) => {
+    const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
+    res.json(batchResults(results, 'receivable', (r: { receivable: Parameters<typeof receivableResponse>[0] }) => receivableResponse(r.receivable)));
+  });
+
+  router.get('/receivables/:id', read, async (req, res) => {
+    res.json(receivableResponse(await app.receivables.get.execute(target(req))));
+  });
+
+  router.put('/receivables/:id', write, validBody(ReceivableEditBody), optionalKey, async (req, res) => {
+    const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
+    const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
+    res.json(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
+  });
+
+  router.patch('/receivables/:id/status', write, validBody(ReceivableStatusBody), optionalKey, async (req, res) => {
+    const { status } = req.body as ReceivableStatusBody;
+    if (!(REQUESTABLE_STATUSES as readonly string[]).includes(status)) {
+      throw new InvalidStatusTransitionError('receivable', 'any', `setting ${status} (the service's own jobs do that)`);
+    }
+    res.json(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status: status as RequestableStatus })));
+  });
+
+  router.get('/receivable-accounts/:id/receivables', read, async (req, res) => {
+    const query = parseInput(ReceivableListQuery, req.query, 'query');
+    const input = { filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query), accountId: parseId(req.params.id) };
+    sendPage(res, await app.receivables.list.execute(input), receivableResponse);
+  });
+
+  return router;
+}

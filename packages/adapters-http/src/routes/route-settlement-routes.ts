@@ -1,0 +1,47 @@
+import { Router } from 'express';
+import { authOf, requireScope } from '../auth/authenticate';
+import { PageQuery, pageOf } from '../dto/list-query';
+import { parseId, parseInput } from '../dto/parse-input';
+import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-settlement-dto';
+import { receivableResponse } from '../mappers/receivable-response';
+import { routeSettlementResponse } from '../mappers/route-settlement-response';
+import { idempotent } from '../middleware/idempotency';
+import type { HttpContext } from './http-context';
+import { sendPage, sendUpsert, validBody } from './respond';
+
+export function routeSettlementRoutes({ app, uow, clock }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('route-settlements:read');
+  const write = requireScope('route-settlements:write');
+
+  router.get('/route-settlements', read, async (req, res) => {
+    const { associateId, routeCode, fromDate, toDate, ...page } = parseInput(RouteSettlementListQuery, req.query, 'query');
+    const filter = { customerId: authOf(req).customerId, associateId, routeCode, fromDate, toDate };
+    sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
+  });
+
+  router.post('/route-settlements', write, validBody(RouteSettlementBody), idempotent(uow, clock, { required: false }), async (req, res) => {
+    const customerId = authOf(req).customerId;
+    const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
+    const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
+    sendUpsert(res, created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
+  });
+
+  router.get('/route-settlements/:routeCode', read, async (req, res) => {
+    res.json(routeSettlementResponse(await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: String(req.params.routeCode) })));
+  });
+
+  router.get('/route-settlements/:routeCode/receivables', read, async (req, res) => {
+    const query = parseInput(PageQuery, req.query, 'query');
+    const input = { customerId: authOf(req).customerId, routeCode: String(req.params.routeCode), page: pageOf(query) };
+    sendPage(res, await app.routeSettlements.receivables.execute(input), receivableResponse);
+  });
+
+  router.get('/associates/:id/route-settlements', read, async (req, res) => {
+    const { associateId: _ignored, routeCode, fromDate, toDate, ...page } = parseInput(RouteSettlementListQuery, req.query, 'query');
+    const filter = { customerId: authOf(req).customerId, routeCode, fromDate, toDate };
+    sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page), ofAssociate: parseId(req.params.id) }), routeSettlementResponse);
+  });
+
+  return router;
+}

@@ -1,4 +1,4 @@
-import { createDatabase, migrateToLatest } from '@rcs/adapters-postgres';
+import { createDatabase, migrateToLatest, MIGRATION_NAMES } from '@rcs/adapters-postgres';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
@@ -32,7 +32,7 @@ describe('start-up of two instances together', () => {
       expect(await count('credentials')).toBe(2);
       const applied = await db.knex('knex_migrations').pluck('name');
       expect(applied).toEqual([...new Set(applied)]);
-      expect(applied).toEqual(['001-foundation', '002-receivable-accounts']);
+      expect(applied).toEqual(MIGRATION_NAMES);
     } finally {
       await Promise.all(instances.map((knex) => knex.destroy()));
     }

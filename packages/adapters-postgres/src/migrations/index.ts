@@ -16,6 +16,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['003-receivables', receivables],
 ];
 
+/** Every migration's name, in order. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
+
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
   getMigrations: async () => [...MIGRATIONS],
   getMigrationName: ([name]) => name,

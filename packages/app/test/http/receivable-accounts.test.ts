@@ -1,22 +1,6 @@
 import { isValidCbuCvu } from '@rcs/domain';
-import { validTaxId } from '@rcs/domain/testing';
-import { useTestApi, type TestApi } from '../support/test-api';
-
-let serial = 0;
-
-/** A client and an associate of the caller's customer, made through the API. */
-async function parties(api: TestApi, token: string, holder = 'Kiosco') {
-  serial += 1;
-  const client = await api.call('post', '/v1/clients', {
-    token,
-    body: { businessName: `${holder} ${serial} SA`, taxId: validTaxId('30', 40000000 + serial * 10), documentType: 'CUIT', branchExternalCode: `B${serial}`, branchDescription: 'Centro', branchReferenceAddress: 'Calle 1' },
-  });
-  const associate = await api.call('post', '/v1/associates', {
-    token,
-    body: { type: 'DRIVER', name: 'Rosa', lastName: `Díaz${serial}`, taxId: validTaxId('27', 40000000 + serial * 10), documentNumber: String(40000000 + serial * 10), email: 'r@d.example', phone: '+5491100000000' },
-  });
-  return { client: client.body, associate: associate.body };
-}
+import { useTestApi } from '../support/test-api';
+import { parties } from '../support/fixtures';
 
 describe('receivable accounts', () => {
   const ctx = useTestApi();

@@ -92,10 +92,14 @@ export class IssueReceivable {
     return account;
   }
 
-  /** The account's associate; one given for an account without any is bound to it now (SPEC). */
+  /**
+   * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). One given
+   * for an account without an associate is bound to the account now (SPEC); another than the account's is refused.
+   */
   private async associate(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
     const current = account.owner.associateId;
-    if (input.associateId === undefined || input.associateId === null || input.associateId === current) return current;
+    if (input.associateId === undefined || input.associateId === null) return null;
+    if (input.associateId === current) return current;
     if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
     await assertUsableAssociate(tx, input.customerId, input.associateId);
     await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });

@@ -1,0 +1,217 @@
+import { useTestApi } from '../support/test-api';
+import { activeAccount, key, parties } from '../support/fixtures';
+
+const INVOICE_DATA = { version: '1', pointOfSale: '0003', rawDocumentType: '01', authCodeType: 'CAE', authCode: '74123456789012' };
+
+describe('receivables', () => {
+  const ctx = useTestApi();
+  const issue = (body: object, token = ctx.token) => ctx.api.call('post', '/v1/receivables', { token, body, headers: key('rcv') });
+  const status = (id: number, value: string) => ctx.api.call('patch', `/v1/receivables/${id}/status`, { token: ctx.token, body: { status: value } });
+  const get = async (id: number) => (await ctx.api.call('get', `/v1/receivables/${id}`, { token: ctx.token })).body;
+  const invoice = (accountId: number, amount: number | string = 1000, extra: object = {}) =>
+    issue({ receivableAccountId: accountId, amount, currencyCode: 'ARS', receivableType: 'INVOICE', ...extra });
+  const child = (accountId: number, parentId: number, amount: number | string, type = 'CREDIT_NOTE') =>
+    issue({ receivableAccountId: accountId, amount, currencyCode: 'ARS', receivableType: type, parentReceivableId: parentId });
+
+  it('issues a PENDING receivable with 201, inheriting the client, and records receivable.created', async () => {
+    const { account, client } = await activeAccount(ctx.api, ctx.token);
+    const res = await invoice(account.id, '1234.5', { legalNumber: `A-${account.id}`, dueDate: '2026-12-31', invoiceData: INVOICE_DATA, description: 'Marzo' });
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`/v1/receivables/${res.body.id}`);
+    expect(res.body).toMatchObject({ status: 'PENDING', amount: 1234.5, clientId: client.id, receivableType: 'INVOICE', dueDate: '2026-12-31', invoiceData: INVOICE_DATA });
+    expect(res.body.receivableDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable.created' });
+    expect(events.map((e) => e.data.receivable.id)).toContain(res.body.id);
+    const account2 = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body;
+    expect(account2.stats.pendingAmount).toBe(1234.5);
+  });
+
+  it('issues on a PROVISIONING account but not on a DISABLED one, nor on a current account', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: key('a') })).body;
+    expect((await invoice(account.id)).status).toBe(201);
+    await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    expect((await invoice(account.id)).body.code).toBe('receivable-account-not-active');
+    const current = await ctx.api.db.knex('current_accounts').join('credentials', 'credentials.customer_id', 'current_accounts.customer_id').where('credentials.client_id', 'sandbox-client').first('current_accounts.id');
+    const res = await invoice(Number(current.id));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('current-account-not-receivable-enabled');
+  });
+
+  it.each([
+    ['a third decimal', { amount: 10.001 }, 'amount'],
+    ['zero', { amount: 0 }, 'amount'],
+    ['a negative amount', { amount: -5 }, 'amount'],
+    ['more than 9999999999999.99', { amount: '10000000000000' }, 'amount'],
+    ['an unknown type', { receivableType: 'GIFT' }, 'receivableType'],
+    ['an impossible due date', { dueDate: '2026-02-30' }, 'dueDate'],
+    ['a missing currency', { currencyCode: undefined }, 'currencyCode'],
+  ])('refuses %s with 400 validation', async (_what, extra, field) => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const res = await invoice(account.id, 10, extra);
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toContain(field);
+  });
+
+  it('keeps the largest amount exact to the cent', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const res = await invoice(account.id, 9999999999999.99);
+    expect(res.body.amount).toBe(9999999999999.99);
+    expect((await ctx.api.db.knex('receivables').where({ id: res.body.id }).first()).amount_minor).toBe('999999999999999');
+  });
+
+  it('answers account mismatches with their codes', async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    const other = await parties(ctx.api, ctx.token);
+    expect((await invoice(account.id, 1, { currencyCode: 'USD' })).body.code).toBe('unmatching-receivable-currency-code');
+    expect((await invoice(account.id, 1, { clientId: other.client.id })).body.code).toBe('unmatching-receivable-client-id');
+    const bound = await invoice(account.id, 1, { associateId: associate.id });
+    expect(bound.body.associateId).toBe(associate.id);
+    expect((await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.owner.type).toBe('CLIENT_AND_ASSOCIATE');
+    const conflict = await invoice(account.id, 1, { associateId: other.associate.id });
+    expect(conflict.status).toBe(422);
+    expect(conflict.body.code).toBe('receivable-account-associate-conflict');
+    expect((await invoice(account.id, 1)).status).toBe(201);
+    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE' }, ctx.otherToken)).body.code).toBe('resource-not-accessible');
+    expect((await invoice(987654321)).status).toBe(404);
+  });
+
+  it('requires the voucher fields once invoiceData is present, naming the missing ones', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const res = await invoice(account.id, 10, { invoiceData: { version: '1', authCodeType: 'CAE' } });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'missing-invoice-fields', missingFields: ['pointOfSale', 'rawDocumentType', 'authCode'] });
+  });
+
+  it('answers a second use of a legalNumber with 409 duplicated-legal-number', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    expect((await invoice(account.id, 1, { legalNumber: `DUP-${account.id}` })).status).toBe(201);
+    const res = await invoice(account.id, 1, { legalNumber: `DUP-${account.id}` });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('duplicated-legal-number');
+    expect((await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.otherToken)).account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE', legalNumber: `DUP-${account.id}` }, ctx.otherToken)).status).toBe(201);
+  });
+
+  it('applies the parent rules to negative types', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const other = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 100)).body;
+    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'RETENTION' })).body.code).toBe('missing-parent-receivable');
+    expect((await child(other.account.id, parent.id, 1)).body.code).toBe('parent-receivable-different-account');
+    const note = (await child(account.id, parent.id, 10)).body;
+    expect((await child(account.id, note.id, 1)).body.code).toBe('parent-receivable-invalid-type');
+    expect((await invoice(account.id, 1, { parentReceivableId: parent.id })).status).toBe(400);
+    const cancelled = (await invoice(account.id, 5)).body;
+    await status(cancelled.id, 'DISABLED');
+    expect((await child(account.id, cancelled.id, 1)).body.code).toBe('parent-receivable-not-modifiable');
+  });
+
+  it('lets children sum exactly to the parent, and not one cent more', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, '100.00')).body;
+    expect((await child(account.id, parent.id, '60.01', 'RETENTION')).status).toBe(201);
+    expect((await child(account.id, parent.id, '39.99', 'MISSING_PRODUCT')).status).toBe(201);
+    const over = await child(account.id, parent.id, '0.01', 'ADJUSTMENT');
+    expect(over.status).toBe(422);
+    expect(over.body.code).toBe('child-receivables-exceed-parent-amount');
+    const list = await ctx.api.call('get', `/v1/receivables?parentReceivableId=${parent.id}`, { token: ctx.token });
+    expect(list.headers['x-total-count']).toBe('2');
+  });
+
+  it('never lets concurrent children together exceed their parent', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 100)).body;
+    const results = await Promise.all(Array.from({ length: 8 }, () => child(account.id, parent.id, 30)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 422).every((r) => r.body.code === 'child-receivables-exceed-parent-amount')).toBe(true);
+  });
+
+  it('never creates two receivables with one legalNumber under concurrent requests', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const results = await Promise.all(Array.from({ length: 8 }, () => invoice(account.id, 1, { legalNumber: `RACE-${account.id}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it('marks PAID with children following, undoes it, and cancels children before the parent', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 100)).body;
+    const note = (await child(account.id, parent.id, 10)).body;
+    const paid = await status(parent.id, 'PAID');
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe('PAID');
+    expect((await get(note.id)).status).toBe('PAID');
+    expect((await status(note.id, 'PENDING')).body.code).toBe('invalid-status-transition');
+    expect((await status(parent.id, 'PENDING')).body.status).toBe('PENDING');
+    expect((await get(note.id)).status).toBe('PENDING');
+    const blocked = await status(parent.id, 'DISABLED');
+    expect(blocked.status).toBe(422);
+    expect(blocked.body.code).toBe('receivable-has-related-items');
+    expect((await status(note.id, 'DISABLED')).body.status).toBe('DISABLED');
+    expect((await status(parent.id, 'DISABLED')).body.status).toBe('DISABLED');
+    expect((await status(parent.id, 'PAID')).body.code).toBe('invalid-status-transition');
+    expect((await status(parent.id, 'SETTLED')).body.code).toBe('invalid-status-transition');
+    expect((await status(parent.id, 'GONE')).status).toBe(400);
+    const types = (await ctx.api.db.knex('outbox_events').whereRaw(`(data->'receivable'->>'id')::bigint IN (?, ?)`, [parent.id, note.id]).orderBy('seq')).map((e) => e.type);
+    expect(types).toEqual(['receivable.created', 'receivable.created', 'receivable.paid', 'receivable.paid', 'receivable.disabled', 'receivable.disabled']);
+  });
+
+  it('edits the editable fields, the amount only while PENDING and never below its children', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 100)).body;
+    await child(account.id, parent.id, 40);
+    const url = `/v1/receivables/${parent.id}`;
+    const edited = await ctx.api.call('put', url, { token: ctx.token, body: { description: 'new', dueDate: '2027-01-31', amount: 40, receivableType: 'INVOICE' } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ description: 'new', dueDate: '2027-01-31', amount: 40 });
+    expect((await ctx.api.call('put', url, { token: ctx.token, body: { amount: 39.99 } })).body.code).toBe('child-receivables-exceed-parent-amount');
+    expect((await ctx.api.call('put', url, { token: ctx.token, body: { receivableType: 'DEBT' } })).status).toBe(400);
+    await status(parent.id, 'PAID');
+    expect((await ctx.api.call('put', url, { token: ctx.token, body: { amount: 50 } })).body.code).toBe('invalid-status-transition');
+    expect((await ctx.api.call('put', url, { token: ctx.token, body: { description: 'still editable' } })).status).toBe(200);
+    const done = (await invoice(account.id, 5)).body;
+    await status(done.id, 'DISABLED');
+    expect((await ctx.api.call('put', `/v1/receivables/${done.id}`, { token: ctx.token, body: { description: 'x' } })).body.code).toBe('updating-receivable-final-status');
+  });
+
+  it('lists with filters and through the account', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const a = (await invoice(account.id, 10, { dueDate: '2026-06-01', issueDate: '2026-05-01', externalRoutingCode: 'FILTER' })).body;
+    const b = (await issue({ receivableAccountId: account.id, amount: 20, currencyCode: 'ARS', receivableType: 'DEBT', dueDate: '2026-07-01' })).body;
+    await status(b.id, 'PAID');
+    const ids = async (query: string) => (await ctx.api.call('get', `/v1/receivables?receivableAccountId=${account.id}&${query}`, { token: ctx.token })).body.map((r: { id: number }) => r.id);
+    expect(await ids('')).toEqual([b.id, a.id]);
+    expect(await ids('status=PAID')).toEqual([b.id]);
+    expect(await ids('receivableType=INVOICE')).toEqual([a.id]);
+    expect(await ids('fromDueDate=2026-06-15')).toEqual([b.id]);
+    expect(await ids('toIssueDate=2026-05-01')).toEqual([a.id]);
+    expect(await ids('externalRoutingCode=FILTER')).toEqual([a.id]);
+    expect(await ids('minAmount=15&maxAmount=20.00')).toEqual([b.id]);
+    expect(await ids('maxAmount=0')).toEqual([]);
+    const nested = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/receivables?status=PENDING`, { token: ctx.token });
+    expect(nested.body.map((r: { id: number }) => r.id)).toEqual([a.id]);
+    expect((await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/receivables`, { token: ctx.otherToken })).status).toBe(403);
+    expect((await ctx.api.call('get', '/v1/receivables?minAmount=abc', { token: ctx.token })).status).toBe(400);
+  });
+
+  it('issues a batch where each item stands alone, malformed items included', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const res = await ctx.api.call('post', '/v1/receivables/batches', {
+      token: ctx.token,
+      headers: key('batch'),
+      body: {
+        items: [
+          { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', legalNumber: `B-${account.id}` },
+          { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', legalNumber: `B-${account.id}` },
+          { receivableAccountId: account.id, amount: 'lots', currencyCode: 'ARS', receivableType: 'INVOICE' },
+          { receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'CREDIT_NOTE' },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 409, 400, 422]);
+    expect(res.body.results[0].receivable.legalNumber).toBe(`B-${account.id}`);
+    expect(res.body.results[3].error.code).toBe('missing-parent-receivable');
+    const noKey = await ctx.api.call('post', '/v1/receivables/batches', { token: ctx.token, body: { items: [] } });
+    expect(noKey.status).toBe(400);
+  });
+});

@@ -1,0 +1,93 @@
+import { useTestApi } from '../support/test-api';
+import { activeAccount, key, parties } from '../support/fixtures';
+
+describe('route settlements', () => {
+  const ctx = useTestApi();
+  const settle = (body: object, token = ctx.token) => ctx.api.call('post', '/v1/route-settlements', { token, body });
+  const issue = (body: object) => ctx.api.call('post', '/v1/receivables', { token: ctx.token, body: { currencyCode: 'ARS', ...body }, headers: key('rs') });
+
+  it('creates with 201, returns the same one with 200, and refuses the code elsewhere', async () => {
+    const { associate } = await parties(ctx.api, ctx.token);
+    const other = (await parties(ctx.api, ctx.token)).associate;
+    const body = { routeCode: `R-${associate.id}`, date: '2026-03-02', associateId: associate.id };
+    const created = await settle(body);
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe(`/v1/route-settlements/R-${associate.id}`);
+    expect(created.body).toMatchObject({ routeCode: body.routeCode, date: '2026-03-02', associateId: associate.id, receivableAccountIds: [], summary: { receivablesCount: 0, totalAmount: 0, byReceivableType: [] } });
+    const again = await settle(body);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(created.body.id);
+    const otherDate = await settle({ ...body, date: '2026-03-03' });
+    expect(otherDate.status).toBe(422);
+    expect(otherDate.body.code).toBe('route-code-already-used');
+    const otherAssociate = await settle({ ...body, associateId: other.id });
+    expect(otherAssociate.status).toBe(409);
+    expect(otherAssociate.body.code).toBe('route-code-already-used');
+  });
+
+  it('refuses a DISABLED associate and another customer\'s', async () => {
+    const { associate } = await parties(ctx.api, ctx.token);
+    expect((await settle({ routeCode: 'X1', date: '2026-03-02', associateId: associate.id }, ctx.otherToken)).status).toBe(403);
+    await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
+    const res = await settle({ routeCode: `D-${associate.id}`, date: '2026-03-02', associateId: associate.id });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('associate-disabled');
+  });
+
+  it("groups the associate's receivables with the route code and sums them net of negative types", async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    const code = `SHIFT-${associate.id}`;
+    const early = (await issue({ receivableAccountId: account.id, amount: 5, receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code })).body;
+    await settle({ routeCode: code, date: '2026-03-02', associateId: associate.id });
+    const invoice = (await issue({ receivableAccountId: account.id, amount: '1500.50', receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code })).body;
+    await issue({ receivableAccountId: account.id, amount: '200.25', receivableType: 'RETURN_PRODUCT', parentReceivableId: invoice.id, associateId: associate.id, externalRoutingCode: code });
+    await issue({ receivableAccountId: account.id, amount: 99, receivableType: 'INVOICE', externalRoutingCode: code });
+    const detail = await ctx.api.call('get', `/v1/route-settlements/${code}`, { token: ctx.token });
+    expect(detail.body.receivableAccountIds).toEqual([account.id]);
+    expect(detail.body.summary).toEqual({
+      receivablesCount: 2,
+      totalAmount: 1300.25,
+      byReceivableType: [
+        { type: 'INVOICE', count: 1, amount: 1500.5 },
+        { type: 'RETURN_PRODUCT', count: 1, amount: -200.25 },
+      ],
+    });
+    const receivables = await ctx.api.call('get', `/v1/route-settlements/${code}/receivables`, { token: ctx.token });
+    expect(receivables.headers['x-total-count']).toBe('2');
+    expect(receivables.body.map((r: { id: number }) => r.id)).not.toContain(early.id);
+    const list = await ctx.api.call('get', `/v1/route-settlements?associateId=${associate.id}&fromDate=2026-03-01&toDate=2026-03-02`, { token: ctx.token });
+    expect(list.body.map((s: { routeCode: string }) => s.routeCode)).toEqual([code]);
+    const byAssociate = await ctx.api.call('get', `/v1/associates/${associate.id}/route-settlements`, { token: ctx.token });
+    expect(byAssociate.body[0].summary.totalAmount).toBe(1300.25);
+    expect((await ctx.api.call('get', `/v1/route-settlements/${code}`, { token: ctx.otherToken })).status).toBe(404);
+    expect((await ctx.api.call('get', `/v1/associates/${associate.id}/route-settlements`, { token: ctx.otherToken })).status).toBe(403);
+  });
+});
+
+describe('receivable expiry', () => {
+  const ctx = useTestApi();
+
+  it('expires PENDING receivables past due, leaves the rest, and they can still be paid', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const issue = (dueDate: string) =>
+      ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('exp'), body: { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', dueDate } });
+    const past = (await issue('2020-01-01')).body;
+    const future = (await issue('2999-01-01')).body;
+    const note = (await ctx.api.call('post', '/v1/receivables', {
+      token: ctx.token,
+      headers: key('exp'),
+      body: { receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'CREDIT_NOTE', parentReceivableId: past.id, dueDate: '2020-01-01' },
+    })).body;
+    expect(await ctx.api.app.receivables.expire.execute()).toBeGreaterThanOrEqual(1);
+    const statusOf = async (id: number) => (await ctx.api.call('get', `/v1/receivables/${id}`, { token: ctx.token })).body.status;
+    expect(await statusOf(past.id)).toBe('EXPIRED');
+    expect(await statusOf(future.id)).toBe('PENDING');
+    expect(await statusOf(note.id)).toBe('PENDING');
+    expect(await ctx.api.app.receivables.expire.execute()).toBe(0);
+    const paid = await ctx.api.call('patch', `/v1/receivables/${past.id}/status`, { token: ctx.token, body: { status: 'PAID' } });
+    expect(paid.body.status).toBe('PAID');
+    expect(await statusOf(note.id)).toBe('PAID');
+    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable.expired' });
+    expect(events.map((e) => e.data.receivable.id)).toContain(past.id);
+  });
+});

@@ -1,0 +1,45 @@
+import { validTaxId } from '@rcs/domain/testing';
+import type { TestApi } from './test-api';
+
+let serial = 0;
+let keys = 0;
+
+/** A unique Idempotency-Key header. */
+export const key = (prefix = 'k') => ({ 'Idempotency-Key': `${prefix}-${process.pid}-${++keys}` });
+
+/** A client and an associate of the caller's customer, made through the API. */
+export async function parties(api: TestApi, token: string, holder = 'Kiosco') {
+  serial += 1;
+  const client = await api.call('post', '/v1/clients', {
+    token,
+    body: {
+      businessName: `${holder} ${serial} SA`,
+      taxId: validTaxId('30', 40000000 + serial * 10),
+      documentType: 'CUIT',
+      branchExternalCode: `B${serial}`,
+      branchDescription: 'Centro',
+      branchReferenceAddress: 'Calle 1',
+    },
+  });
+  const associate = await api.call('post', '/v1/associates', {
+    token,
+    body: {
+      type: 'DRIVER',
+      name: 'Rosa',
+      lastName: `Díaz${serial}`,
+      taxId: validTaxId('27', 40000000 + serial * 10),
+      documentNumber: String(40000000 + serial * 10),
+      email: 'r@d.example',
+      phone: '+5491100000000',
+    },
+  });
+  return { client: client.body, associate: associate.body };
+}
+
+/** A client with an ACTIVE receivable account of its own. */
+export async function activeAccount(api: TestApi, token: string) {
+  const { client, associate } = await parties(api, token);
+  const account = await api.call('post', '/v1/receivable-accounts', { token, body: { clientId: client.id }, headers: key('acct') });
+  await api.provisionAll();
+  return { client, associate, account: account.body as { id: number } };
+}

@@ -54,6 +54,7 @@ export async function up(knex: Knex): Promise<void> {
     CREATE INDEX receivables_associate ON receivables (customer_id, associate_id, creation_date DESC, id DESC) WHERE associate_id IS NOT NULL;
     CREATE INDEX receivables_due_date ON receivables (customer_id, due_date) WHERE due_date IS NOT NULL;
     CREATE INDEX receivables_issue_date ON receivables (customer_id, issue_date) WHERE issue_date IS NOT NULL;
+    CREATE INDEX receivables_amount ON receivables (customer_id, amount_minor);
     CREATE INDEX receivables_routing_code ON receivables (customer_id, external_routing_code) WHERE external_routing_code IS NOT NULL;
     CREATE INDEX receivables_parent ON receivables (parent_receivable_id) WHERE parent_receivable_id IS NOT NULL;
     CREATE INDEX receivables_route_settlement ON receivables (route_settlement_id) WHERE route_settlement_id IS NOT NULL;

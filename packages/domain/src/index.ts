@@ -3,6 +3,7 @@ export * from './shared/domain-error';
 export * from './shared/clock';
 export * from './shared/page';
 export * from './shared/owned';
+export * from './shared/change-owned';
 export * from './shared/money';
 export * from './shared/tax-id';
 export * from './shared/bank-account-number';

@@ -1,33 +1,11 @@
 import { Receivable, type ReceivableOperation, type ReceivableStatus } from '../src';
+import { aReceivableDraft } from '../testing';
 
 const T0 = new Date('2026-02-01T00:00:00Z');
 const T1 = new Date('2026-02-02T00:00:00Z');
 
 function receivableIn(status: ReceivableStatus): Receivable {
-  const draft = Receivable.draft(
-    {
-      customerId: 1,
-      receivableAccountId: 2,
-      clientId: 3,
-      associateId: null,
-      amountMinor: 10_000n,
-      currencyCode: 'ARS',
-      receivableType: 'INVOICE',
-      legalNumber: null,
-      description: null,
-      externalRoutingCode: null,
-      issueDate: null,
-      dueDate: null,
-      receivableDate: '2026-02-01',
-      parentReceivableId: null,
-      attachmentUri: null,
-      invoiceData: null,
-      routeSettlementId: null,
-    },
-    status,
-    T0,
-  );
-  return Receivable.rehydrate({ ...draft, id: 7, modificationDate: T0, version: 1 });
+  return Receivable.rehydrate({ ...aReceivableDraft({ customerId: 1, accountId: 2, clientId: 3 }, { status, creationDate: T0 }), id: 7, modificationDate: T0, version: 1 });
 }
 
 const apply: Record<ReceivableOperation, (r: Receivable) => Receivable> = {

@@ -1,4 +1,4 @@
-import { taxIdCheckDigit, type AssociateDetails, type ClientDetails } from '../src';
+import { Receivable, taxIdCheckDigit, type AssociateDetails, type ClientDetails, type NewReceivable } from '../src';
 
 /** A valid CUIT/CUIL for a prefix and an 8-digit body, bumping the body when no check digit exists. */
 export function validTaxId(prefix: '20' | '23' | '27' | '30' | '33' = '30', body = 71234567): string {
@@ -40,4 +40,32 @@ export function anAssociateDetails(overrides: Partial<AssociateDetails> = {}): A
     parentAssociateId: null,
     ...overrides,
   };
+}
+
+/** A valid new INVOICE of 100.00 on the given account; overrides may set any field, status and creationDate too. */
+export function aReceivableDraft(on: { customerId: number; accountId: number; clientId: number | null }, overrides: Partial<NewReceivable> = {}): NewReceivable {
+  return Receivable.draft(
+    {
+      customerId: on.customerId,
+      receivableAccountId: on.accountId,
+      clientId: on.clientId,
+      associateId: null,
+      amountMinor: 10_000n,
+      currencyCode: 'ARS',
+      receivableType: 'INVOICE',
+      legalNumber: null,
+      description: null,
+      externalRoutingCode: null,
+      issueDate: null,
+      dueDate: null,
+      receivableDate: '2026-03-01',
+      parentReceivableId: null,
+      attachmentUri: null,
+      invoiceData: null,
+      routeSettlementId: null,
+      ...overrides,
+    },
+    overrides.status ?? 'PENDING',
+    overrides.creationDate ?? new Date('2026-03-01T10:00:00.000Z'),
+  );
 }

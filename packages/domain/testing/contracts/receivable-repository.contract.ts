@@ -1,5 +1,5 @@
-import { Associate, Client, MAX_AMOUNT_MINOR, Receivable, ReceivableAccount, type NewReceivable, type TransactionScope } from '../../src';
-import { aClientDetails, anAssociateDetails, validTaxId } from '../builders';
+import { Associate, Client, MAX_AMOUNT_MINOR, ReceivableAccount, type TransactionScope } from '../../src';
+import { aClientDetails, anAssociateDetails, aReceivableDraft, validTaxId } from '../builders';
 import { useHarness, type HarnessFactory } from './harness';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -15,32 +15,7 @@ async function anAccount(tx: TransactionScope, customerId: number) {
   return { account, client, associate };
 }
 
-function aDraft(base: { customerId: number; accountId: number; clientId: number }, overrides: Partial<NewReceivable> = {}): NewReceivable {
-  return Receivable.draft(
-    {
-      customerId: base.customerId,
-      receivableAccountId: base.accountId,
-      clientId: base.clientId,
-      associateId: null,
-      amountMinor: 10_000n,
-      currencyCode: 'ARS',
-      receivableType: 'INVOICE',
-      legalNumber: null,
-      description: null,
-      externalRoutingCode: null,
-      issueDate: null,
-      dueDate: null,
-      receivableDate: '2026-03-01',
-      parentReceivableId: null,
-      attachmentUri: null,
-      invoiceData: null,
-      routeSettlementId: null,
-      ...overrides,
-    },
-    overrides.status ?? 'PENDING',
-    overrides.creationDate ?? T0,
-  );
-}
+const aDraft = aReceivableDraft;
 
 export function receivableRepositoryContract(factory: HarnessFactory): void {
   describe('receivable and route settlement repositories', () => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { ownedBy } from '../../shared/owned';
+import { changeOwned } from '../../shared/change-owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import type { Associate, AssociateDetails } from '../associate';
 import { assertUsableParent } from './assert-usable-parent';
@@ -9,24 +9,8 @@ interface Target {
   readonly associateId: number;
 }
 
-/** Loads an associate under lock, applies one business move and saves it, all in one transaction. */
-async function change(
-  uow: UnitOfWork,
-  target: Target,
-  apply: (associate: Associate, tx: TransactionScope) => Promise<Associate>,
-): Promise<Associate> {
-  return uow.run(async (tx) => {
-    const current = ownedBy(
-      await tx.associates.getForUpdate(target.associateId),
-      target.customerId,
-      'associate',
-      target.associateId,
-    );
-    const next = await apply(current, tx);
-    await tx.associates.update(next);
-    return next;
-  });
-}
+const change = (uow: UnitOfWork, target: Target, apply: (associate: Associate, tx: TransactionScope) => Promise<Associate>) =>
+  changeOwned(uow, (tx) => tx.associates, { customerId: target.customerId, id: target.associateId, resource: 'associate' }, apply);
 
 export class ReplaceAssociate {
   constructor(

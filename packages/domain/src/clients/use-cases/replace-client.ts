@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { ownedBy } from '../../shared/owned';
+import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { Client, ClientDetails } from '../client';
 
@@ -17,11 +17,7 @@ export class ReplaceClient {
   ) {}
 
   async execute(input: ReplaceClientInput): Promise<Client> {
-    return this.uow.run(async (tx) => {
-      const current = ownedBy(await tx.clients.getForUpdate(input.clientId), input.customerId, 'client', input.clientId);
-      const next = current.replaceDetails(input.details, this.clock.now());
-      await tx.clients.update(next);
-      return next;
-    });
+    const target = { customerId: input.customerId, id: input.clientId, resource: 'client' };
+    return changeOwned(this.uow, (tx) => tx.clients, target, (current) => current.replaceDetails(input.details, this.clock.now()));
   }
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { parseAlias } from '../../shared/bank-account-number';
-import { ownedBy } from '../../shared/owned';
+import { changeOwned } from '../../shared/change-owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import type { ReceivableAccount } from '../receivable-account';
 import type { ProvisioningTrigger } from './open-receivable-account';
@@ -12,20 +12,8 @@ interface Target {
   readonly accountId: number;
 }
 
-/** Loads the account under lock, applies one move, saves it with its events, in one transaction. */
-async function change(
-  uow: UnitOfWork,
-  target: Target,
-  apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>,
-): Promise<ReceivableAccount> {
-  return uow.run(async (tx) => {
-    const current = ownedBy(await tx.receivableAccounts.getForUpdate(target.accountId), target.customerId, 'receivable account', target.accountId);
-    const next = await apply(current, tx);
-    await tx.receivableAccounts.update(next);
-    await tx.outbox.record(next.events);
-    return next;
-  });
-}
+const change = (uow: UnitOfWork, target: Target, apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>) =>
+  changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
 
 /** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {

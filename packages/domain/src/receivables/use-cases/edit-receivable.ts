@@ -1,9 +1,8 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError, ValidationError } from '../../shared/domain-error';
-import { ownedBy } from '../../shared/owned';
+import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { Receivable, ReceivableEdits } from '../receivable';
-import { store } from './change-receivable-status';
 
 /** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
 export interface ReceivableIdentity {
@@ -23,8 +22,8 @@ export class EditReceivable {
   ) {}
 
   execute(input: { customerId: number; receivableId: number; edits: ReceivableEdits; identity?: ReceivableIdentity }): Promise<Receivable> {
-    return this.uow.run(async (tx) => {
-      const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
+    const target = { customerId: input.customerId, id: input.receivableId, resource: 'receivable' };
+    return changeOwned(this.uow, (tx) => tx.receivables, target, async (current, tx) => {
       const snapshot = current.toSnapshot();
       const changed = Object.entries(input.identity ?? {}).filter(([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity]);
       if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
@@ -45,7 +44,6 @@ export class EditReceivable {
           }
         }
       }
-      await store(tx, next);
       return next;
     });
   }

@@ -9,3 +9,6 @@ export { KnexAssociateQueries } from './repositories/knex-associate-repository';
 export { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';
 export { KnexReceivableQueries } from './repositories/knex-receivable-queries';
 export { KnexRouteSettlementQueries } from './repositories/knex-route-settlement-repository';
+export { KnexLedgerQueries } from './repositories/knex-ledger';
+export { KnexSettlementQueries } from './repositories/knex-settlements';
+export { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';

@@ -8,6 +8,8 @@ import { KnexAssociateRepository } from './repositories/knex-associate-repositor
 import { KnexReceivableAccountRepository } from './repositories/knex-receivable-account-repository';
 import { KnexReceivableRepository } from './repositories/knex-receivable-repository';
 import { KnexRouteSettlementRepository } from './repositories/knex-route-settlement-repository';
+import { KnexLedgerRepository } from './repositories/knex-ledger';
+import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 
@@ -21,6 +23,8 @@ function knexScope(trx: Knex.Transaction): TransactionScope {
     receivableAccounts: new KnexReceivableAccountRepository(trx),
     receivables: new KnexReceivableRepository(trx),
     routeSettlements: new KnexRouteSettlementRepository(trx),
+    ledger: new KnexLedgerRepository(trx),
+    settlements: new KnexSettlementRepository(trx),
     idempotency: new KnexIdempotencyRepository(trx),
     outbox: new KnexOutbox(trx),
   };

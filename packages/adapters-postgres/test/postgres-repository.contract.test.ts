@@ -6,6 +6,9 @@ import { KnexAssociateQueries } from '../src/repositories/knex-associate-reposit
 import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
 import { KnexReceivableQueries } from '../src/repositories/knex-receivable-queries';
 import { KnexRouteSettlementQueries } from '../src/repositories/knex-route-settlement-repository';
+import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
+import { KnexSettlementQueries } from '../src/repositories/knex-settlements';
+import { KnexCurrentAccountQueries } from '../src/repositories/knex-current-account-repository';
 import { openTestDatabase } from '../testing';
 
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
@@ -19,6 +22,9 @@ describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
       receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
       receivableQueries: new KnexReceivableQueries(uow.executor),
       routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
+      ledgerQueries: new KnexLedgerQueries(uow.executor),
+      currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
+      settlementQueries: new KnexSettlementQueries(uow.executor),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map(

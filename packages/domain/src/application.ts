@@ -38,6 +38,14 @@ import { EditReceivable } from './receivables/use-cases/edit-receivable';
 import { ExpireReceivables } from './receivables/use-cases/expire-receivables';
 import { GetReceivable, ListReceivables } from './receivables/use-cases/read-receivables';
 import type { RouteSettlementQueries } from './route-settlements/route-settlement-repository';
+import type { LedgerQueries } from './ledger/ledger-repository';
+import { RecordCollection } from './ledger/use-cases/record-collection';
+import { VerifyLedger } from './ledger/use-cases/verify-ledger';
+import type { CurrentAccountQueries } from './current-accounts/current-account-queries';
+import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } from './current-accounts/read-current-accounts';
+import type { SettlementQueries } from './settlements/settlement-repository';
+import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
+import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import {
   GetRouteSettlement,
   ListRouteSettlementReceivables,
@@ -57,6 +65,9 @@ export interface ApplicationPorts {
   readonly receivableAccountQueries: ReceivableAccountQueries;
   readonly receivableQueries: ReceivableQueries;
   readonly routeSettlementQueries: RouteSettlementQueries;
+  readonly ledgerQueries: LedgerQueries;
+  readonly currentAccountQueries: CurrentAccountQueries;
+  readonly settlementQueries: SettlementQueries;
   readonly bank: BankProvider;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;
@@ -67,6 +78,7 @@ export function createApplication(ports: ApplicationPorts) {
   const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   const issueReceivable = new IssueReceivable(uow, clock);
+  const getCurrentAccount = new GetCurrentAccount(ports.currentAccountQueries);
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -120,6 +132,25 @@ export function createApplication(ports: ApplicationPorts) {
       get: new GetRouteSettlement(ports.routeSettlementQueries),
       list: new ListRouteSettlements(ports.routeSettlementQueries, ports.associateQueries),
       receivables: new ListRouteSettlementReceivables(ports.routeSettlementQueries, ports.receivableQueries),
+    },
+    collections: {
+      record: new RecordCollection(uow, clock),
+    },
+    settlements: {
+      run: new RunSettlementCycle(uow, clock),
+      get: new GetSettlement(ports.settlementQueries),
+      list: new ListSettlements(ports.settlementQueries),
+    },
+    currentAccounts: {
+      get: getCurrentAccount,
+      list: new ListCurrentAccounts(ports.currentAccountQueries),
+      balances: new GetBalances(getCurrentAccount, clock),
+    },
+    movements: {
+      list: new ListMovements(ports.ledgerQueries, ports.currentAccountQueries, ports.receivableAccountQueries),
+    },
+    ledger: {
+      verify: new VerifyLedger(ports.ledgerQueries),
     },
   };
 }

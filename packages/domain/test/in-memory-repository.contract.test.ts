@@ -1,4 +1,4 @@
-import { InMemoryReceivableAccountQueries, InMemoryReceivableQueries, InMemoryRouteSettlementQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
+import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries, InMemorySettlementQueries, InMemoryReceivableAccountQueries, InMemoryReceivableQueries, InMemoryRouteSettlementQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
 
 describe('in-memory adapters', () => {
   repositoryContract(async () => {
@@ -11,6 +11,9 @@ describe('in-memory adapters', () => {
       receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
       receivableQueries: new InMemoryReceivableQueries(uow),
       routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
+      ledgerQueries: new InMemoryLedgerQueries(uow),
+      currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
+      settlementQueries: new InMemorySettlementQueries(uow),
       readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
       close: async () => undefined,
     };

@@ -3,6 +3,8 @@ import { InMemoryReceivableAccountQueries } from './in-memory/in-memory-receivab
 import { ScriptedBankProvider } from './scripted-bank-provider';
 import { InMemoryReceivableQueries } from './in-memory/in-memory-receivable-repository';
 import { InMemoryRouteSettlementQueries } from './in-memory/in-memory-route-settlement-repository';
+import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory/in-memory-ledger';
+import { InMemorySettlementQueries } from './in-memory/in-memory-settlements';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { InMemoryClientQueries } from './in-memory/in-memory-client-repository';
@@ -26,6 +28,9 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
     receivableQueries: new InMemoryReceivableQueries(uow),
     routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
+    ledgerQueries: new InMemoryLedgerQueries(uow),
+    currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
+    settlementQueries: new InMemorySettlementQueries(uow),
     bank,
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as foundation from './001-foundation';
 import * as receivableAccounts from './002-receivable-accounts';
 import * as receivables from './003-receivables';
+import * as ledger from './004-ledger-and-settlements';
 import { pgCode } from '../repositories/pg-errors';
 
 interface Migration {
@@ -14,6 +15,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['001-foundation', foundation],
   ['002-receivable-accounts', receivableAccounts],
   ['003-receivables', receivables],
+  ['004-ledger-and-settlements', ledger],
 ];
 
 /** Every migration's name, in order. */

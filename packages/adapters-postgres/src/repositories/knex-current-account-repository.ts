@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import type { CurrentAccount, CurrentAccountRepository } from '@rcs/domain';
+import type {
+  CurrentAccount,
+  CurrentAccountListFilter,
+  CurrentAccountQueries,
+  CurrentAccountRecord,
+  CurrentAccountRepository,
+  Page,
+  PageRequest,
+} from '@rcs/domain';
+import { fetchPage } from './paging';
 
 interface CurrentAccountRow {
   id: string;
@@ -12,6 +21,7 @@ interface CurrentAccountRow {
   last_settlement_date: Date | null;
   creation_date: Date;
   modification_date: Date;
+  balance_minor: string;
 }
 
 export const toCurrentAccount = (row: CurrentAccountRow): CurrentAccount => ({
@@ -53,5 +63,24 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
     const rows: CurrentAccountRow[] = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id');
     return rows.map(toCurrentAccount);
+  }
+}
+
+const toRecord = (row: CurrentAccountRow): CurrentAccountRecord => ({ account: toCurrentAccount(row), balanceMinor: BigInt(row.balance_minor) });
+
+export class KnexCurrentAccountQueries implements CurrentAccountQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<CurrentAccountRecord | undefined> {
+    const row: CurrentAccountRow | undefined = await this.db()('current_accounts').where({ id }).first();
+    return row && toRecord(row);
+  }
+
+  list(filter: CurrentAccountListFilter, page: PageRequest): Promise<Page<CurrentAccountRecord>> {
+    const query = this.db()('current_accounts').where('customer_id', filter.customerId);
+    if (filter.accountType !== undefined) query.where('account_type', filter.accountType);
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.ids !== undefined) query.whereIn('id', [...filter.ids]);
+    return fetchPage(query, 'current_accounts', page, toRecord);
   }
 }

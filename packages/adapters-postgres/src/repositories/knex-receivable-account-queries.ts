@@ -49,6 +49,6 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
     if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
-    return fetchPage(query, t, page, toRecord, this.columns());
+    return fetchPage(query, t, page, toRecord, { columns: this.columns() });
   }
 }

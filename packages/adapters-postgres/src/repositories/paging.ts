@@ -20,14 +20,16 @@ export async function fetchPage<R, T>(
   table: string,
   page: PageRequest,
   map: (row: R) => T,
-  extraColumns: ReadonlyArray<string | Knex.Raw> = [],
+  options: { columns?: ReadonlyArray<string | Knex.Raw>; orderBy?: { column: string; order: 'asc' | 'desc' } } = {},
 ): Promise<Page<T>> {
+  // Lists are newest first unless told otherwise; id breaks ties so pages never overlap.
+  const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
   const rows: R[] = await query
     .clone()
-    .select(`${table}.*`, ...extraColumns)
+    .select(`${table}.*`, ...(options.columns ?? []))
     .orderBy([
-      { column: `${table}.creation_date`, order: 'desc' },
-      { column: `${table}.id`, order: 'desc' },
+      { column: `${table}.${column}`, order },
+      { column: `${table}.id`, order },
     ])
     .limit(page.count)
     .offset((page.page - 1) * page.count);

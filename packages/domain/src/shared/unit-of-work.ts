@@ -6,6 +6,8 @@ import type { CurrentAccountRepository } from '../current-accounts/current-accou
 import type { IdempotencyRepository } from '../idempotency/idempotency-repository';
 import type { ReceivableRepository } from '../receivables/receivable-repository';
 import type { RouteSettlementRepository } from '../route-settlements/route-settlement-repository';
+import type { LedgerRepository } from '../ledger/ledger-repository';
+import type { SettlementRepository } from '../settlements/settlement-repository';
 import type { ReceivableAccountRepository } from '../receivable-accounts/receivable-account-repository';
 
 /** What one transaction can reach: every repository and the outbox share its fate. */
@@ -18,6 +20,8 @@ export interface TransactionScope {
   readonly receivableAccounts: ReceivableAccountRepository;
   readonly receivables: ReceivableRepository;
   readonly routeSettlements: RouteSettlementRepository;
+  readonly ledger: LedgerRepository;
+  readonly settlements: SettlementRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
 }

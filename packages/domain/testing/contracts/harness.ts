@@ -6,6 +6,9 @@ import {
   type ReceivableAccountQueries,
   type ReceivableQueries,
   type RouteSettlementQueries,
+  type LedgerQueries,
+  type CurrentAccountQueries,
+  type SettlementQueries,
   type UnitOfWork,
 } from '../../src';
 
@@ -17,6 +20,9 @@ export interface RepositoryHarness {
   readonly receivableAccountQueries: ReceivableAccountQueries;
   readonly receivableQueries: ReceivableQueries;
   readonly routeSettlementQueries: RouteSettlementQueries;
+  readonly ledgerQueries: LedgerQueries;
+  readonly currentAccountQueries: CurrentAccountQueries;
+  readonly settlementQueries: SettlementQueries;
   /** Events stored by the outbox, oldest first. */
   readOutbox(customerId: number): Promise<ReadonlyArray<DomainEvent & { id: string }>>;
   close(): Promise<void>;

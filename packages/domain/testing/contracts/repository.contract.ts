@@ -6,6 +6,7 @@ import { idempotencyRepositoryContract } from './idempotency-repository.contract
 import { unitOfWorkContract } from './unit-of-work.contract';
 import { receivableAccountRepositoryContract } from './receivable-account-repository.contract';
 import { receivableRepositoryContract } from './receivable-repository.contract';
+import { ledgerContract } from './ledger.contract';
 
 export type { RepositoryHarness, HarnessFactory } from './harness';
 
@@ -18,4 +19,5 @@ export function repositoryContract(factory: HarnessFactory): void {
   idempotencyRepositoryContract(factory);
   receivableAccountRepositoryContract(factory);
   receivableRepositoryContract(factory);
+  ledgerContract(factory);
 }

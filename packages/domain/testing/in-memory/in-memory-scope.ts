@@ -7,6 +7,8 @@ import { InMemoryAssociateRepository } from './in-memory-associate-repository';
 import { InMemoryReceivableAccountRepository } from './in-memory-receivable-account-repository';
 import { InMemoryReceivableRepository } from './in-memory-receivable-repository';
 import { InMemoryRouteSettlementRepository } from './in-memory-route-settlement-repository';
+import { InMemoryLedgerRepository } from './in-memory-ledger';
+import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 
@@ -20,6 +22,8 @@ export function inMemoryScope(ref: TablesRef): TransactionScope {
     receivableAccounts: new InMemoryReceivableAccountRepository(ref),
     receivables: new InMemoryReceivableRepository(ref),
     routeSettlements: new InMemoryRouteSettlementRepository(ref),
+    ledger: new InMemoryLedgerRepository(ref),
+    settlements: new InMemorySettlementRepository(ref),
     idempotency: new InMemoryIdempotencyRepository(ref),
     outbox: new InMemoryOutbox(ref),
   };

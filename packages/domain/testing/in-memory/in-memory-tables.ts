@@ -4,6 +4,8 @@ import type {
   ReceivableAccountSnapshot,
   ReceivableSnapshot,
   RouteSettlement,
+  Movement,
+  Settlement,
   Credential,
   CurrentAccount,
   Customer,
@@ -34,6 +36,10 @@ export interface Tables {
   accountLeases: Map<number, Date>;
   receivables: Map<number, ReceivableSnapshot>;
   routeSettlements: Map<number, RouteSettlement>;
+  movements: Movement[];
+  /** Account id (receivable or current) to its balance in minor units. */
+  balances: Map<number, bigint>;
+  settlements: Map<number, Settlement>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -50,6 +56,9 @@ export function emptyTables(): Tables {
     accountLeases: new Map(),
     receivables: new Map(),
     routeSettlements: new Map(),
+    movements: [],
+    balances: new Map(),
+    settlements: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

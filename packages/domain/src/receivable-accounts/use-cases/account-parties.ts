@@ -1,4 +1,4 @@
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope } from '../../shared/unit-of-work';
 import type { Associate } from '../../associates/associate';
@@ -27,4 +27,19 @@ export function alreadyExists(existing: ReceivableAccount): DomainError {
 export async function assertOwnerFree(tx: TransactionScope, customerId: number, owner: AccountOwner): Promise<void> {
   const existing = await tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
   if (existing) throw alreadyExists(existing);
+}
+
+/**
+ * The customer's own receivable account named by a request, telling a current account id (422: current accounts
+ * take neither receivables nor client transfers) from an unknown one (404) and another customer's (403).
+ */
+export async function receivingAccount(tx: TransactionScope, customerId: number, accountId: number): Promise<ReceivableAccount> {
+  const found = await tx.receivableAccounts.getForUpdate(accountId);
+  if (!found) {
+    if ((await tx.currentAccounts.listByCustomer(customerId)).some((a) => a.id === accountId)) {
+      throw new DomainError('current-account-not-receivable-enabled', `account ${accountId} is a current account; it takes neither receivables nor collections`);
+    }
+    throw new NotFoundError('receivable account', accountId);
+  }
+  return ownedBy(found, customerId, 'receivable account', accountId);
 }

@@ -1,9 +1,9 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
+import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
-import { assertOwnerFree, assertUsableAssociate } from '../../receivable-accounts/use-cases/account-parties';
+import { assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
 import { Receivable, type ReceivableStatus } from '../receivable';
@@ -81,13 +81,7 @@ export class IssueReceivable {
 
   /** The customer's own receivable account, able to take receivables (not a current account, not DISABLED). */
   private async account(tx: TransactionScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
-    const found = await tx.receivableAccounts.getForUpdate(input.receivableAccountId);
-    if (!found) {
-      const current = (await tx.currentAccounts.listByCustomer(input.customerId)).some((a) => a.id === input.receivableAccountId);
-      if (current) throw new DomainError('current-account-not-receivable-enabled', `account ${input.receivableAccountId} is a current account; receivables go on receivable accounts`);
-      throw new NotFoundError('receivable account', input.receivableAccountId);
-    }
-    const account = ownedBy(found, input.customerId, 'receivable account', input.receivableAccountId);
+    const account = await receivingAccount(tx, input.customerId, input.receivableAccountId);
     if (account.status === 'DISABLED') throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is DISABLED`);
     return account;
   }

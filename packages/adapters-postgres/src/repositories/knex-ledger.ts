@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type {
+  AccountKind,
+  LedgerMismatch,
+  LedgerQueries,
+  LedgerRepository,
+  Movement,
+  MovementListFilter,
+  NewMovement,
+  Page,
+  PageRequest,
+} from '@rcs/domain';
+import { fetchPage } from './paging';
+
+export interface MovementRow {
+  id: string;
+  customer_id: string;
+  account_id: string;
+  account_kind: AccountKind;
+  movement_type: Movement['movementType'];
+  operation_type: Movement['operationType'];
+  subtype: Movement['subtype'];
+  amount_minor: string;
+  currency_code: Movement['currencyCode'];
+  counterparty_name: string | null;
+  counterparty_tax_id: string | null;
+  settlement_id: string | null;
+  movement_date: Date;
+}
+
+export const toMovement = (row: MovementRow): Movement => ({
+  id: Number(row.id),
+  customerId: Number(row.customer_id),
+  accountId: Number(row.account_id),
+  accountKind: row.account_kind,
+  movementType: row.movement_type,
+  operationType: row.operation_type,
+  subtype: row.subtype,
+  amountMinor: BigInt(row.amount_minor),
+  currencyCode: row.currency_code,
+  counterParty: row.counterparty_name === null ? null : { name: row.counterparty_name, taxId: row.counterparty_tax_id ?? '' },
+  settlementId: row.settlement_id === null ? null : Number(row.settlement_id),
+  movementDate: row.movement_date,
+});
+
+const BALANCE_TABLE: Record<AccountKind, string> = { RECEIVABLE: 'receivable_accounts', CURRENT: 'current_accounts' };
+
+export class KnexLedgerRepository implements LedgerRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async append(m: NewMovement): Promise<Movement> {
+    // One statement: the movement and the balance it changes cannot come apart.
+    const signed = (m.movementType === 'CREDIT' ? m.amountMinor : -m.amountMinor).toString();
+    const { rows } = await this.trx.raw(
+      `WITH moved AS (
+         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+                                counterparty_name, counterparty_tax_id, settlement_id, movement_date)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+       ), balance AS (
+         UPDATE ${BALANCE_TABLE[m.accountKind]} SET balance_minor = balance_minor + ? WHERE id = ? RETURNING id
+       )
+       SELECT moved.* FROM moved, balance`,
+      [
+        m.customerId, m.accountId, m.accountKind, m.movementType, m.operationType, m.subtype, m.amountMinor.toString(), m.currencyCode,
+        m.counterParty?.name ?? null, m.counterParty?.taxId ?? null, m.settlementId, m.movementDate, signed, m.accountId,
+      ],
+    );
+    if (rows.length !== 1) throw new Error(`movement on account ${m.accountId} found no ${m.accountKind} account to balance`);
+    return toMovement(rows[0]);
+  }
+}
+
+export class KnexLedgerQueries implements LedgerQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async listMovements(filter: MovementListFilter, page: PageRequest): Promise<Page<Movement>> {
+    const query = this.db()('movements').where({ customer_id: filter.customerId, account_id: filter.accountId });
+    if (filter.fromDate !== undefined) query.where('movement_date', '>=', filter.fromDate);
+    if (filter.toDate !== undefined) query.where('movement_date', '<=', filter.toDate);
+    if (filter.movementType !== undefined) query.where('movement_type', filter.movementType);
+    if (filter.operationType !== undefined) query.where('operation_type', filter.operationType);
+    return fetchPage(query, 'movements', page, toMovement, { orderBy: { column: 'movement_date', order: filter.order } });
+  }
+
+  async mismatches(): Promise<LedgerMismatch[]> {
+    const { rows } = await this.db().raw(`
+      SELECT a.id, a.kind, a.balance_minor, COALESCE(m.total, 0) AS movements_minor
+      FROM (SELECT id, 'RECEIVABLE' AS kind, balance_minor FROM receivable_accounts
+            UNION ALL SELECT id, 'CURRENT', balance_minor FROM current_accounts) a
+      LEFT JOIN (SELECT account_id, SUM(CASE WHEN movement_type = 'CREDIT' THEN amount_minor ELSE -amount_minor END) AS total
+                 FROM movements GROUP BY account_id) m ON m.account_id = a.id
+      WHERE a.balance_minor <> COALESCE(m.total, 0)
+      ORDER BY a.id`);
+    return rows.map((r: { id: string; kind: AccountKind; balance_minor: string; movements_minor: string }) => ({
+      accountId: Number(r.id),
+      accountKind: r.kind,
+      balanceMinor: BigInt(r.balance_minor),
+      movementsMinor: BigInt(r.movements_minor),
+    }));
+  }
+}

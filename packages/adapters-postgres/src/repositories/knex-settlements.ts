@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { Page, PageRequest, SettledChunk, Settlement, SettlementListFilter, SettlementQueries, SettlementRepository } from '@rcs/domain';
+import { applyCommonFilter, fetchPage } from './paging';
+import { toReceivable, type ReceivableRow } from './receivable-rows';
+
+interface SettlementRow {
+  id: string;
+  customer_id: string;
+  receivable_account_id: string;
+  current_account_id: string;
+  amount_minor: string;
+  currency_code: Settlement['currencyCode'];
+  settlement_date: Date;
+  creation_date: Date;
+  receivable_ids: string[] | null;
+}
+
+const toSettlement = (row: SettlementRow): Settlement => ({
+  id: Number(row.id),
+  customerId: Number(row.customer_id),
+  receivableAccountId: Number(row.receivable_account_id),
+  currentAccountId: Number(row.current_account_id),
+  amountMinor: BigInt(row.amount_minor),
+  currencyCode: row.currency_code,
+  receivableIds: (row.receivable_ids ?? []).map(Number).sort((a, b) => a - b),
+  settlementDate: row.settlement_date,
+  creationDate: row.creation_date,
+});
+
+/**
+ * The settlement step in set-based SQL: a handful of statements per chunk of accounts, whatever the number of
+ * receivables, all in the caller's transaction.
+ */
+export class KnexSettlementRepository implements SettlementRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async settleDue(now: Date, limit: number): Promise<SettledChunk> {
+    // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting.
+    const { rows: due } = await this.trx.raw(
+      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    if (due.length === 0) return { settlements: [], settledReceivables: [] };
+    const accountIds = due.map((r: { id: string }) => r.id);
+    const { rows: created } = await this.trx.raw(
+      `INSERT INTO settlements (customer_id, receivable_account_id, current_account_id, amount_minor, currency_code, settlement_date, creation_date)
+       SELECT ra.customer_id, ra.id, ca.id, ra.balance_minor, ra.currency_code, ?, ?
+       FROM receivable_accounts ra JOIN current_accounts ca ON ca.customer_id = ra.customer_id AND ca.account_type = 'MAIN'
+       WHERE ra.id = ANY(?::bigint[])
+       ORDER BY ra.id
+       RETURNING *`,
+      [now, now, accountIds],
+    );
+    const settlementIds = created.map((r: SettlementRow) => r.id);
+    await this.trx.raw(
+      `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
+       SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
+       FROM settlements WHERE id = ANY(?::bigint[])
+       UNION ALL
+       SELECT customer_id, current_account_id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', amount_minor, currency_code, id, ?::timestamptz
+       FROM settlements WHERE id = ANY(?::bigint[])`,
+      [now, settlementIds, now, settlementIds],
+    );
+    await this.trx.raw(
+      `UPDATE receivable_accounts ra SET balance_minor = ra.balance_minor - s.amount_minor
+       FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
+      [settlementIds],
+    );
+    // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock.
+    await this.trx.raw(
+      `WITH credit AS (
+         SELECT current_account_id, SUM(amount_minor) AS total FROM settlements WHERE id = ANY(?::bigint[]) GROUP BY current_account_id
+       ), locked AS (
+         SELECT ca.id FROM current_accounts ca JOIN credit ON credit.current_account_id = ca.id ORDER BY ca.id FOR UPDATE OF ca
+       )
+       UPDATE current_accounts ca SET balance_minor = ca.balance_minor + credit.total, last_settlement_date = ?, modification_date = ?
+       FROM credit, locked WHERE ca.id = credit.current_account_id AND locked.id = ca.id`,
+      [settlementIds, now, now],
+    );
+    const { rows: settled } = await this.trx.raw(
+      `UPDATE receivables r SET status = 'SETTLED', settlement_id = s.id, modification_date = ?, version = r.version + 1
+       FROM settlements s
+       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'
+       RETURNING r.*`,
+      [now, settlementIds],
+    );
+    const bySettlement = new Map<string, string[]>();
+    for (const r of settled as Array<ReceivableRow & { settlement_id: string }>) bySettlement.set(r.settlement_id, [...(bySettlement.get(r.settlement_id) ?? []), r.id]);
+    return {
+      settlements: created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: bySettlement.get(row.id) ?? [] })),
+      settledReceivables: (settled as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot()).sort((a, b) => a.id - b.id),
+    };
+  }
+}
+
+const WITH_RECEIVABLES = 'ARRAY(SELECT r.id FROM receivables r WHERE r.settlement_id = settlements.id) AS receivable_ids';
+
+export class KnexSettlementQueries implements SettlementQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<Settlement | undefined> {
+    const row: SettlementRow | undefined = await this.db()('settlements').select('settlements.*', this.db().raw(WITH_RECEIVABLES)).where({ id }).first();
+    return row && toSettlement(row);
+  }
+
+  list(filter: SettlementListFilter, page: PageRequest): Promise<Page<Settlement>> {
+    const query = applyCommonFilter(this.db()('settlements').where('customer_id', filter.customerId), filter, 'settlements');
+    if (filter.receivableAccountId !== undefined) query.where('receivable_account_id', filter.receivableAccountId);
+    return fetchPage(query, 'settlements', page, toSettlement, { columns: [this.db().raw(WITH_RECEIVABLES)] });
+  }
+}

@@ -1,0 +1,33 @@
+import type { Page, PageRequest } from '../shared/page';
+import type { AccountKind, Movement, MovementType, NewMovement, OperationType } from './movement';
+
+export interface LedgerRepository {
+  /** Appends a movement and applies it to its account's balance, in the caller's transaction. */
+  append(movement: NewMovement): Promise<Movement>;
+}
+
+export interface MovementListFilter {
+  readonly customerId: number;
+  readonly accountId: number;
+  readonly accountKind: AccountKind;
+  readonly fromDate?: Date;
+  readonly toDate?: Date;
+  readonly movementType?: MovementType;
+  readonly operationType?: OperationType;
+  /** movementDate order; newest first unless 'asc'. */
+  readonly order: 'asc' | 'desc';
+}
+
+/** One account whose stored balance differs from the sum of its movements. */
+export interface LedgerMismatch {
+  readonly accountId: number;
+  readonly accountKind: AccountKind;
+  readonly balanceMinor: bigint;
+  readonly movementsMinor: bigint;
+}
+
+export interface LedgerQueries {
+  listMovements(filter: MovementListFilter, page: PageRequest): Promise<Page<Movement>>;
+  /** Accounts whose balance is not the sum of their movements; empty when the ledger holds. */
+  mismatches(): Promise<LedgerMismatch[]>;
+}

@@ -1,0 +1,52 @@
+import { formatMinor, type CurrencyCode } from '../shared/money';
+
+export type MovementType = 'CREDIT' | 'DEBIT';
+
+/** What moved the money: a collection arriving (DEPOSIT) or the sweep to the current account (SETTLEMENT). */
+export type OperationType = 'DEPOSIT' | 'SETTLEMENT';
+
+export type MovementSubtype = 'SETTLEMENT_OUT' | 'SETTLEMENT_IN';
+
+export type AccountKind = 'RECEIVABLE' | 'CURRENT';
+
+export interface CounterParty {
+  readonly name: string;
+  readonly taxId: string;
+}
+
+/** An immutable ledger row: money entering (CREDIT) or leaving (DEBIT) one account. Never updated or deleted. */
+export interface Movement {
+  readonly id: number;
+  readonly customerId: number;
+  readonly accountId: number;
+  readonly accountKind: AccountKind;
+  readonly movementType: MovementType;
+  readonly operationType: OperationType;
+  readonly subtype: MovementSubtype | null;
+  readonly amountMinor: bigint;
+  readonly currencyCode: CurrencyCode;
+  readonly counterParty: CounterParty | null;
+  readonly settlementId: number | null;
+  readonly movementDate: Date;
+}
+
+export type NewMovement = Omit<Movement, 'id'>;
+
+/** The public representation, for API responses and the movement.created payload (SPEC "Events" 4). */
+export function movementView(m: Movement) {
+  return {
+    id: m.id,
+    ...(m.accountKind === 'RECEIVABLE' ? { receivableAccountId: m.accountId } : { currentAccountId: m.accountId }),
+    movementType: m.movementType,
+    operationType: m.operationType,
+    subtype: m.subtype,
+    amount: Number(formatMinor(m.amountMinor)),
+    currencyCode: m.currencyCode,
+    counterParty: m.counterParty,
+    settlementId: m.settlementId,
+    movementDate: m.movementDate.toISOString(),
+  };
+}
+
+/** Signed effect of a movement on its account's balance. */
+export const signedAmount = (m: Pick<Movement, 'movementType' | 'amountMinor'>): bigint => (m.movementType === 'CREDIT' ? m.amountMinor : -m.amountMinor);

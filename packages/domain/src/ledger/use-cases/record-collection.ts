@@ -1,0 +1,55 @@
+import type { Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import type { Money } from '../../shared/money';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import { receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { movementView, type CounterParty, type Movement } from '../movement';
+
+export interface RecordCollectionInput {
+  readonly customerId: number;
+  readonly receivableAccountId: number;
+  readonly amount: Money;
+  /** Defaults to the account's currency. */
+  readonly currencyCode?: string;
+  readonly counterParty: CounterParty;
+}
+
+/**
+ * Money arrived on a receivable account's CVU (the sandbox helper, or the provider's incoming-transfer
+ * notification): a CREDIT/DEPOSIT movement and the account's balance, with movement.created, in one transaction.
+ * It is not matched to any receivable: the integrator decides which one it pays.
+ */
+export class RecordCollection {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: RecordCollectionInput): Promise<Movement> {
+    return this.uow.run(async (tx) => {
+      const account = await receivingAccount(tx, input.customerId, input.receivableAccountId);
+      const snapshot = account.toSnapshot();
+      if (account.status !== 'ACTIVE') {
+        throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is ${account.status}; only ACTIVE accounts receive collections`);
+      }
+      if ((input.currencyCode ?? snapshot.currencyCode) !== snapshot.currencyCode) {
+        throw new DomainError('unmatching-movement-currency-code', `currencyCode must be ${snapshot.currencyCode}, the account's`);
+      }
+      const movement = await tx.ledger.append({
+        customerId: input.customerId,
+        accountId: account.id,
+        accountKind: 'RECEIVABLE',
+        movementType: 'CREDIT',
+        operationType: 'DEPOSIT',
+        subtype: null,
+        amountMinor: input.amount.minor,
+        currencyCode: snapshot.currencyCode,
+        counterParty: input.counterParty,
+        settlementId: null,
+        movementDate: this.clock.now(),
+      });
+      await tx.outbox.record([{ customerId: input.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } }]);
+      return movement;
+    });
+  }
+}

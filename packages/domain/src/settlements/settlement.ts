@@ -1,0 +1,36 @@
+import { formatMinor, type CurrencyCode } from '../shared/money';
+import type { ReceivableSnapshot } from '../receivables/receivable';
+
+/** One sweep of a receivable account's collected funds into the customer's MAIN current account. */
+export interface Settlement {
+  readonly id: number;
+  readonly customerId: number;
+  readonly receivableAccountId: number;
+  readonly currentAccountId: number;
+  readonly amountMinor: bigint;
+  readonly currencyCode: CurrencyCode;
+  readonly receivableIds: readonly number[];
+  readonly settlementDate: Date;
+  readonly creationDate: Date;
+}
+
+export function settlementView(s: Settlement) {
+  return {
+    id: s.id,
+    receivableAccountId: s.receivableAccountId,
+    currentAccountId: s.currentAccountId,
+    amount: Number(formatMinor(s.amountMinor)),
+    currencyCode: s.currencyCode,
+    receivablesCount: s.receivableIds.length,
+    receivableIds: s.receivableIds,
+    settlementDate: s.settlementDate.toISOString(),
+    creationDate: s.creationDate.toISOString(),
+  };
+}
+
+/** What one settlement transaction did. */
+export interface SettledChunk {
+  readonly settlements: readonly Settlement[];
+  /** The receivables it turned SETTLED, as they are now. */
+  readonly settledReceivables: readonly ReceivableSnapshot[];
+}

@@ -1,0 +1,112 @@
+import { Client, openCurrentAccounts, ReceivableAccount, type NewMovement, type TransactionScope } from '../../src';
+import { aClientDetails, aReceivableDraft, validTaxId } from '../builders';
+import { FixedClock } from '../fakes';
+import { useHarness, type HarnessFactory } from './harness';
+
+const T0 = new Date('2026-04-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+let serial = 0;
+
+async function activeAccount(tx: TransactionScope, customerId: number) {
+  serial += 1;
+  const { client } = await tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ taxId: validTaxId('33', 50000000 + serial * 10) }), T0));
+  const opened = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId, owner: { clientId: client.id, associateId: null }, currencyCode: 'ARS' }, T0);
+  const { account } = await tx.receivableAccounts.insertIfAbsent(opened);
+  const active = account.assignCvu(`00000441${String(account.id).padStart(14, '0')}`, `ledger.${account.id}`, T0);
+  await tx.receivableAccounts.update(active);
+  return { account: active, clientId: client.id };
+}
+
+const collection = (customerId: number, accountId: number, amountMinor: bigint, when: Date): NewMovement => ({
+  customerId,
+  accountId,
+  accountKind: 'RECEIVABLE',
+  movementType: 'CREDIT',
+  operationType: 'DEPOSIT',
+  subtype: null,
+  amountMinor,
+  currencyCode: 'ARS',
+  counterParty: { name: 'Pagador SA', taxId: '30712345671' },
+  settlementId: null,
+  movementDate: when,
+});
+
+export function ledgerContract(factory: HarnessFactory): void {
+  describe('ledger and settlement', () => {
+    const ctx = useHarness(factory);
+    const setUp = async () => {
+      const customerId = await ctx.newCustomer();
+      await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, new FixedClock(T0)));
+      const [a, b, c] = await ctx.h.uow.run(async (tx) => [await activeAccount(tx, customerId), await activeAccount(tx, customerId), await activeAccount(tx, customerId)]);
+      const main = (await ctx.h.currentAccountQueries.list({ customerId, accountType: 'MAIN' }, { page: 1, count: 5 })).items[0];
+      return { customerId, a, b, c, mainId: main.account.id };
+    };
+    const mine = (ids: number[]) => (s: { receivableAccountId: number }) => ids.includes(s.receivableAccountId);
+
+    it('appends movements, keeps each balance equal to their sum, and lists them by date', async () => {
+      const { customerId, a } = await setUp();
+      const moved = await ctx.h.uow.run(async (tx) => [
+        await tx.ledger.append(collection(customerId, a.account.id, 1_050n, at(1))),
+        await tx.ledger.append(collection(customerId, a.account.id, 20n, at(2))),
+      ]);
+      expect(moved[0]).toMatchObject({ id: expect.any(Number), amountMinor: 1_050n, counterParty: { name: 'Pagador SA', taxId: '30712345671' } });
+      const page = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' }, { page: 1, count: 20 });
+      expect(page.items.map((m) => m.id)).toEqual([moved[1].id, moved[0].id]);
+      const ascending = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'asc', fromDate: at(2) }, { page: 1, count: 20 });
+      expect(ascending.items.map((m) => m.id)).toEqual([moved[1].id]);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+    });
+
+    it('settles each account holding money once: a zero-sum pair of movements, balances, PAID receivables SETTLED', async () => {
+      const { customerId, a, b, c, mainId } = await setUp();
+      const [paidA, pendingA, paidC] = await ctx.h.uow.run(async (tx) => {
+        const p = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: a.account.id, clientId: a.clientId }, { status: 'PAID' }));
+        const q = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: a.account.id, clientId: a.clientId }));
+        const r = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: c.account.id, clientId: c.clientId }, { status: 'PAID' }));
+        await tx.ledger.append(collection(customerId, a.account.id, 10_000n, at(1)));
+        await tx.ledger.append(collection(customerId, a.account.id, 2_345n, at(2)));
+        await tx.ledger.append(collection(customerId, b.account.id, 1n, at(3)));
+        return [p, q, r];
+      });
+      const now = at(10);
+      const chunk = await ctx.h.uow.run((tx) => tx.settlements.settleDue(now, 10_000));
+      const ours = chunk.settlements.filter(mine([a.account.id, b.account.id, c.account.id]));
+      expect(ours.map((s) => [s.receivableAccountId, s.amountMinor, s.currentAccountId])).toEqual([
+        [a.account.id, 12_345n, mainId],
+        [b.account.id, 1n, mainId],
+      ]);
+      expect(ours[0].receivableIds).toEqual([paidA.id]);
+      expect(chunk.settledReceivables.filter((r) => r.customerId === customerId).map((r) => [r.id, r.status])).toEqual([[paidA.id, 'SETTLED']]);
+      expect((await ctx.h.receivableQueries.get(pendingA.id))?.status).toBe('PENDING');
+      expect((await ctx.h.receivableQueries.get(paidC.id))?.status).toBe('PAID');
+      const main = await ctx.h.currentAccountQueries.get(mainId);
+      expect(main?.balanceMinor).toBe(12_346n);
+      expect(main?.account.lastSettlementDate).toEqual(now);
+      const out = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' }, { page: 1, count: 1 });
+      expect(out.items[0]).toMatchObject({ movementType: 'DEBIT', operationType: 'SETTLEMENT', subtype: 'SETTLEMENT_OUT', amountMinor: 12_345n, settlementId: ours[0].id });
+      const into = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', order: 'asc' }, { page: 1, count: 5 });
+      expect(into.items.map((m) => [m.subtype, m.amountMinor])).toEqual([['SETTLEMENT_IN', 12_345n], ['SETTLEMENT_IN', 1n]]);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+
+      const again = await ctx.h.uow.run((tx) => tx.settlements.settleDue(at(20), 10_000));
+      expect(again.settlements.filter(mine([a.account.id, b.account.id, c.account.id]))).toEqual([]);
+      expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id]);
+      const listed = await ctx.h.settlementQueries.list({ customerId, receivableAccountId: a.account.id }, { page: 1, count: 20 });
+      expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
+    });
+
+    it('undoes a whole settlement chunk whose transaction fails', async () => {
+      const { customerId, a, mainId } = await setUp();
+      await ctx.h.uow.run((tx) => tx.ledger.append(collection(customerId, a.account.id, 700n, at(1))));
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.settlements.settleDue(at(5), 10_000);
+          throw new Error('crash after the settlement statements');
+        }),
+      ).rejects.toThrow('crash');
+      expect((await ctx.h.currentAccountQueries.get(mainId))?.balanceMinor).toBe(0n);
+      expect((await ctx.h.settlementQueries.list({ customerId }, { page: 1, count: 20 })).total).toBe(0);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,88 @@
+import {
+  signedAmount,
+  type CurrentAccountListFilter,
+  type CurrentAccountQueries,
+  type CurrentAccountRecord,
+  type LedgerMismatch,
+  type LedgerQueries,
+  type LedgerRepository,
+  type Movement,
+  type MovementListFilter,
+  type NewMovement,
+  type Page,
+  type PageRequest,
+} from '../../src';
+import { nextId, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
+import { pageOf } from './in-memory-paging';
+
+/** Appends a movement and applies it to the balance: the one way money moves in the fake, as in SQL. */
+export function appendMovement(tables: Tables, movement: NewMovement): Movement {
+  const stored: Movement = { ...movement, id: nextId(tables, 'movement') };
+  tables.movements.push(stored);
+  tables.balances.set(stored.accountId, (tables.balances.get(stored.accountId) ?? 0n) + signedAmount(stored));
+  return stored;
+}
+
+export class InMemoryLedgerRepository implements LedgerRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async append(movement: NewMovement): Promise<Movement> {
+    return appendMovement(this.ref.tables, movement);
+  }
+}
+
+export class InMemoryLedgerQueries implements LedgerQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async listMovements(filter: MovementListFilter, page: PageRequest): Promise<Page<Movement>> {
+    const rows = this.source
+      .visibleTables()
+      .movements.filter(
+        (m) =>
+          m.customerId === filter.customerId &&
+          m.accountId === filter.accountId &&
+          (filter.fromDate === undefined || m.movementDate >= filter.fromDate) &&
+          (filter.toDate === undefined || m.movementDate <= filter.toDate) &&
+          (filter.movementType === undefined || m.movementType === filter.movementType) &&
+          (filter.operationType === undefined || m.operationType === filter.operationType),
+      )
+      .sort((a, b) => (a.movementDate.getTime() - b.movementDate.getTime() || a.id - b.id) * (filter.order === 'asc' ? 1 : -1));
+    const start = (page.page - 1) * page.count;
+    return { items: rows.slice(start, start + page.count), total: rows.length };
+  }
+
+  async mismatches(): Promise<LedgerMismatch[]> {
+    const tables = this.source.visibleTables();
+    const sums = new Map<number, bigint>();
+    for (const m of tables.movements) sums.set(m.accountId, (sums.get(m.accountId) ?? 0n) + signedAmount(m));
+    const accounts: Array<[number, 'RECEIVABLE' | 'CURRENT']> = [
+      ...[...tables.receivableAccounts.keys()].map((id): [number, 'RECEIVABLE'] => [id, 'RECEIVABLE']),
+      ...[...tables.currentAccounts.keys()].map((id): [number, 'CURRENT'] => [id, 'CURRENT']),
+    ];
+    return accounts
+      .map(([accountId, accountKind]) => ({ accountId, accountKind, balanceMinor: tables.balances.get(accountId) ?? 0n, movementsMinor: sums.get(accountId) ?? 0n }))
+      .filter((a) => a.balanceMinor !== a.movementsMinor);
+  }
+}
+
+export class InMemoryCurrentAccountQueries implements CurrentAccountQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async get(id: number): Promise<CurrentAccountRecord | undefined> {
+    const tables = this.source.visibleTables();
+    const account = tables.currentAccounts.get(id);
+    return account && { account, balanceMinor: tables.balances.get(id) ?? 0n };
+  }
+
+  async list(filter: CurrentAccountListFilter, page: PageRequest): Promise<Page<CurrentAccountRecord>> {
+    const tables = this.source.visibleTables();
+    const rows = [...tables.currentAccounts.values()].filter(
+      (a) =>
+        a.customerId === filter.customerId &&
+        (filter.accountType === undefined || a.accountType === filter.accountType) &&
+        (filter.status === undefined || a.status === filter.status) &&
+        (filter.ids === undefined || filter.ids.includes(a.id)),
+    );
+    return pageOf(rows, page, (account) => ({ account, balanceMinor: tables.balances.get(account.id) ?? 0n }));
+  }
+}

@@ -1,0 +1,76 @@
+import type {
+  Page,
+  PageRequest,
+  ReceivableSnapshot,
+  SettledChunk,
+  Settlement,
+  SettlementListFilter,
+  SettlementQueries,
+  SettlementRepository,
+} from '../../src';
+import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
+import { appendMovement } from './in-memory-ledger';
+import { pageOf } from './in-memory-paging';
+
+/** The settlement step as the SQL does it, one account after another (transactions here run one at a time). */
+export class InMemorySettlementRepository implements SettlementRepository {
+  constructor(private readonly ref: TablesRef) {}
+
+  async settleDue(now: Date, limit: number): Promise<SettledChunk> {
+    const { tables } = this.ref;
+    const due = [...tables.receivableAccounts.values()]
+      .filter((a) => (tables.balances.get(a.id) ?? 0n) > 0n)
+      .sort((a, b) => a.id - b.id)
+      .slice(0, limit);
+    const settlements: Settlement[] = [];
+    const settledReceivables: ReceivableSnapshot[] = [];
+    for (const account of due) {
+      const main = [...tables.currentAccounts.values()].find((c) => c.customerId === account.customerId && c.accountType === 'MAIN')!;
+      const amountMinor = tables.balances.get(account.id)!;
+      const id = nextId(tables, 'settlement');
+      const settled = [...tables.receivables.values()]
+        .filter((r) => r.receivableAccountId === account.id && r.status === 'PAID')
+        .sort((a, b) => a.id - b.id)
+        .map((r): ReceivableSnapshot => ({ ...r, status: 'SETTLED', modificationDate: now, version: r.version + 1 }));
+      for (const r of settled) tables.receivables.set(r.id, r);
+      const pair = { customerId: account.customerId, operationType: 'SETTLEMENT', amountMinor, currencyCode: account.currencyCode, counterParty: null, settlementId: id, movementDate: now } as const;
+      appendMovement(tables, { ...pair, accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
+      appendMovement(tables, { ...pair, accountId: main.id, accountKind: 'CURRENT', movementType: 'CREDIT', subtype: 'SETTLEMENT_IN' });
+      tables.currentAccounts.set(main.id, { ...main, lastSettlementDate: now, modificationDate: now });
+      const settlement: Settlement = {
+        id,
+        customerId: account.customerId,
+        receivableAccountId: account.id,
+        currentAccountId: main.id,
+        amountMinor,
+        currencyCode: account.currencyCode,
+        receivableIds: settled.map((r) => r.id),
+        settlementDate: now,
+        creationDate: now,
+      };
+      tables.settlements.set(id, settlement);
+      settlements.push(settlement);
+      settledReceivables.push(...settled);
+    }
+    return { settlements, settledReceivables };
+  }
+}
+
+export class InMemorySettlementQueries implements SettlementQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async get(id: number): Promise<Settlement | undefined> {
+    return this.source.visibleTables().settlements.get(id);
+  }
+
+  async list(filter: SettlementListFilter, page: PageRequest): Promise<Page<Settlement>> {
+    const rows = [...this.source.visibleTables().settlements.values()].filter(
+      (s) =>
+        s.customerId === filter.customerId &&
+        (filter.receivableAccountId === undefined || s.receivableAccountId === filter.receivableAccountId) &&
+        (filter.fromDate === undefined || s.creationDate >= filter.fromDate) &&
+        (filter.toDate === undefined || s.creationDate <= filter.toDate),
+    );
+    return pageOf(rows, page, (s) => s);
+  }
+}

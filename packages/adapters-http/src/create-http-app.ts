@@ -13,12 +13,16 @@ import { clientRoutes } from './routes/client-routes';
 import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
+import { moneyRoutes } from './routes/money-routes';
+import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
 
 export interface HttpOptions extends HttpContext {
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
   readonly rateLimitPerMinute: number;
+  /** Serve the sandbox helpers (APP_MODE=sandbox). */
+  readonly sandbox: boolean;
   /** Whether a credential may still act (revocation); cached briefly per credential. */
   readonly credentialActive: (credentialId: number) => Promise<boolean>;
   /** Database readiness for /health. */
@@ -52,6 +56,8 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(receivableAccountRoutes(options));
   api.use(receivableRoutes(options));
   api.use(routeSettlementRoutes(options));
+  api.use(moneyRoutes(options));
+  if (options.sandbox) api.use(sandboxRoutes(options));
   http.use('/v1', api);
 
   http.use(notFoundHandler);

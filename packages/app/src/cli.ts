@@ -8,7 +8,8 @@ import { openStorage } from './storage';
 const USAGE = `usage:
   npm run admin -- customers create --name NAME [--approval-control]
   npm run admin -- credentials create --customer ID [--scopes "clients:read clients:write ..."]
-  npm run admin -- credentials revoke --client-id ID`;
+  npm run admin -- credentials revoke --client-id ID
+  npm run admin -- ledger verify`;
 
 type Command = (app: Application, values: Record<string, string | boolean | undefined>) => Promise<unknown>;
 
@@ -25,6 +26,13 @@ const COMMANDS: Record<string, Command> = {
     const created = await app.credentials.create.execute({ customerId, scopes });
     return { ...created, note: 'the secret is shown once' };
   },
+  'ledger verify': async (app) => {
+    const mismatches = await app.ledger.verify.execute();
+    if (mismatches.length) {
+      throw new LedgerBroken(mismatches.map((m) => `${m.accountKind} account ${m.accountId}: balance ${m.balanceMinor} != movements ${m.movementsMinor} (minor units)`).join('\n'));
+    }
+    return { ledger: 'consistent: every balance equals the sum of its movements' };
+  },
   'credentials revoke': async (app, v) => {
     if (typeof v['client-id'] !== 'string') throw new UsageError('--client-id is required');
     await app.credentials.revoke.execute({ clientId: v['client-id'] });
@@ -33,6 +41,9 @@ const COMMANDS: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+
+/** The ledger invariant does not hold; exit 1 with the accounts at fault. */
+class LedgerBroken extends Error {}
 
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -63,7 +74,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DomainError) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DomainError || error instanceof LedgerBroken) {
     process.stderr.write(`${error.message}\n${error instanceof UsageError ? USAGE : ''}\n`);
   } else {
     process.stderr.write(`admin command failed: ${error instanceof Error ? error.message : String(error)}\n`);

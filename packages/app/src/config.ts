@@ -31,6 +31,8 @@ export interface Config {
   };
   /** node-cron expression, Buenos Aires time: when PENDING receivables past due become EXPIRED. */
   readonly expirationCron: string;
+  /** node-cron expression: when the settlement cycle sweeps collected funds into MAIN current accounts. */
+  readonly settlementCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
   readonly rateLimitPerMinute: number;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchSize: integer(env, 'PROVISIONING_BATCH_SIZE', 50),
     },
     expirationCron: env.EXPIRATION_CRON || '5 0 * * *',
+    settlementCron: env.SETTLEMENT_CRON || '*/10 * * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     logLevel: env.LOG_LEVEL || 'info',

@@ -18,6 +18,9 @@ import {
   KnexReceivableAccountQueries,
   KnexReceivableQueries,
   KnexRouteSettlementQueries,
+  KnexLedgerQueries,
+  KnexCurrentAccountQueries,
+  KnexSettlementQueries,
   KnexUnitOfWork,
 } from '@rcs/adapters-postgres';
 import { HttpBankProvider } from '@rcs/adapters-bank';
@@ -78,6 +81,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
         receivableQueries: new KnexReceivableQueries(uow.executor),
         routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
+        ledgerQueries: new KnexLedgerQueries(uow.executor),
+        currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
+        settlementQueries: new KnexSettlementQueries(uow.executor),
         bank,
         provisioningPolicy: {
           maxAttempts: config.provisioning.maxAttempts,

@@ -53,6 +53,7 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     tokens: container.get<JwtTokenService>(TYPES.Tokens),
     logger: container.get<Logger>(TYPES.Logger),
     rateLimitPerMinute: container.get<Config>(TYPES.Config).rateLimitPerMinute,
+    sandbox: container.get<Config>(TYPES.Config).mode === 'sandbox',
     credentialActive: (credentialId) => credentialActive(knex, credentialId),
     ready,
   });

@@ -42,7 +42,7 @@ export class ListQuery extends PageQuery {
  * A date without time is a calendar day in Buenos Aires (UTC-03:00, no daylight saving): fromDate starts it,
  * toDate includes all of it.
  */
-function boundary(value: string, edge: 'start' | 'end'): Date {
+export function boundary(value: string, edge: 'start' | 'end'): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return new Date(`${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}-03:00`);
   }

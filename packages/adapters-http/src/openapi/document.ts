@@ -35,6 +35,14 @@ const listParams = [
   param('fromDate', 'Creation date >= (ISO 8601; a bare date is that day in Buenos Aires)'),
   param('toDate', 'Creation date <= (inclusive; a bare date includes the whole day)'),
 ];
+const movementParams = [
+  ...listParams.slice(0, 2),
+  param('sort', '-movementDate (default) or movementDate'),
+  param('fromDate', 'movementDate >= (ISO 8601)'),
+  param('toDate', 'movementDate <= (inclusive)'),
+  param('movementType', 'CREDIT or DEBIT'),
+  param('operationType', 'DEPOSIT or SETTLEMENT'),
+];
 const listOf = (name: keyof typeof schemas) => ({
   description: 'A page of results, newest first; X-Total-Count carries the total',
   headers: { 'X-Total-Count': { schema: { type: 'integer' } } },
@@ -314,6 +322,56 @@ export const openApiDocument = {
     '/v1/associates/{id}/route-settlements': {
       parameters: [pathId],
       get: { summary: "The associate's route settlements", responses: { '200': listOf('RouteSettlement'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/sandbox/collections': {
+      post: {
+        summary: 'Sandbox only: simulate money arriving on an ACTIVE receivable account (CREDIT/DEPOSIT movement, event movement.created)',
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: true, content: json(ref('CollectionInput')) },
+        responses: {
+          ...writeErrors,
+          '201': one('Movement', 'The movement'),
+          '404': problem('resource-not-found; in production the whole path answers 404'),
+          '422': problem('receivable-account-not-active, unmatching-movement-currency-code, current-account-not-receivable-enabled'),
+        },
+      },
+    },
+    '/v1/sandbox/settlement-runs': {
+      post: { summary: 'Sandbox only: run the settlement cycle now', responses: { '201': one('SettlementRun', 'What the cycle did'), ...authErrors } },
+    },
+    '/v1/current-accounts': {
+      get: {
+        summary: 'List current accounts (read-only)',
+        parameters: [...listParams, param('accountType', 'MAIN or SUB'), param('status', 'ACTIVE or DISABLED')],
+        responses: { '200': listOf('CurrentAccount'), ...authErrors },
+      },
+    },
+    '/v1/current-accounts/{id}': {
+      parameters: [pathId],
+      get: { summary: 'Get a current account', responses: { '200': one('CurrentAccount', 'Current account'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/current-accounts/{id}/balances': {
+      parameters: [pathId],
+      get: { summary: 'Balances: settled funds in the CVU wallet', responses: { '200': one('Balances', 'Balances'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/current-accounts/{id}/movements': {
+      parameters: [pathId],
+      get: { summary: 'Movements of a current account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/receivable-accounts/{id}/movements': {
+      parameters: [pathId],
+      get: { summary: 'Movements of a receivable account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    },
+    '/v1/settlements': {
+      get: {
+        summary: 'Settlements (needs current-accounts:read)',
+        parameters: [...listParams, param('receivableAccountId', 'Exact', { type: 'integer' })],
+        responses: { '200': listOf('Settlement'), ...authErrors },
+      },
+    },
+    '/v1/settlements/{id}': {
+      parameters: [pathId],
+      get: { summary: 'A settlement', responses: { '200': one('Settlement', 'Settlement'), '404': problem('resource-not-found'), ...authErrors } },
     },
     '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
   },

@@ -19,5 +19,13 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
     },
     { noOverlap: true, timezone: SERVICE_TIMEZONE, name: 'expiration' },
   );
-  return [expiration];
+  const settlement = cron.schedule(
+    config.settlementCron,
+    async () => {
+      const run = await app.settlements.run.execute();
+      if (run.settlements > 0) logger.info({ job: 'settlement', ...run, settledAmountMinor: run.settledAmountMinor.toString() }, 'settlement run');
+    },
+    { noOverlap: true, timezone: SERVICE_TIMEZONE, name: 'settlement' },
+  );
+  return [expiration, settlement];
 }

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ListQuery, PageQuery } from './list-query';
+
+export class CounterPartyBody {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name!: string;
+
+  /** Canonicalised and check-digit verified by the domain. */
+  @IsString()
+  taxId!: string;
+}
+
+/** POST /v1/sandbox/collections. */
+export class CollectionBody {
+  @IsInt({ message: 'receivableAccountId must be an integer' })
+  @Min(1)
+  receivableAccountId!: number;
+
+  @IsDefined({ message: 'amount is required' })
+  amount!: unknown;
+
+  @IsOptional()
+  @IsString()
+  currencyCode?: string;
+
+  @ValidateNested()
+  @IsDefined({ message: 'counterParty is required' })
+  @Type(() => CounterPartyBody)
+  counterParty!: CounterPartyBody;
+}
+
+export class MovementListQuery extends PageQuery {
+  @IsOptional()
+  @IsIn(['-movementDate', 'movementDate'], { message: 'sort must be -movementDate (default) or movementDate' })
+  sort?: '-movementDate' | 'movementDate';
+
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'fromDate must be an ISO 8601 date or timestamp' }) fromDate?: string;
+  @IsOptional() @IsISO8601({ strict: true }, { message: 'toDate must be an ISO 8601 date or timestamp' }) toDate?: string;
+  @IsOptional() @IsIn(['CREDIT', 'DEBIT'], { message: 'movementType must be CREDIT or DEBIT' }) movementType?: 'CREDIT' | 'DEBIT';
+  @IsOptional() @IsIn(['DEPOSIT', 'SETTLEMENT'], { message: 'operationType must be DEPOSIT or SETTLEMENT' }) operationType?: 'DEPOSIT' | 'SETTLEMENT';
+}
+
+export class CurrentAccountListQuery extends ListQuery {
+  @IsOptional() @IsIn(['MAIN', 'SUB'], { message: 'accountType must be MAIN or SUB' }) accountType?: 'MAIN' | 'SUB';
+  @IsOptional() @IsIn(['ACTIVE', 'DISABLED'], { message: 'status must be ACTIVE or DISABLED' }) status?: 'ACTIVE' | 'DISABLED';
+}
+
+export class SettlementListQuery extends ListQuery {
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'receivableAccountId must be an integer' }) receivableAccountId?: number;
+}

@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { Money, movementView, parseTaxId } from '@rcs/domain';
+import { authOf } from '../auth/authenticate';
+import { CollectionBody } from '../dto/money-dto';
+import { settlementRunResponse } from '../mappers/money-responses';
+import { idempotent } from '../middleware/idempotency';
+import type { HttpContext } from './http-context';
+import { validBody } from './respond';
+
+/** Sandbox helpers (CONTRACT): any valid token; mounted only in sandbox mode, so production answers 404. */
+export function sandboxRoutes({ app, uow, clock }: HttpContext): Router {
+  const router = Router();
+  const optionalKey = idempotent(uow, clock, { required: false });
+
+  router.post('/sandbox/collections', validBody(CollectionBody), optionalKey, async (req, res) => {
+    const body = req.body as CollectionBody;
+    const movement = await app.collections.record.execute({
+      customerId: authOf(req).customerId,
+      receivableAccountId: body.receivableAccountId,
+      amount: Money.parse(body.amount, 'amount'),
+      currencyCode: body.currencyCode,
+      counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
+    });
+    res.status(201).json(movementView(movement));
+  });
+
+  router.post('/sandbox/settlement-runs', async (_req, res) => {
+    res.status(201).json(settlementRunResponse(await app.settlements.run.execute()));
+  });
+
+  return router;
+}

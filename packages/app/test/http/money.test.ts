@@ -1,0 +1,108 @@
+import request from 'supertest';
+import { startTestApi, useTestApi } from '../support/test-api';
+import { activeAccount, key, parties } from '../support/fixtures';
+
+const PAYER = { name: 'Juan Pagador', taxId: '20-12345678-6' };
+
+describe('collections, settlement, current accounts', () => {
+  const ctx = useTestApi();
+  const collect = (body: object, token = ctx.token) => ctx.api.call('post', '/v1/sandbox/collections', { token, body: { counterParty: PAYER, ...body } });
+  const settle = () => ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token });
+  const mainAccount = async (token = ctx.token) => (await ctx.api.call('get', '/v1/current-accounts?accountType=MAIN', { token })).body[0];
+  const balance = async (id: number) => (await ctx.api.call('get', `/v1/current-accounts/${id}/balances`, { token: ctx.token })).body;
+
+  it('follows the money: collection, PAID, settlement, SETTLED, balance, to the cent', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const main = await mainAccount();
+    const before = (await balance(main.id)).balanceByWallet.CVU;
+    const invoice = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('m'), body: { receivableAccountId: account.id, amount: '1000.10', currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;
+    const retention = (await ctx.api.call('post', '/v1/receivables', {
+      token: ctx.token,
+      headers: key('m'),
+      body: { receivableAccountId: account.id, amount: '30.05', currencyCode: 'ARS', receivableType: 'RETENTION', parentReceivableId: invoice.id },
+    })).body;
+
+    const movement = await collect({ receivableAccountId: account.id, amount: '970.05' });
+    expect(movement.status).toBe(201);
+    expect(movement.body).toMatchObject({ receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 970.05, counterParty: { name: 'Juan Pagador', taxId: '20123456786' } });
+    const created = await ctx.api.db.knex('outbox_events').where({ type: 'movement.created' });
+    expect(created.map((e) => e.data.movement)).toContainEqual(expect.objectContaining({ id: movement.body.id, receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 970.05 }));
+    expect((await ctx.api.call('get', `/v1/receivables/${invoice.id}`, { token: ctx.token })).body.status).toBe('PENDING');
+
+    await ctx.api.call('patch', `/v1/receivables/${invoice.id}/status`, { token: ctx.token, body: { status: 'PAID' } });
+    const run = await settle();
+    expect(run.status).toBe(201);
+    expect(run.body).toMatchObject({ settlements: 1, settledReceivables: 2, settledAmount: 970.05 });
+    for (const id of [invoice.id, retention.id]) expect((await ctx.api.call('get', `/v1/receivables/${id}`, { token: ctx.token })).body.status).toBe('SETTLED');
+    const after = await balance(main.id);
+    expect(after).toMatchObject({ currentAccountId: main.id, currencyCode: 'ARS', balanceByWallet: { CASH: 0, CVU_TAX: 0 } });
+    expect(Math.round((after.balanceByWallet.CVU - before) * 100)).toBe(97005);
+    expect(after.totalBalance).toBe(after.balanceByWallet.CVU);
+    expect((await ctx.api.call('get', `/v1/current-accounts/${main.id}`, { token: ctx.token })).body.lastSettlementDate).not.toBeNull();
+
+    const settlements = await ctx.api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token: ctx.token });
+    expect(settlements.body).toHaveLength(1);
+    expect(settlements.body[0]).toMatchObject({ amount: 970.05, currentAccountId: main.id, receivablesCount: 2, receivableIds: [invoice.id, retention.id] });
+    expect((await ctx.api.call('get', `/v1/settlements/${settlements.body[0].id}`, { token: ctx.token })).body.id).toBe(settlements.body[0].id);
+    const out = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/movements`, { token: ctx.token });
+    expect(out.body.map((m: { subtype: string | null; movementType: string }) => [m.movementType, m.subtype])).toEqual([['DEBIT', 'SETTLEMENT_OUT'], ['CREDIT', null]]);
+    const into = await ctx.api.call('get', `/v1/current-accounts/${main.id}/movements?operationType=SETTLEMENT`, { token: ctx.token });
+    expect(into.body[0]).toMatchObject({ currentAccountId: main.id, movementType: 'CREDIT', subtype: 'SETTLEMENT_IN', amount: 970.05 });
+    const events = (await ctx.api.db.knex('outbox_events').whereIn('type', ['receivable.settled', 'settlement.completed'])).map((e) => e.type);
+    expect(events.filter((t) => t === 'receivable.settled').length).toBeGreaterThanOrEqual(2);
+    expect(events).toContain('settlement.completed');
+
+    const again = await settle();
+    expect(again.body).toEqual({ settlements: 0, settledReceivables: 0, settledAmount: 0 });
+    expect((await balance(main.id)).balanceByWallet.CVU).toBe(after.balanceByWallet.CVU);
+  });
+
+  it('leaves PAID receivables waiting when no money arrived, and settles them with the next collection', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const invoice = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('w'), body: { receivableAccountId: account.id, amount: 5, currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;
+    await ctx.api.call('patch', `/v1/receivables/${invoice.id}/status`, { token: ctx.token, body: { status: 'PAID' } });
+    await settle();
+    expect((await ctx.api.call('get', `/v1/receivables/${invoice.id}`, { token: ctx.token })).body.status).toBe('PAID');
+    await collect({ receivableAccountId: account.id, amount: 5 });
+    await settle();
+    expect((await ctx.api.call('get', `/v1/receivables/${invoice.id}`, { token: ctx.token })).body.status).toBe('SETTLED');
+  });
+
+  it('refuses collections on accounts that cannot receive them', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const provisioning = (await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: key('c') })).body;
+    expect((await collect({ receivableAccountId: provisioning.id, amount: 1 })).body.code).toBe('receivable-account-not-active');
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    expect((await collect({ receivableAccountId: account.id, amount: 1, currencyCode: 'USD' })).body.code).toBe('unmatching-movement-currency-code');
+    expect((await collect({ receivableAccountId: (await mainAccount()).id, amount: 1 })).body.code).toBe('current-account-not-receivable-enabled');
+    expect((await collect({ receivableAccountId: account.id, amount: 1 }, ctx.otherToken)).status).toBe(403);
+    expect((await collect({ receivableAccountId: account.id, amount: 0.001 })).status).toBe(400);
+    expect((await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: 'X', taxId: '123' } })).body.invalidParams[0].name).toBe('counterParty.taxId');
+  });
+
+  it('lists current accounts read-only and keeps them to their customer', async () => {
+    const list = await ctx.api.call('get', '/v1/current-accounts', { token: ctx.token });
+    expect(list.body.map((a: { accountType: string }) => a.accountType).sort()).toEqual(['MAIN', 'SUB']);
+    const theirs = await mainAccount(ctx.otherToken);
+    expect((await ctx.api.call('get', `/v1/current-accounts/${theirs.id}`, { token: ctx.token })).status).toBe(403);
+    expect((await ctx.api.call('get', `/v1/current-accounts/${theirs.id}/movements`, { token: ctx.token })).status).toBe(403);
+    expect((await ctx.api.call('get', '/v1/current-accounts?accountType=OTHER', { token: ctx.token })).status).toBe(400);
+  });
+});
+
+describe('sandbox helpers in production mode', () => {
+  it('answer 404, even to a valid token', async () => {
+    const api = await startTestApi({ APP_MODE: 'production', DATABASE_URL: 'postgres://unused', BANK_PROVIDER_URL: 'http://127.0.0.1:9' });
+    try {
+      const { clientId, clientSecret } = await api.app.customers.create.execute({ name: `Production ${Date.now()}` });
+      const token = await api.login({ clientId, clientSecret });
+      for (const path of ['/v1/sandbox/collections', '/v1/sandbox/settlement-runs']) {
+        const res = await request(api.http).post(path).set('Authorization', `Bearer ${token}`).send({});
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('resource-not-found');
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -66,12 +66,13 @@ export class KnexSettlementRepository implements SettlementRepository {
        FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
       [settlementIds],
     );
-    // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock.
+    // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock. NO KEY UPDATE,
+    // not UPDATE: the settlement rows just inserted hold KEY SHARE on them through their foreign key.
     await this.trx.raw(
       `WITH credit AS (
          SELECT current_account_id, SUM(amount_minor) AS total FROM settlements WHERE id = ANY(?::bigint[]) GROUP BY current_account_id
        ), locked AS (
-         SELECT ca.id FROM current_accounts ca JOIN credit ON credit.current_account_id = ca.id ORDER BY ca.id FOR UPDATE OF ca
+         SELECT ca.id FROM current_accounts ca JOIN credit ON credit.current_account_id = ca.id ORDER BY ca.id FOR NO KEY UPDATE OF ca
        )
        UPDATE current_accounts ca SET balance_minor = ca.balance_minor + credit.total, last_settlement_date = ?, modification_date = ?
        FROM credit, locked WHERE ca.id = credit.current_account_id AND locked.id = ca.id`,

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { composeCvu } from '@rcs/domain';
+import { sendIncomingTransfer, type IncomingTransferNotification } from './incoming-transfer-notification';
 
 /** Magic words in holderName, like a card processor's test numbers; see this package's README. */
 export const MAGIC = {
@@ -19,6 +20,8 @@ export interface BankSimulatorOptions {
   /** Failing calls per request id before SIM-FLAKY succeeds. */
   readonly flakyFailures?: number;
   readonly now?: () => number;
+  /** Where POST /v1/incoming-transfers sends its signed notification, and with which secret. */
+  readonly notify?: { readonly url: string; readonly secret: string };
 }
 
 interface CvuRequestRecord {
@@ -56,6 +59,7 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator');
     if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { status: 'ok' });
+    if (req.method === 'POST' && url.pathname === '/v1/incoming-transfers') return simulateIncomingTransfer(req, res);
     const match = /^\/v1\/cvu-requests\/([^/]+)$/.exec(url.pathname);
     if (!match || req.method !== 'PUT') return send(res, 404, { error: 'not found' });
     const requestId = decodeURIComponent(match[1]);
@@ -86,6 +90,15 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
     if (now() - record.firstSeen < delayMs) return send(res, 200, { requestId, state: 'PENDING' });
     const cvu = name.includes(MAGIC.INVALID) ? '0000044000000000000000' : simulatedCvu(requestId);
     return send(res, 200, { requestId, state: 'ASSIGNED', cvu });
+  }
+
+  /** A payer's transfer arriving on a CVU: the simulator notifies the service as the real provider would. */
+  async function simulateIncomingTransfer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!options.notify) return send(res, 409, { error: 'no notification target configured (BANK_SIMULATOR_NOTIFY_URL)' });
+    const body = JSON.parse(await readBody(req)) as Omit<IncomingTransferNotification, 'notificationId' | 'currencyCode'> & { notificationId?: string };
+    const notification = { notificationId: body.notificationId ?? `sim-${randomUUID()}`, currencyCode: 'ARS', ...body } as IncomingTransferNotification;
+    const answer = await sendIncomingTransfer(options.notify.url, options.notify.secret, notification);
+    send(res, answer.status, { notificationId: notification.notificationId, service: await answer.json().catch(() => null) });
   }
 
   const server = createServer((req, res) => {

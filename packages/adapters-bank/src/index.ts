@@ -1,2 +1,3 @@
 export * from './http-bank-provider';
 export * from './bank-simulator';
+export * from './incoming-transfer-notification';

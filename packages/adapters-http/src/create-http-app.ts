@@ -14,6 +14,7 @@ import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import { moneyRoutes } from './routes/money-routes';
+import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
 
@@ -23,6 +24,8 @@ export interface HttpOptions extends HttpContext {
   readonly rateLimitPerMinute: number;
   /** Serve the sandbox helpers (APP_MODE=sandbox). */
   readonly sandbox: boolean;
+  /** Shared secret of the provider's signed notifications; without it the notification route is not served. */
+  readonly bankNotificationSecret?: string;
   /** Whether a credential may still act (revocation); cached briefly per credential. */
   readonly credentialActive: (credentialId: number) => Promise<boolean>;
   /** Database readiness for /health. */
@@ -36,6 +39,8 @@ export function createHttpApp(options: HttpOptions): Express {
   http.set('etag', false);
   http.set('query parser', 'simple');
   http.use(requestContext(options.logger));
+  // Before the JSON parser: the signature covers the raw bytes.
+  if (options.bankNotificationSecret) http.use(bankNotificationRoutes(options.app, options.bankNotificationSecret));
   http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
 
   http.get('/health', async (_req, res) => {

@@ -20,6 +20,8 @@ export interface Config {
   /** Absent in sandbox: the provider simulator runs in this process. */
   readonly bankProviderUrl?: string;
   readonly bankProviderApiKey?: string;
+  /** Verifies the provider's incoming-transfer notifications (sandbox default: sandbox-bank-notification-secret). */
+  readonly bankNotificationSecret?: string;
   readonly bankProviderTimeoutMs: number;
   readonly sandboxProvisioningDelayMs: number;
   readonly provisioning: {
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
     bankProviderApiKey: env.BANK_PROVIDER_API_KEY || undefined,
+    bankNotificationSecret: env.BANK_NOTIFICATION_SECRET || (mode === 'sandbox' ? 'sandbox-bank-notification-secret' : undefined),
     bankProviderTimeoutMs: integer(env, 'BANK_PROVIDER_TIMEOUT_MS', 5_000),
     sandboxProvisioningDelayMs: integer(env, 'SANDBOX_PROVISIONING_DELAY_MS', 500, 0),
     provisioning: {

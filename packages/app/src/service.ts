@@ -54,15 +54,20 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     logger: container.get<Logger>(TYPES.Logger),
     rateLimitPerMinute: container.get<Config>(TYPES.Config).rateLimitPerMinute,
     sandbox: container.get<Config>(TYPES.Config).mode === 'sandbox',
+    bankNotificationSecret: container.get<Config>(TYPES.Config).bankNotificationSecret,
     credentialActive: (credentialId) => credentialActive(knex, credentialId),
     ready,
   });
 }
 
-/** The provider to talk to: BANK_PROVIDER_URL, or in sandbox without it a simulator started in this process. */
-async function bankProvider(config: Config, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * The provider to talk to: BANK_PROVIDER_URL, or in sandbox without it a simulator started in this process. The
+ * simulator's notifications go back to this service, whose address is known only once it listens: `notify.url`
+ * is filled in then.
+ */
+async function bankProvider(config: Config, logger: Logger, notify: { url: string; secret: string }): Promise<{ url: string; stop(): Promise<void> }> {
   if (config.bankProviderUrl) return { url: config.bankProviderUrl, stop: async () => undefined };
-  const simulator = await startBankSimulator(0, { provisioningDelayMs: config.sandboxProvisioningDelayMs });
+  const simulator = await startBankSimulator(0, { provisioningDelayMs: config.sandboxProvisioningDelayMs, notify });
   logger.info({ url: simulator.url }, 'banking provider simulator running in-process');
   return simulator;
 }
@@ -70,7 +75,8 @@ async function bankProvider(config: Config, logger: Logger): Promise<{ url: stri
 /** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the database. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const storage = await openStorage(config);
-  const bank = await bankProvider(config, logger);
+  const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
+  const bank = await bankProvider(config, logger, notify);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);
   let provisioning: PollingWorker | undefined;
   const container = buildContainer(config, logger, storage.knex, {
@@ -89,6 +95,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  notify.url = `http://127.0.0.1:${port}/bank/notifications/incoming-transfers`;
   logger.info({ port, mode: config.mode, storage: storage.embedded ? 'embedded PGlite' : 'PostgreSQL' }, 'listening');
 
   return {

@@ -3,6 +3,7 @@ import * as foundation from './001-foundation';
 import * as receivableAccounts from './002-receivable-accounts';
 import * as receivables from './003-receivables';
 import * as ledger from './004-ledger-and-settlements';
+import * as providerReferences from './005-provider-references';
 import { pgCode } from '../repositories/pg-errors';
 
 interface Migration {
@@ -16,6 +17,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['002-receivable-accounts', receivableAccounts],
   ['003-receivables', receivables],
   ['004-ledger-and-settlements', ledger],
+  ['005-provider-references', providerReferences],
 ];
 
 /** Every migration's name, in order. */

@@ -25,6 +25,7 @@ export interface MovementRow {
   counterparty_name: string | null;
   counterparty_tax_id: string | null;
   settlement_id: string | null;
+  provider_reference: string | null;
   movement_date: Date;
 }
 
@@ -40,6 +41,7 @@ export const toMovement = (row: MovementRow): Movement => ({
   currencyCode: row.currency_code,
   counterParty: row.counterparty_name === null ? null : { name: row.counterparty_name, taxId: row.counterparty_tax_id ?? '' },
   settlementId: row.settlement_id === null ? null : Number(row.settlement_id),
+  providerReference: row.provider_reference,
   movementDate: row.movement_date,
 });
 
@@ -54,19 +56,24 @@ export class KnexLedgerRepository implements LedgerRepository {
     const { rows } = await this.trx.raw(
       `WITH moved AS (
          INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
-                                counterparty_name, counterparty_tax_id, settlement_id, movement_date)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                                counterparty_name, counterparty_tax_id, settlement_id, provider_reference, movement_date)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
        ), balance AS (
          UPDATE ${BALANCE_TABLE[m.accountKind]} SET balance_minor = balance_minor + ? WHERE id = ? RETURNING id
        )
        SELECT moved.* FROM moved, balance`,
       [
         m.customerId, m.accountId, m.accountKind, m.movementType, m.operationType, m.subtype, m.amountMinor.toString(), m.currencyCode,
-        m.counterParty?.name ?? null, m.counterParty?.taxId ?? null, m.settlementId, m.movementDate, signed, m.accountId,
+        m.counterParty?.name ?? null, m.counterParty?.taxId ?? null, m.settlementId, m.providerReference, m.movementDate, signed, m.accountId,
       ],
     );
     if (rows.length !== 1) throw new Error(`movement on account ${m.accountId} found no ${m.accountKind} account to balance`);
     return toMovement(rows[0]);
+  }
+
+  async findByProviderReference(reference: string): Promise<Movement | undefined> {
+    const row: MovementRow | undefined = await this.trx('movements').where({ provider_reference: reference }).first();
+    return row && toMovement(row);
   }
 }
 

@@ -46,6 +46,11 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return row && toReceivableAccount(row);
   }
 
+  async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
+    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ cvu }).forUpdate().first();
+    return row && toReceivableAccount(row);
+  }
+
   async findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined> {
     const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts')
       .where({ customer_id: customerId, currency_code: currencyCode })

@@ -4,6 +4,8 @@ import type { AccountKind, Movement, MovementType, NewMovement, OperationType } 
 export interface LedgerRepository {
   /** Appends a movement and applies it to its account's balance, in the caller's transaction. */
   append(movement: NewMovement): Promise<Movement>;
+  /** The movement recorded for a provider transfer id, if any. */
+  findByProviderReference(reference: string): Promise<Movement | undefined>;
 }
 
 export interface MovementListFilter {

@@ -27,6 +27,8 @@ export interface Movement {
   readonly currencyCode: CurrencyCode;
   readonly counterParty: CounterParty | null;
   readonly settlementId: number | null;
+  /** The provider's id of the transfer that brought the money; one movement per id, ever. */
+  readonly providerReference: string | null;
   readonly movementDate: Date;
 }
 

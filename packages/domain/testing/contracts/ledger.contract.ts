@@ -28,6 +28,7 @@ const collection = (customerId: number, accountId: number, amountMinor: bigint, 
   currencyCode: 'ARS',
   counterParty: { name: 'Pagador SA', taxId: '30712345671' },
   settlementId: null,
+  providerReference: null,
   movementDate: when,
 });
 
@@ -93,6 +94,17 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id]);
       const listed = await ctx.h.settlementQueries.list({ customerId, receivableAccountId: a.account.id }, { page: 1, count: 20 });
       expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
+    });
+
+    it('finds accounts by CVU and movements by provider reference, one movement per reference', async () => {
+      const { customerId, a } = await setUp();
+      const cvu = a.account.toSnapshot().cvu!;
+      expect((await ctx.h.uow.run((tx) => tx.receivableAccounts.getByCvuForUpdate(cvu)))?.id).toBe(a.account.id);
+      const reference = `prov-${a.account.id}`;
+      const first = await ctx.h.uow.run((tx) => tx.ledger.append({ ...collection(customerId, a.account.id, 99n, at(1)), providerReference: reference }));
+      expect((await ctx.h.uow.run((tx) => tx.ledger.findByProviderReference(reference)))?.id).toBe(first.id);
+      await expect(ctx.h.uow.run((tx) => tx.ledger.append({ ...collection(customerId, a.account.id, 99n, at(2)), providerReference: reference }))).rejects.toThrow();
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
 
     it('undoes a whole settlement chunk whose transaction fails', async () => {

@@ -27,7 +27,14 @@ export class InMemoryLedgerRepository implements LedgerRepository {
   constructor(private readonly ref: TablesRef) {}
 
   async append(movement: NewMovement): Promise<Movement> {
+    if (movement.providerReference !== null && (await this.findByProviderReference(movement.providerReference))) {
+      throw new Error(`provider reference ${movement.providerReference} is already recorded`);
+    }
     return appendMovement(this.ref.tables, movement);
+  }
+
+  async findByProviderReference(reference: string): Promise<Movement | undefined> {
+    return this.ref.tables.movements.find((m) => m.providerReference === reference);
   }
 }
 

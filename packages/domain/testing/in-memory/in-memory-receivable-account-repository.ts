@@ -50,6 +50,11 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return found && ReceivableAccount.rehydrate(found);
   }
 
+  async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
+    const found = [...this.ref.tables.receivableAccounts.values()].find((a) => a.cvu === cvu);
+    return found && ReceivableAccount.rehydrate(found);
+  }
+
   async findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined> {
     const found = [...this.ref.tables.receivableAccounts.values()].find((a) => sameOwner(a, customerId, owner, currencyCode));
     return found && ReceivableAccount.rehydrate(found);

@@ -33,7 +33,7 @@ export class InMemorySettlementRepository implements SettlementRepository {
         .sort((a, b) => a.id - b.id)
         .map((r): ReceivableSnapshot => ({ ...r, status: 'SETTLED', modificationDate: now, version: r.version + 1 }));
       for (const r of settled) tables.receivables.set(r.id, r);
-      const pair = { customerId: account.customerId, operationType: 'SETTLEMENT', amountMinor, currencyCode: account.currencyCode, counterParty: null, settlementId: id, movementDate: now } as const;
+      const pair = { customerId: account.customerId, operationType: 'SETTLEMENT', amountMinor, currencyCode: account.currencyCode, counterParty: null, settlementId: id, providerReference: null, movementDate: now } as const;
       appendMovement(tables, { ...pair, accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
       appendMovement(tables, { ...pair, accountId: main.id, accountKind: 'CURRENT', movementType: 'CREDIT', subtype: 'SETTLEMENT_IN' });
       tables.currentAccounts.set(main.id, { ...main, lastSettlementDate: now, modificationDate: now });

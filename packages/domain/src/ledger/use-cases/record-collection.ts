@@ -1,9 +1,19 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, NotFoundError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
-import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import { receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import { movementView, type CounterParty, type Movement } from '../movement';
+
+export interface RecordIncomingTransferInput {
+  /** The provider's transfer id: a repeated notification records nothing new. */
+  readonly providerReference: string;
+  readonly cvu: string;
+  readonly amount: Money;
+  readonly currencyCode: string;
+  readonly counterParty: CounterParty;
+}
 
 export interface RecordCollectionInput {
   readonly customerId: number;
@@ -28,28 +38,52 @@ export class RecordCollection {
   execute(input: RecordCollectionInput): Promise<Movement> {
     return this.uow.run(async (tx) => {
       const account = await receivingAccount(tx, input.customerId, input.receivableAccountId);
-      const snapshot = account.toSnapshot();
-      if (account.status !== 'ACTIVE') {
-        throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is ${account.status}; only ACTIVE accounts receive collections`);
-      }
-      if ((input.currencyCode ?? snapshot.currencyCode) !== snapshot.currencyCode) {
-        throw new DomainError('unmatching-movement-currency-code', `currencyCode must be ${snapshot.currencyCode}, the account's`);
-      }
-      const movement = await tx.ledger.append({
-        customerId: input.customerId,
-        accountId: account.id,
-        accountKind: 'RECEIVABLE',
-        movementType: 'CREDIT',
-        operationType: 'DEPOSIT',
-        subtype: null,
-        amountMinor: input.amount.minor,
-        currencyCode: snapshot.currencyCode,
-        counterParty: input.counterParty,
-        settlementId: null,
-        movementDate: this.clock.now(),
-      });
-      await tx.outbox.record([{ customerId: input.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } }]);
-      return movement;
+      return this.credit(tx, account, input, null);
     });
+  }
+
+  /**
+   * The provider's incoming-transfer notification, found by CVU. Exactly once per provider reference: the
+   * account row is locked first, so a duplicate arriving at the same moment waits and then finds the first.
+   */
+  fromProvider(input: RecordIncomingTransferInput): Promise<{ movement: Movement; recorded: boolean }> {
+    return this.uow.run(async (tx) => {
+      const account = await tx.receivableAccounts.getByCvuForUpdate(input.cvu);
+      if (!account) throw new NotFoundError('receivable account with CVU', input.cvu);
+      const seen = await tx.ledger.findByProviderReference(input.providerReference);
+      if (seen) return { movement: seen, recorded: false };
+      return { movement: await this.credit(tx, account, input, input.providerReference), recorded: true };
+    });
+  }
+
+  private async credit(
+    tx: TransactionScope,
+    account: ReceivableAccount,
+    input: Pick<RecordCollectionInput, 'amount' | 'currencyCode' | 'counterParty'>,
+    providerReference: string | null,
+  ): Promise<Movement> {
+    const snapshot = account.toSnapshot();
+    if (account.status !== 'ACTIVE') {
+      throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is ${account.status}; only ACTIVE accounts receive collections`);
+    }
+    if ((input.currencyCode ?? snapshot.currencyCode) !== snapshot.currencyCode) {
+      throw new DomainError('unmatching-movement-currency-code', `currencyCode must be ${snapshot.currencyCode}, the account's`);
+    }
+    const movement = await tx.ledger.append({
+      customerId: account.customerId,
+      accountId: account.id,
+      accountKind: 'RECEIVABLE',
+      movementType: 'CREDIT',
+      operationType: 'DEPOSIT',
+      subtype: null,
+      amountMinor: input.amount.minor,
+      currencyCode: snapshot.currencyCode,
+      counterParty: input.counterParty,
+      settlementId: null,
+      providerReference,
+      movementDate: this.clock.now(),
+    });
+    await tx.outbox.record([{ customerId: account.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } }]);
+    return movement;
   }
 }

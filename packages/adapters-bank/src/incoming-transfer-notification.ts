@@ -1,0 +1,57 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Money, parseTaxId, ValidationError, type RecordIncomingTransferInput } from '@rcs/domain';
+
+/** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` under the shared notification secret. */
+export const SIGNATURE_HEADER = 'x-bank-signature';
+
+/** What the provider posts when money arrives on a CVU. */
+export interface IncomingTransferNotification {
+  /** The provider's transfer id; the service records each id once. */
+  readonly notificationId: string;
+  readonly cvu: string;
+  readonly amount: string;
+  readonly currencyCode: string;
+  readonly counterParty: { readonly name: string; readonly taxId: string };
+}
+
+export function signNotification(rawBody: string | Buffer, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/** Constant-time check of the signature header against the raw bytes received. */
+export function verifyNotificationSignature(rawBody: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(signNotification(rawBody, secret));
+  const given = Buffer.from(header);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The notification as the collection use case takes it; 400 validation naming what is wrong. */
+export function parseIncomingTransfer(body: unknown): RecordIncomingTransferInput {
+  const b = (body ?? {}) as Partial<IncomingTransferNotification>;
+  const missing = (['notificationId', 'cvu', 'amount', 'currencyCode', 'counterParty'] as const).filter((k) => b[k] === undefined || b[k] === null);
+  if (missing.length) throw new ValidationError(missing.map((name) => ({ name, reason: 'is required' })));
+  if (typeof b.notificationId !== 'string' || b.notificationId.length === 0 || b.notificationId.length > 128) {
+    throw ValidationError.of('notificationId', 'must be a string of 1 to 128 characters');
+  }
+  if (typeof b.cvu !== 'string' || !/^\d{22}$/.test(b.cvu)) throw ValidationError.of('cvu', 'must be 22 digits');
+  if (typeof b.counterParty?.name !== 'string' || !b.counterParty.name) throw ValidationError.of('counterParty.name', 'is required');
+  return {
+    providerReference: b.notificationId,
+    cvu: b.cvu,
+    amount: Money.parse(b.amount, 'amount'),
+    currencyCode: String(b.currencyCode),
+    counterParty: { name: b.counterParty.name, taxId: parseTaxId(b.counterParty.taxId, 'counterParty.taxId') },
+  };
+}
+
+/** What the provider does: post the notification, signed, to the service. */
+export function sendIncomingTransfer(url: string, secret: string, notification: IncomingTransferNotification): Promise<Response> {
+  const body = JSON.stringify(notification);
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signNotification(body, secret) },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+}

@@ -1,0 +1,51 @@
+import request from 'supertest';
+import { SIGNATURE_HEADER, signNotification } from '@rcs/adapters-bank';
+import { useTestApi } from '../support/test-api';
+import { activeAccount } from '../support/fixtures';
+
+const SECRET = 'sandbox-bank-notification-secret';
+const PATH = '/bank/notifications/incoming-transfers';
+
+describe('incoming transfers notified by the banking provider', () => {
+  const ctx = useTestApi();
+  const notify = (notification: object, secret = SECRET) => {
+    const body = JSON.stringify(notification);
+    return request(ctx.api.http).post(PATH).set('content-type', 'application/json').set(SIGNATURE_HEADER, signNotification(body, secret)).send(body);
+  };
+
+  it('records the collection on the account with that CVU, once per notification id', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;
+    const notification = { notificationId: `tr-${account.id}`, cvu, amount: '250.40', currencyCode: 'ARS', counterParty: { name: 'Pagador SA', taxId: '30-71234567-1' } };
+    const first = await notify(notification);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 250.4 });
+    const results = await Promise.all([notify(notification), notify(notification), notify(notification)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.id))).toEqual(new Set([first.body.id]));
+    const movements = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/movements`, { token: ctx.token });
+    expect(movements.headers['x-total-count']).toBe('1');
+    const run = await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token });
+    expect(run.body.settledAmount).toBeGreaterThanOrEqual(250.4);
+  });
+
+  it('refuses an unsigned or wrongly signed notification with 401 and records nothing', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;
+    const notification = { notificationId: `bad-${account.id}`, cvu, amount: 1, currencyCode: 'ARS', counterParty: { name: 'X', taxId: '20123456786' } };
+    expect((await notify(notification, 'wrong-secret')).status).toBe(401);
+    expect((await request(ctx.api.http).post(PATH).set('content-type', 'application/json').send(notification)).status).toBe(401);
+    const movements = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/movements`, { token: ctx.token });
+    expect(movements.body).toEqual([]);
+  });
+
+  it('answers malformed, unknown-CVU and non-ARS notifications with their errors', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;
+    const base = { notificationId: `e-${account.id}`, cvu, amount: 1, currencyCode: 'ARS', counterParty: { name: 'X', taxId: '20123456786' } };
+    expect((await notify({ ...base, amount: 0.001 })).status).toBe(400);
+    expect((await notify({ ...base, cvu: '123' })).body.invalidParams[0].name).toBe('cvu');
+    expect((await notify({ ...base, cvu: '0'.repeat(22) })).status).toBe(404);
+    expect((await notify({ ...base, currencyCode: 'USD' })).body.code).toBe('unmatching-movement-currency-code');
+  });
+});

@@ -58,7 +58,12 @@ for _ in $(seq 1 20); do
   sleep 0.25
 done
 check "receivable account gets its CVU from the in-process simulator" ACTIVE "$status"
+collected=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/sandbox/collections" -H "authorization: Bearer $token" \
+  -H 'content-type: application/json' -d "{\"receivableAccountId\":$account,\"amount\":\"125.50\",\"counterParty\":{\"name\":\"Payer\",\"taxId\":\"20-12345678-6\"}}")
+check "a sandbox collection arrives" 201 "$collected"
+check "the settlement run sweeps it" 1 "$(curl -s -X POST "$base/v1/sandbox/settlement-runs" -H "authorization: Bearer $token" | json settlements)"
 stop
+check "admin ledger verify on the stopped data dir" 0 "$(npm run admin --silent -- ledger verify > "$DATA_DIR/verify.log" 2>&1; echo $?)"
 check "graceful shutdown logged" 1 "$(grep -c '"msg":"stopped"' "$DATA_DIR/service.log")"
 
 start

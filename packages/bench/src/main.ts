@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createDatabase } from '@rcs/adapters-postgres';
+import { httpBaseline, insertBaseline } from './baselines';
+import { printTable, writeResults, type Row } from './report';
+import { createReceivables, listReceivables, login, replayReceivable, type ScenarioRun } from './scenarios';
+import { seedReceivables } from './seed';
+import { startService, type ServiceProcess } from './service-process';
+import { settlementScenario } from './settlement-scenario';
+import { progress, type Measurement } from './stats';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SECONDS = env('BENCH_SECONDS', 10);
+const CONNECTIONS = env('BENCH_CONNECTIONS', 64);
+const RECEIVABLES = env('BENCH_RECEIVABLES', 1_000_000);
+const LIST_ACCOUNTS = env('BENCH_LIST_ACCOUNTS', 10_000);
+const SETTLEMENT_ACCOUNTS = env('BENCH_SETTLEMENT_ACCOUNTS', 100_000);
+const SETTLEMENT_PER_ACCOUNT = env('BENCH_SETTLEMENT_PER_ACCOUNT', 10);
+const PGLITE_RECEIVABLES = env('BENCH_PGLITE_RECEIVABLES', 100_000);
+const POOL_SIZE = 10;
+
+async function withDatabase<T>(serverUrl: string, name: string, work: (url: string) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** The HTTP scenarios against one running service whose database `seedUrl` reaches. */
+async function httpScenarios(storage: string, service: ServiceProcess, seedUrl: string, receivables: number, accounts: number) {
+  const knex = createDatabase({ url: seedUrl, poolSize: 2 });
+  let firstAccount: number;
+  try {
+    const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first('id');
+    firstAccount = await seedReceivables(knex, Number(customer.id), accounts, Math.ceil(receivables / accounts), 'PENDING');
+  } finally {
+    await knex.destroy();
+  }
+  const run: ScenarioRun = { connections: CONNECTIONS, seconds: SECONDS, token: await service.login(), firstAccount, accounts };
+  const results: Record<string, Measurement> = {};
+  for (const [name, scenario] of [
+    ['create receivable', createReceivables],
+    ['idempotent replay', replayReceivable],
+    [`list by account+status (${(receivables / 1e6).toLocaleString('en')}M rows)`, listReceivables],
+    ['login', login],
+  ] as const) {
+    progress(`${storage}: ${name}, ${CONNECTIONS} connections for ${SECONDS} s`);
+    results[name] = await scenario(service, run);
+  }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const stamp = Date.now();
+  const rows: Row[] = [];
+
+  await withDatabase(serverUrl, `rcs_bench_${stamp}`, async (url) => {
+    progress(`baseline (a): node-pg Pool(${POOL_SIZE}) single-row INSERT transactions, ${CONNECTIONS} concurrent`);
+    const insert = await insertBaseline(url, POOL_SIZE, CONNECTIONS, SECONDS);
+    progress(`baseline (b): Express 5 JSON -> 201, no database, ${CONNECTIONS} connections`);
+    const http = await httpBaseline(CONNECTIONS, SECONDS);
+    rows.push({ storage: '-', scenario: 'baseline (a) INSERT transaction', result: insert });
+    rows.push({ storage: '-', scenario: 'baseline (b) Express JSON 201', result: http });
+
+    const service = await startService({ DATABASE_URL: url });
+    try {
+      const r = await httpScenarios('postgres', service, url, RECEIVABLES, LIST_ACCOUNTS);
+      const create = r['create receivable'];
+      rows.push({
+        storage: 'postgres', scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
+        target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
+      });
+      const replay = r['idempotent replay'];
+      rows.push({ storage: 'postgres', scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
+      const listName = Object.keys(r).find((k) => k.startsWith('list'))!;
+      const list = r[listName];
+      rows.push({
+        storage: 'postgres', scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
+        target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
+      });
+      rows.push({ storage: 'postgres', scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
+    } finally {
+      await service.stop();
+    }
+  });
+
+  await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, async (url) => {
+    const s = await settlementScenario(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT);
+    rows.push({
+      storage: 'postgres',
+      scenario: `settlement: ${(SETTLEMENT_ACCOUNTS * SETTLEMENT_PER_ACCOUNT).toLocaleString('en')} receivables / ${SETTLEMENT_ACCOUNTS.toLocaleString('en')} accounts`,
+      result: { throughput: s.settledReceivables / s.seconds, p50: 0, p95: 0, p99: 0, errors: s.ledgerHolds ? 0 : 1, count: s.settlements, unit: 'receivables/s' },
+      target: '<= 60 s, memory flat',
+      met: s.seconds <= 60 && s.ledgerHolds,
+      note: `${s.seconds.toFixed(1)} s, peak RSS ${s.peakRssMiB.toFixed(0)} MiB, ${s.settlements} settlements, ledger ${s.ledgerHolds ? 'holds' : 'BROKEN'}`,
+    });
+  });
+
+  rows.push({ storage: 'postgres', scenario: 'webhook fan-out', result: null, note: 'pending: webhook delivery is not built yet' });
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rcs-bench-'));
+  try {
+    const service = await startService({ DATABASE_URL: '', DATA_DIR: dataDir });
+    try {
+      const { url } = JSON.parse(readFileSync(path.join(dataDir, 'embedded-endpoint.json'), 'utf8')) as { url: string };
+      const r = await httpScenarios('pglite', service, url, PGLITE_RECEIVABLES, 1_000);
+      for (const [name, result] of Object.entries(r)) rows.push({ storage: 'pglite', scenario: name, result, note: 'for information' });
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+  const table = printTable(rows);
+  process.stdout.write(`\n${table}\n\n`);
+  process.stdout.write(`results: ${writeResults(rows, machine)}/latest.json and latest.svg\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Measurement } from './stats';
+
+export interface Row {
+  readonly storage: string;
+  readonly scenario: string;
+  /** Null for a scenario whose feature does not exist yet. */
+  readonly result: (Measurement & { readonly unit?: string }) | null;
+  readonly baseline?: string;
+  readonly ratio?: number;
+  readonly target?: string;
+  readonly met?: boolean;
+  readonly note?: string;
+}
+
+const fixed = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function printTable(rows: readonly Row[]): string {
+  const header = ['storage', 'scenario', 'throughput', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'vs baseline', 'target', 'met'];
+  const lines = rows.map((r) => [
+    r.storage,
+    r.scenario,
+    r.result ? `${fixed(r.result.throughput)} ${r.result.unit ?? 'req/s'}` : 'pending',
+    r.result ? fixed(r.result.p50, 1) : '',
+    r.result ? fixed(r.result.p95, 1) : '',
+    r.result ? fixed(r.result.p99, 1) : '',
+    r.result ? String(r.result.errors) : '',
+    r.ratio === undefined ? '' : `${fixed(r.ratio * 100)}% of ${r.baseline}`,
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [format(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(format)].join('\n');
+}
+
+/** Two panels of horizontal bars: throughput and p99 per scenario. */
+function chart(rows: readonly Row[]): string {
+  const measured = rows.filter((r) => r.result && !r.result.unit);
+  const bar = 12;
+  const height = 60 + measured.length * (bar + 6) * 2 + 40;
+  const panel = (title: string, y0: number, value: (r: Row) => number, unit: string, colour: string) => {
+    const max = Math.max(1, ...measured.map(value));
+    const bars = measured.map((r, i) => {
+      const y = y0 + 20 + i * (bar + 6);
+      const w = (value(r) / max) * 420;
+      return `<text x="10" y="${y + 10}" font-size="11">${r.storage} ${r.scenario}</text><rect x="300" y="${y}" width="${w.toFixed(1)}" height="${bar}" fill="${colour}"/><text x="${305 + w}" y="${y + 10}" font-size="11">${fixed(value(r), 1)} ${unit}</text>`;
+    });
+    return `<text x="10" y="${y0 + 10}" font-size="13" font-weight="bold">${title}</text>${bars.join('')}`;
+  };
+  const secondTop = 40 + measured.length * (bar + 6) + 20;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="860" height="${height}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="white"/>
+${panel('Throughput (higher is better)', 10, (r) => r.result!.throughput, 'req/s', '#3b7dd8')}
+${panel('p99 latency (lower is better)', secondTop, (r) => r.result!.p99, 'ms', '#d8643b')}
+</svg>
+`;
+}
+
+export function writeResults(rows: readonly Row[], machine: Record<string, unknown>): string {
+  const dir = path.join(process.cwd(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ when: new Date().toISOString(), machine, rows }, null, 2));
+  writeFileSync(path.join(dir, 'latest.svg'), chart(rows));
+  return dir;
+}

@@ -1,0 +1,40 @@
+import { createDatabase } from '@rcs/adapters-postgres';
+import { seedReceivables } from './seed';
+import { startService } from './service-process';
+import { progress } from './stats';
+
+export interface SettlementResult {
+  readonly seconds: number;
+  readonly peakRssMiB: number;
+  readonly settlements: number;
+  readonly settledReceivables: number;
+  readonly ledgerHolds: boolean;
+}
+
+/**
+ * The settlement cycle over `accounts` accounts with `perAccount` PAID receivables each, every account holding the
+ * money for them: run once through the sandbox helper on a fresh service process, timed, with its peak memory.
+ */
+export async function settlementScenario(url: string, accounts: number, perAccount: number): Promise<SettlementResult> {
+  const service = await startService({ DATABASE_URL: url });
+  const knex = createDatabase({ url, poolSize: 2 });
+  try {
+    const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first('id');
+    await seedReceivables(knex, Number(customer.id), accounts, perAccount, 'PAID', true);
+    const token = await service.login();
+    progress(`settling ${(accounts * perAccount).toLocaleString('en')} PAID receivables on ${accounts.toLocaleString('en')} accounts`);
+    const started = performance.now();
+    const run = await service.call('POST', '/v1/sandbox/settlement-runs', token);
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
+    const { rows } = await knex.raw(`
+      SELECT count(*) AS n FROM (SELECT id, balance_minor FROM receivable_accounts UNION ALL SELECT id, balance_minor FROM current_accounts) a
+      LEFT JOIN (SELECT account_id, SUM(CASE WHEN movement_type = 'CREDIT' THEN amount_minor ELSE -amount_minor END) AS total FROM movements GROUP BY 1) m
+        ON m.account_id = a.id
+      WHERE a.balance_minor <> COALESCE(m.total, 0)`);
+    return { seconds, peakRssMiB: service.peakRssMiB(), settlements: run.body.settlements, settledReceivables: run.body.settledReceivables, ledgerHolds: Number(rows[0].n) === 0 };
+  } finally {
+    await knex.destroy();
+    await service.stop();
+  }
+}

@@ -2,7 +2,7 @@ import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { Client, DomainError } from '@rcs/domain';
-import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
+import { aClientDetails, emptyTables, FixedClock, InMemoryIdempotencyQueries, InMemoryUnitOfWork } from '@rcs/domain/testing';
 import { idempotent } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
@@ -17,7 +17,7 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
     next();
   });
   let calls = 0;
-  http.post('/things', idempotent(uow, new FixedClock(), { required: true }), async (_req, res) => {
+  http.post('/things', idempotent(uow, new FixedClock(), new InMemoryIdempotencyQueries(uow), { required: true }), async (_req, res) => {
     const outcome = outcomes[calls++];
     await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
     if (outcome === 'crash') throw new Error('database went away');

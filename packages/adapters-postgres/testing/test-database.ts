@@ -20,16 +20,25 @@ export async function openTestDatabase(options: { poolSize?: number; lockTimeout
   const admin = createDatabase({ url, poolSize: 1 });
   await admin.raw(`CREATE SCHEMA ${schema}`);
   await admin.destroy();
-  const knex = createDatabase({ url, schema, poolSize: options.poolSize ?? 8, lockTimeoutMs: options.lockTimeoutMs });
+  const storage = process.env.RCS_TEST_STORAGE === 'pglite' ? 'pglite' : 'postgres';
+  // One connection to PGlite, as the service uses it (app/src/storage.ts says why).
+  const poolSize = storage === 'pglite' ? 1 : (options.poolSize ?? 8);
+  const knex = createDatabase({ url, schema, poolSize, lockTimeoutMs: options.lockTimeoutMs });
   await migrateToLatest(knex);
   return {
     knex,
     url,
     schema,
-    storage: process.env.RCS_TEST_STORAGE === 'pglite' ? 'pglite' : 'postgres',
+    storage,
     async close() {
       await knex.raw(`DROP SCHEMA ${schema} CASCADE`);
       await knex.destroy();
     },
   };
 }
+
+/**
+ * `it` on a real PostgreSQL server, `it.skip` on PGlite: tests of several service instances racing need real
+ * concurrency, and PGlite is one backend whose socket cannot serve two connections' statements at once.
+ */
+export const itOnRealServer: jest.It = process.env.RCS_TEST_STORAGE === 'pglite' ? it.skip : it;

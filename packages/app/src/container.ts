@@ -21,6 +21,7 @@ import {
   KnexLedgerQueries,
   KnexCurrentAccountQueries,
   KnexSettlementQueries,
+  KnexIdempotencyQueries,
   KnexUnitOfWork,
 } from '@rcs/adapters-postgres';
 import { HttpBankProvider } from '@rcs/adapters-bank';
@@ -84,6 +85,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         ledgerQueries: new KnexLedgerQueries(uow.executor),
         currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
         settlementQueries: new KnexSettlementQueries(uow.executor),
+        idempotencyQueries: new KnexIdempotencyQueries(uow.executor),
         bank,
         provisioningPolicy: {
           maxAttempts: config.provisioning.maxAttempts,

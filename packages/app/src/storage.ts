@@ -10,6 +10,14 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/**
+ * One connection to PGlite. It is a single backend anyway, and its socket queues each protocol message on its
+ * own: statements sent at once on two connections interleave, and one's unnamed prepared statement replaces the
+ * other's ("unnamed prepared statement does not exist"). The code never waits on a second connection while
+ * holding one, so a pool of one cannot deadlock.
+ */
+export const EMBEDDED_POOL_SIZE = 1;
+
 const endpointFile = (dataDir: string) => path.join(dataDir, 'embedded-endpoint.json');
 
 /**
@@ -28,8 +36,8 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
     if (running) return { knex: running, embedded: true, close: () => running.destroy() };
   }
   await mkdir(config.dataDir, { recursive: true });
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: config.dbPoolSize + 4 });
-  const knex = createDatabase({ url: embedded.url, poolSize: config.dbPoolSize });
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: 4 });
+  const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE });
   await migrateToLatest(knex);
   if (!options.reuseRunning) await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
   return {
@@ -47,7 +55,7 @@ async function runningEmbedded(dataDir: string): Promise<Knex | undefined> {
   const published = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (!published) return undefined;
   const { url } = JSON.parse(published) as { url: string };
-  const knex = createDatabase({ url, poolSize: 2 });
+  const knex = createDatabase({ url, poolSize: EMBEDDED_POOL_SIZE });
   if (await databaseReady(knex)) return knex;
   await knex.destroy();
   return undefined;

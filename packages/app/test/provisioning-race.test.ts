@@ -1,7 +1,7 @@
 import { Client, createApplication, DEFAULT_CUSTOMER_SETTINGS, DEFAULT_PROVISIONING_POLICY, type BankProvider, type CvuRequest } from '@rcs/domain';
 import { aClientDetails, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator, validTaxId } from '@rcs/domain/testing';
 import { createDatabase, KnexAssociateQueries, KnexClientQueries, KnexReceivableAccountQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { HttpBankProvider, startBankSimulator } from '@rcs/adapters-bank';
 
 /** Two service instances (own pools, own application) provisioning the same database at the same time. */
@@ -17,7 +17,7 @@ describe('provisioning with two instances at once', () => {
     await db.close();
   });
 
-  it('asks the provider once per account and activates each account once', async () => {
+  itOnRealServer('asks the provider once per account and activates each account once', async () => {
     const asked: string[] = [];
     const http = new HttpBankProvider({ baseUrl: simulator.url });
     const recording: BankProvider = {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { instanceOn, moneyState, seedMoney } from './support/settlement-world';
 
 /** The settlement cycle moves every collected peso exactly once, whatever runs it and whenever it dies. */
@@ -11,7 +11,7 @@ describe('settlement exactly once', () => {
   });
   afterAll(() => db.close());
 
-  it('settles each account once when two instances run the cycle at the same moment', async () => {
+  itOnRealServer('settles each account once when two instances run the cycle at the same moment', async () => {
     const [one, two] = [instanceOn(db), instanceOn(db)];
     try {
       const { customerId, collectedMinor } = await seedMoney(db, one.app, 40);

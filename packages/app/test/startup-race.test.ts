@@ -1,5 +1,5 @@
 import { createDatabase, migrateToLatest, MIGRATION_NAMES } from '@rcs/adapters-postgres';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
 import { loadConfig } from '../src/config';
@@ -13,7 +13,7 @@ describe('start-up of two instances together', () => {
   });
   afterAll(async () => db.close());
 
-  it('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
+  itOnRealServer('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
     const config = loadConfig({ APP_MODE: 'sandbox' });
     const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4 }));
     try {

@@ -38,7 +38,7 @@ async function withDatabase<T>(serverUrl: string, name: string, work: (url: stri
 
 /** The HTTP scenarios against one running service whose database `seedUrl` reaches. */
 async function httpScenarios(storage: string, service: ServiceProcess, seedUrl: string, receivables: number, accounts: number) {
-  const knex = createDatabase({ url: seedUrl, poolSize: 2 });
+  const knex = createDatabase({ url: seedUrl, poolSize: 1 });
   let firstAccount: number;
   try {
     const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first('id');

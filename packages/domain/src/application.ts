@@ -44,6 +44,7 @@ import { VerifyLedger } from './ledger/use-cases/verify-ledger';
 import type { CurrentAccountQueries } from './current-accounts/current-account-queries';
 import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } from './current-accounts/read-current-accounts';
 import type { SettlementQueries } from './settlements/settlement-repository';
+import type { IdempotencyQueries } from './idempotency/idempotency-repository';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import {
@@ -68,6 +69,7 @@ export interface ApplicationPorts {
   readonly ledgerQueries: LedgerQueries;
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
+  readonly idempotencyQueries: IdempotencyQueries;
   readonly bank: BankProvider;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;
@@ -152,6 +154,7 @@ export function createApplication(ports: ApplicationPorts) {
     ledger: {
       verify: new VerifyLedger(ports.ledgerQueries),
     },
+    idempotency: ports.idempotencyQueries,
   };
 }
 

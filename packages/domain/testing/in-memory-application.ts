@@ -5,6 +5,7 @@ import { InMemoryReceivableQueries } from './in-memory/in-memory-receivable-repo
 import { InMemoryRouteSettlementQueries } from './in-memory/in-memory-route-settlement-repository';
 import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory/in-memory-ledger';
 import { InMemorySettlementQueries } from './in-memory/in-memory-settlements';
+import { InMemoryIdempotencyQueries } from './in-memory/in-memory-idempotency-repository';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { InMemoryClientQueries } from './in-memory/in-memory-client-repository';
@@ -31,6 +32,7 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     ledgerQueries: new InMemoryLedgerQueries(uow),
     currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
     settlementQueries: new InMemorySettlementQueries(uow),
+    idempotencyQueries: new InMemoryIdempotencyQueries(uow),
     bank,
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { DomainError, ValidationError, type Clock, type StoredResponse, type UnitOfWork } from '@rcs/domain';
+import { DomainError, ValidationError, type Clock, type IdempotencyQueries, type StoredResponse, type UnitOfWork } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { captureResponse, sendStored } from './capture-response';
 import { PROBLEM_CONTENT_TYPE } from './problem';
@@ -36,7 +36,7 @@ class ReleaseKey extends Error {
  * another body gets 409 idempotency-key-reuse; a concurrent duplicate waits for the first (up to the lock
  * timeout) and replays it. Mount after the body is parsed: the fingerprint covers the whitelisted body.
  */
-export function idempotent(uow: UnitOfWork, clock: Clock, options: { required: boolean }): RequestHandler {
+export function idempotent(uow: UnitOfWork, clock: Clock, stored: IdempotencyQueries, options: { required: boolean }): RequestHandler {
   return async (req, res, next) => {
     const key = req.header('idempotency-key');
     if (key === undefined) {
@@ -51,6 +51,13 @@ export function idempotent(uow: UnitOfWork, clock: Clock, options: { required: b
       .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
       .digest('base64url');
     const now = clock.now();
+    // Fast path: a completed key replays from one lock-free read, so repeats of one key do not queue on its row.
+    const done = await stored.findCompleted(credentialId, key, now);
+    if (done) {
+      if (done.fingerprint !== fingerprint) throw new DomainError('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
+      res.setHeader('Idempotent-Replayed', 'true');
+      return sendStored(res, done.response, done.response.status >= 400 ? PROBLEM_CONTENT_TYPE : undefined);
+    }
     const outcome = await uow
       .run(async (tx) => {
         const claim = await tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) });

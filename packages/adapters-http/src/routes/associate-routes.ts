@@ -12,7 +12,7 @@ export function associateRoutes({ app, uow, clock }: HttpContext): Router {
   const router = Router();
   const read = requireScope('associates:read');
   const write = requireScope('associates:write');
-  const optionalKey = idempotent(uow, clock, { required: false });
+  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, associateId: parseId(req.params.id) });
 
   router.get('/associates', read, async (req, res) => {

@@ -35,8 +35,8 @@ export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Route
   const router = Router();
   const read = requireScope('receivable-accounts:read');
   const write = requireScope('receivable-accounts:write');
-  const requiredKey = idempotent(uow, clock, { required: true });
-  const optionalKey = idempotent(uow, clock, { required: false });
+  const requiredKey = idempotent(uow, clock, app.idempotency, { required: true });
+  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, accountId: parseId(req.params.id) });
 
   router.get('/receivable-accounts', read, async (req, res) => {

@@ -29,8 +29,8 @@ export function receivableRoutes({ app, uow, clock }: HttpContext): Router {
   const router = Router();
   const read = requireScope('receivables:read');
   const write = requireScope('receivables:write');
-  const requiredKey = idempotent(uow, clock, { required: true });
-  const optionalKey = idempotent(uow, clock, { required: false });
+  const requiredKey = idempotent(uow, clock, app.idempotency, { required: true });
+  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, receivableId: parseId(req.params.id) });
 
   router.get('/receivables', read, async (req, res) => {

@@ -20,7 +20,7 @@ export function routeSettlementRoutes({ app, uow, clock }: HttpContext): Router 
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, validBody(RouteSettlementBody), idempotent(uow, clock, { required: false }), async (req, res) => {
+  router.post('/route-settlements', write, validBody(RouteSettlementBody), idempotent(uow, clock, app.idempotency, { required: false }), async (req, res) => {
     const customerId = authOf(req).customerId;
     const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });

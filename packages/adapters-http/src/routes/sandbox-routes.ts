@@ -10,7 +10,7 @@ import { validBody } from './respond';
 /** Sandbox helpers (CONTRACT): any valid token; mounted only in sandbox mode, so production answers 404. */
 export function sandboxRoutes({ app, uow, clock }: HttpContext): Router {
   const router = Router();
-  const optionalKey = idempotent(uow, clock, { required: false });
+  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
 
   router.post('/sandbox/collections', validBody(CollectionBody), optionalKey, async (req, res) => {
     const body = req.body as CollectionBody;

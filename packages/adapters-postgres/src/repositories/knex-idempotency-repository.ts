@@ -3,6 +3,7 @@ import {
   DomainError,
   type IdempotencyClaim,
   type IdempotencyClaimRequest,
+  type IdempotencyQueries,
   type IdempotencyRepository,
   type StoredResponse,
 } from '@rcs/domain';
@@ -14,6 +15,12 @@ interface IdempotencyRow {
   response_body: unknown;
   response_location: string | null;
 }
+
+const storedResponse = (row: IdempotencyRow): StoredResponse => ({
+  status: row.response_status!,
+  body: row.response_body,
+  ...(row.response_location === null ? {} : { location: row.response_location }),
+});
 
 export class KnexIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly trx: Knex.Transaction) {}
@@ -48,12 +55,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       .first('fingerprint', 'response_status', 'response_body', 'response_location');
     if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
-    const response: StoredResponse = {
-      status: row.response_status,
-      body: row.response_body,
-      ...(row.response_location === null ? {} : { location: row.response_location }),
-    };
-    return { kind: 'replay', response };
+    return { kind: 'replay', response: storedResponse(row) };
   }
 
   async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {
@@ -65,5 +67,18 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
         response_body: JSON.stringify(response.body ?? null),
         response_location: response.location ?? null,
       });
+  }
+}
+
+export class KnexIdempotencyQueries implements IdempotencyQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async findCompleted(credentialId: number, key: string, now: Date) {
+    const row: IdempotencyRow | undefined = await this.db()('idempotency_keys')
+      .where({ credential_id: credentialId, key })
+      .whereNotNull('response_status')
+      .where('expires_at', '>', now)
+      .first('fingerprint', 'response_status', 'response_body', 'response_location');
+    return row && { fingerprint: row.fingerprint, response: storedResponse(row) };
   }
 }

@@ -46,6 +46,11 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return row && toReceivableAccount(row);
   }
 
+  async get(id: number): Promise<ReceivableAccount | undefined> {
+    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ id }).first();
+    return row && toReceivableAccount(row);
+  }
+
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
     const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ cvu }).forUpdate().first();
     return row && toReceivableAccount(row);

@@ -29,3 +29,14 @@ export interface IdempotencyRepository {
   claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
   complete(credentialId: number, key: string, response: StoredResponse): Promise<void>;
 }
+
+/** A completed record, read without locks or a transaction: the fast path of replays. */
+export interface StoredIdempotencyRecord {
+  readonly fingerprint: string;
+  readonly response: StoredResponse;
+}
+
+export interface IdempotencyQueries {
+  /** The completed, unexpired record of a key, if any; a key still in flight reads as absent. */
+  findCompleted(credentialId: number, key: string, now: Date): Promise<StoredIdempotencyRecord | undefined>;
+}

@@ -17,6 +17,8 @@ export interface ReceivableAccountRepository {
   /** Inserts unless the customer has an account for the same (client, associate, currency). */
   insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }>;
   getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
+  /** Reads without locking, for work that does not change the account (issuing receivables on it). */
+  get(id: number): Promise<ReceivableAccount | undefined>;
   /** The account a CVU belongs to, locked; CVUs are unique across customers. */
   getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined>;
   findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined>;

@@ -1,5 +1,5 @@
-import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRepository, StoredResponse } from '../../src';
-import type { TablesRef } from './in-memory-tables';
+import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyQueries, IdempotencyRepository, StoredResponse } from '../../src';
+import type { TablesRef, TablesSource } from './in-memory-tables';
 
 const keyOf = (credentialId: number, key: string): string => `${credentialId}|${key}`;
 
@@ -24,5 +24,14 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     const existing = this.ref.tables.idempotency.get(id);
     if (!existing) throw new Error(`idempotency key ${key} was never claimed`);
     this.ref.tables.idempotency.set(id, { ...existing, response });
+  }
+}
+
+export class InMemoryIdempotencyQueries implements IdempotencyQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async findCompleted(credentialId: number, key: string, now: Date) {
+    const record = this.source.visibleTables().idempotency.get(keyOf(credentialId, key));
+    return record && record.response && record.expiresAt > now ? { fingerprint: record.fingerprint, response: record.response } : undefined;
   }
 }

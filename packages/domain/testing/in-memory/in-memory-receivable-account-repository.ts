@@ -50,6 +50,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return found && ReceivableAccount.rehydrate(found);
   }
 
+  async get(id: number): Promise<ReceivableAccount | undefined> {
+    return this.getForUpdate(id);
+  }
+
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
     const found = [...this.ref.tables.receivableAccounts.values()].find((a) => a.cvu === cvu);
     return found && ReceivableAccount.rehydrate(found);

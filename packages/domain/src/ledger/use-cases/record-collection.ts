@@ -37,7 +37,7 @@ export class RecordCollection {
 
   execute(input: RecordCollectionInput): Promise<Movement> {
     return this.uow.run(async (tx) => {
-      const account = await receivingAccount(tx, input.customerId, input.receivableAccountId);
+      const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'lock');
       return this.credit(tx, account, input, null);
     });
   }

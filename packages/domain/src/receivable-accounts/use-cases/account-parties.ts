@@ -33,8 +33,8 @@ export async function assertOwnerFree(tx: TransactionScope, customerId: number, 
  * The customer's own receivable account named by a request, telling a current account id (422: current accounts
  * take neither receivables nor client transfers) from an unknown one (404) and another customer's (403).
  */
-export async function receivingAccount(tx: TransactionScope, customerId: number, accountId: number): Promise<ReceivableAccount> {
-  const found = await tx.receivableAccounts.getForUpdate(accountId);
+export async function receivingAccount(tx: TransactionScope, customerId: number, accountId: number, lock: 'lock' | 'read'): Promise<ReceivableAccount> {
+  const found = lock === 'lock' ? await tx.receivableAccounts.getForUpdate(accountId) : await tx.receivableAccounts.get(accountId);
   if (!found) {
     if ((await tx.currentAccounts.listByCustomer(customerId)).some((a) => a.id === accountId)) {
       throw new DomainError('current-account-not-receivable-enabled', `account ${accountId} is a current account; it takes neither receivables nor collections`);

@@ -81,7 +81,9 @@ export class IssueReceivable {
 
   /** The customer's own receivable account, able to take receivables (not a current account, not DISABLED). */
   private async account(tx: TransactionScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
-    const account = await receivingAccount(tx, input.customerId, input.receivableAccountId);
+    // No lock: issuing does not change the account, and locking it would queue every receivable of one account
+    // behind the others. Binding an associate saves the account with a version check instead.
+    const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
     if (account.status === 'DISABLED') throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is DISABLED`);
     return account;
   }

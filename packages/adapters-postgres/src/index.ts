@@ -13,3 +13,4 @@ export { KnexLedgerQueries } from './repositories/knex-ledger';
 export { KnexSettlementQueries } from './repositories/knex-settlements';
 export { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
 export { KnexIdempotencyQueries } from './repositories/knex-idempotency-repository';
+export { knexQueries } from './knex-queries';

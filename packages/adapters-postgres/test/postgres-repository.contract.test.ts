@@ -1,14 +1,7 @@
 import type { DomainEvent } from '@rcs/domain';
 import { repositoryContract } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
-import { KnexClientQueries } from '../src/repositories/knex-client-repository';
-import { KnexAssociateQueries } from '../src/repositories/knex-associate-repository';
-import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
-import { KnexReceivableQueries } from '../src/repositories/knex-receivable-queries';
-import { KnexRouteSettlementQueries } from '../src/repositories/knex-route-settlement-repository';
-import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
-import { KnexSettlementQueries } from '../src/repositories/knex-settlements';
-import { KnexCurrentAccountQueries } from '../src/repositories/knex-current-account-repository';
+import { knexQueries } from '../src/knex-queries';
 import { openTestDatabase } from '../testing';
 
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
@@ -17,14 +10,7 @@ describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
     const uow = new KnexUnitOfWork(db.knex);
     return {
       uow,
-      clientQueries: new KnexClientQueries(uow.executor),
-      associateQueries: new KnexAssociateQueries(uow.executor),
-      receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
-      receivableQueries: new KnexReceivableQueries(uow.executor),
-      routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
-      ledgerQueries: new KnexLedgerQueries(uow.executor),
-      currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
-      settlementQueries: new KnexSettlementQueries(uow.executor),
+      ...knexQueries(uow),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map(

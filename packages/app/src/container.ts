@@ -11,19 +11,7 @@ import {
   type Clock,
   type ProvisioningTrigger,
 } from '@rcs/domain';
-import {
-  ensureSetting,
-  KnexAssociateQueries,
-  KnexClientQueries,
-  KnexReceivableAccountQueries,
-  KnexReceivableQueries,
-  KnexRouteSettlementQueries,
-  KnexLedgerQueries,
-  KnexCurrentAccountQueries,
-  KnexSettlementQueries,
-  KnexIdempotencyQueries,
-  KnexUnitOfWork,
-} from '@rcs/adapters-postgres';
+import { ensureSetting, KnexUnitOfWork, knexQueries } from '@rcs/adapters-postgres';
 import { HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import type { Config } from './config';
@@ -77,15 +65,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         tokens,
         hasher: new ScryptSecretHasher(),
         secrets: new RandomSecretGenerator(),
-        clientQueries: new KnexClientQueries(uow.executor),
-        associateQueries: new KnexAssociateQueries(uow.executor),
-        receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
-        receivableQueries: new KnexReceivableQueries(uow.executor),
-        routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
-        ledgerQueries: new KnexLedgerQueries(uow.executor),
-        currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
-        settlementQueries: new KnexSettlementQueries(uow.executor),
-        idempotencyQueries: new KnexIdempotencyQueries(uow.executor),
+        ...knexQueries(uow),
         bank,
         provisioningPolicy: {
           maxAttempts: config.provisioning.maxAttempts,

@@ -1,6 +1,6 @@
 import { Client, createApplication, DEFAULT_CUSTOMER_SETTINGS, DEFAULT_PROVISIONING_POLICY, type BankProvider, type CvuRequest } from '@rcs/domain';
 import { aClientDetails, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator, validTaxId } from '@rcs/domain/testing';
-import { createDatabase, KnexAssociateQueries, KnexClientQueries, KnexReceivableAccountQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
+import { createDatabase, knexQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { HttpBankProvider, startBankSimulator } from '@rcs/adapters-bank';
 
@@ -35,9 +35,7 @@ describe('provisioning with two instances at once', () => {
         hasher: new PlainSecretHasher(),
         secrets: new SequentialSecretGenerator(),
         tokens: new ReadableTokenIssuer(),
-        clientQueries: new KnexClientQueries(uow.executor),
-        associateQueries: new KnexAssociateQueries(uow.executor),
-        receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
+        ...knexQueries(uow),
         bank: recording,
         provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: Math.random },
         provisioningTrigger: { accountOpened: () => undefined },

@@ -1,4 +1,4 @@
-import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries, InMemorySettlementQueries, InMemoryReceivableAccountQueries, InMemoryReceivableQueries, InMemoryRouteSettlementQueries, emptyTables, InMemoryUnitOfWork, InMemoryClientQueries, InMemoryAssociateQueries, repositoryContract } from '../testing';
+import { emptyTables, inMemoryQueries, InMemoryUnitOfWork, repositoryContract } from '../testing';
 
 describe('in-memory adapters', () => {
   repositoryContract(async () => {
@@ -6,14 +6,7 @@ describe('in-memory adapters', () => {
     const uow = new InMemoryUnitOfWork(store);
     return {
       uow,
-      clientQueries: new InMemoryClientQueries(uow),
-      associateQueries: new InMemoryAssociateQueries(uow),
-      receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
-      receivableQueries: new InMemoryReceivableQueries(uow),
-      routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
-      ledgerQueries: new InMemoryLedgerQueries(uow),
-      currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
-      settlementQueries: new InMemorySettlementQueries(uow),
+      ...inMemoryQueries(uow),
       readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
       close: async () => undefined,
     };

@@ -1,0 +1,25 @@
+import type { KnexUnitOfWork } from './knex-unit-of-work';
+import { KnexClientQueries } from './repositories/knex-client-repository';
+import { KnexAssociateQueries } from './repositories/knex-associate-repository';
+import { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';
+import { KnexReceivableQueries } from './repositories/knex-receivable-queries';
+import { KnexRouteSettlementQueries } from './repositories/knex-route-settlement-repository';
+import { KnexLedgerQueries } from './repositories/knex-ledger';
+import { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
+import { KnexSettlementQueries } from './repositories/knex-settlements';
+import { KnexIdempotencyQueries } from './repositories/knex-idempotency-repository';
+
+/** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
+export function knexQueries(uow: KnexUnitOfWork) {
+  return {
+    clientQueries: new KnexClientQueries(uow.executor),
+    associateQueries: new KnexAssociateQueries(uow.executor),
+    receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),
+    receivableQueries: new KnexReceivableQueries(uow.executor),
+    routeSettlementQueries: new KnexRouteSettlementQueries(uow.executor),
+    ledgerQueries: new KnexLedgerQueries(uow.executor),
+    currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
+    settlementQueries: new KnexSettlementQueries(uow.executor),
+    idempotencyQueries: new KnexIdempotencyQueries(uow.executor),
+  };
+}

@@ -1,0 +1,24 @@
+import type { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+import { InMemoryClientQueries } from './in-memory-client-repository';
+import { InMemoryAssociateQueries } from './in-memory-associate-repository';
+import { InMemoryReceivableAccountQueries } from './in-memory-receivable-account-repository';
+import { InMemoryReceivableQueries } from './in-memory-receivable-repository';
+import { InMemoryRouteSettlementQueries } from './in-memory-route-settlement-repository';
+import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory-ledger';
+import { InMemorySettlementQueries } from './in-memory-settlements';
+import { InMemoryIdempotencyQueries } from './in-memory-idempotency-repository';
+
+/** Every read port in memory, each reading the open transaction's working copy when there is one. */
+export function inMemoryQueries(uow: InMemoryUnitOfWork) {
+  return {
+    clientQueries: new InMemoryClientQueries(uow),
+    associateQueries: new InMemoryAssociateQueries(uow),
+    receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),
+    receivableQueries: new InMemoryReceivableQueries(uow),
+    routeSettlementQueries: new InMemoryRouteSettlementQueries(uow),
+    ledgerQueries: new InMemoryLedgerQueries(uow),
+    currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
+    settlementQueries: new InMemorySettlementQueries(uow),
+    idempotencyQueries: new InMemoryIdempotencyQueries(uow),
+  };
+}

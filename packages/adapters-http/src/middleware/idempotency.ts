@@ -51,26 +51,27 @@ export function idempotent(uow: UnitOfWork, clock: Clock, stored: IdempotencyQue
       .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
       .digest('base64url');
     const now = clock.now();
+    const claimAndRun = () =>
+      uow
+        .run(async (tx) => {
+          const claim = await tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) });
+          if (claim.kind !== 'acquired') return claim;
+          const response = await captureResponse(res, next);
+          if (!keeps(response)) throw new ReleaseKey(response);
+          await tx.idempotency.complete(credentialId, key, response);
+          return { kind: 'executed' as const, response };
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ReleaseKey) return { kind: 'executed' as const, response: error.response };
+          throw error;
+        });
     // Fast path: a completed key replays from one lock-free read, so repeats of one key do not queue on its row.
     const done = await stored.findCompleted(credentialId, key, now);
-    if (done) {
-      if (done.fingerprint !== fingerprint) throw new DomainError('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
-      res.setHeader('Idempotent-Replayed', 'true');
-      return sendStored(res, done.response, done.response.status >= 400 ? PROBLEM_CONTENT_TYPE : undefined);
-    }
-    const outcome = await uow
-      .run(async (tx) => {
-        const claim = await tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) });
-        if (claim.kind !== 'acquired') return claim;
-        const response = await captureResponse(res, next);
-        if (!keeps(response)) throw new ReleaseKey(response);
-        await tx.idempotency.complete(credentialId, key, response);
-        return { kind: 'executed' as const, response };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ReleaseKey) return { kind: 'executed' as const, response: error.response };
-        throw error;
-      });
+    const outcome = done
+      ? done.fingerprint === fingerprint
+        ? ({ kind: 'replay', response: done.response } as const)
+        : ({ kind: 'mismatch' } as const)
+      : await claimAndRun();
     if (outcome.kind === 'mismatch') {
       throw new DomainError('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
     }

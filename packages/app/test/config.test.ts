@@ -1,0 +1,28 @@
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('configuration', () => {
+  it('starts in sandbox with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimitPerMinute: 1200, databaseUrl: undefined, workersEnabled: true });
+    expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
+      ['Sandbox Customer 1', 'sandbox-client'],
+      ['Sandbox Customer 2', 'sandbox-client-2'],
+    ]);
+  });
+
+  it('refuses production without its required settings, naming them in one line', () => {
+    expect(() => loadConfig({ APP_MODE: 'production' })).toThrow(new ConfigError('production mode needs DATABASE_URL, JWT_SECRET, BANK_PROVIDER_URL'));
+    const ok = loadConfig({ APP_MODE: 'production', DATABASE_URL: 'postgres://db', JWT_SECRET: 'j'.repeat(32), BANK_PROVIDER_URL: 'https://bank' });
+    expect(ok.sandboxCredentials).toEqual([]);
+    expect(ok.bankNotificationSecret).toBeUndefined();
+  });
+
+  it.each([
+    [{ APP_MODE: 'staging' }, /APP_MODE/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
+  ])('refuses %p', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,3 +1,4 @@
+import type { ApplicationQueries } from '@rcs/domain';
 import type { KnexUnitOfWork } from './knex-unit-of-work';
 import { KnexClientQueries } from './repositories/knex-client-repository';
 import { KnexAssociateQueries } from './repositories/knex-associate-repository';
@@ -10,7 +11,7 @@ import { KnexSettlementQueries } from './repositories/knex-settlements';
 import { KnexIdempotencyQueries } from './repositories/knex-idempotency-repository';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
-export function knexQueries(uow: KnexUnitOfWork) {
+export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
   return {
     clientQueries: new KnexClientQueries(uow.executor),
     associateQueries: new KnexAssociateQueries(uow.executor),

@@ -54,13 +54,8 @@ import {
   RegisterRouteSettlement,
 } from './route-settlements/use-cases/route-settlement-use-cases';
 
-/** Every adapter the use cases need. */
-export interface ApplicationPorts {
-  readonly uow: UnitOfWork;
-  readonly clock: Clock;
-  readonly hasher: SecretHasher;
-  readonly secrets: SecretGenerator;
-  readonly tokens: TokenIssuer;
+/** Every read port: list pages and single reads straight from storage, outside the write model. */
+export interface ApplicationQueries {
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
   readonly receivableAccountQueries: ReceivableAccountQueries;
@@ -70,6 +65,15 @@ export interface ApplicationPorts {
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
   readonly idempotencyQueries: IdempotencyQueries;
+}
+
+/** Every adapter the use cases need. */
+export interface ApplicationPorts extends ApplicationQueries {
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly hasher: SecretHasher;
+  readonly secrets: SecretGenerator;
+  readonly tokens: TokenIssuer;
   readonly bank: BankProvider;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;

@@ -1,28 +1,8 @@
-import {
-  DEFAULT_CUSTOMER_SETTINGS,
-  type AssociateQueries,
-  type ClientQueries,
-  type DomainEvent,
-  type ReceivableAccountQueries,
-  type ReceivableQueries,
-  type RouteSettlementQueries,
-  type LedgerQueries,
-  type CurrentAccountQueries,
-  type SettlementQueries,
-  type UnitOfWork,
-} from '../../src';
+import { DEFAULT_CUSTOMER_SETTINGS, type ApplicationQueries, type DomainEvent, type UnitOfWork } from '../../src';
 
 /** What an adapter under contract offers; each adapter's test file builds one. */
-export interface RepositoryHarness {
+export interface RepositoryHarness extends ApplicationQueries {
   readonly uow: UnitOfWork;
-  readonly clientQueries: ClientQueries;
-  readonly associateQueries: AssociateQueries;
-  readonly receivableAccountQueries: ReceivableAccountQueries;
-  readonly receivableQueries: ReceivableQueries;
-  readonly routeSettlementQueries: RouteSettlementQueries;
-  readonly ledgerQueries: LedgerQueries;
-  readonly currentAccountQueries: CurrentAccountQueries;
-  readonly settlementQueries: SettlementQueries;
   /** Events stored by the outbox, oldest first. */
   readOutbox(customerId: number): Promise<ReadonlyArray<DomainEvent & { id: string }>>;
   close(): Promise<void>;

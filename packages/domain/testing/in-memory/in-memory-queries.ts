@@ -1,3 +1,4 @@
+import type { ApplicationQueries } from '../../src';
 import type { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryClientQueries } from './in-memory-client-repository';
 import { InMemoryAssociateQueries } from './in-memory-associate-repository';
@@ -9,7 +10,7 @@ import { InMemorySettlementQueries } from './in-memory-settlements';
 import { InMemoryIdempotencyQueries } from './in-memory-idempotency-repository';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
-export function inMemoryQueries(uow: InMemoryUnitOfWork) {
+export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
   return {
     clientQueries: new InMemoryClientQueries(uow),
     associateQueries: new InMemoryAssociateQueries(uow),

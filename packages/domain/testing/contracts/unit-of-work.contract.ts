@@ -39,6 +39,15 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(events[0].id).not.toBe(events[1].id);
     });
 
+    it('records any number of events in one call (beyond a statement\'s 65,535 parameters)', async () => {
+      const customerId = await ctx.newCustomer();
+      const events = Array.from({ length: 14_000 }, (_, i) => ({ customerId, type: 'receivable.settled' as const, occurredAt: T0, data: { receivable: { id: i } } }));
+      await ctx.h.uow.run((tx) => tx.outbox.record(events));
+      const stored = await ctx.h.readOutbox(customerId);
+      expect(stored).toHaveLength(14_000);
+      expect(stored[13_999].data).toEqual({ receivable: { id: 13_999 } });
+    });
+
     it('undoes only a failed nested run and keeps the outer transaction going', async () => {
       const customerId = await ctx.newCustomer();
       const kept = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000001) }), T0);

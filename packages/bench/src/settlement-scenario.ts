@@ -1,4 +1,4 @@
-import { createDatabase } from '@rcs/adapters-postgres';
+import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
 import { seedReceivables } from './seed';
 import { startService } from './service-process';
 import { progress } from './stats';
@@ -27,12 +27,8 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     const run = await service.call('POST', '/v1/sandbox/settlement-runs', token);
     const seconds = (performance.now() - started) / 1000;
     if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
-    const { rows } = await knex.raw(`
-      SELECT count(*) AS n FROM (SELECT id, balance_minor FROM receivable_accounts UNION ALL SELECT id, balance_minor FROM current_accounts) a
-      LEFT JOIN (SELECT account_id, SUM(CASE WHEN movement_type = 'CREDIT' THEN amount_minor ELSE -amount_minor END) AS total FROM movements GROUP BY 1) m
-        ON m.account_id = a.id
-      WHERE a.balance_minor <> COALESCE(m.total, 0)`);
-    return { seconds, peakRssMiB: service.peakRssMiB(), settlements: run.body.settlements, settledReceivables: run.body.settledReceivables, ledgerHolds: Number(rows[0].n) === 0 };
+    const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
+    return { seconds, peakRssMiB: service.peakRssMiB(), settlements: run.body.settlements, settledReceivables: run.body.settledReceivables, ledgerHolds: mismatches.length === 0 };
   } finally {
     await knex.destroy();
     await service.stop();

@@ -2,11 +2,12 @@ import type { Knex } from 'knex';
 import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQueries, ReceivableAccountRecord } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { OWNER_COLUMNS, ownersOf, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
+import { signedAmountSql } from './receivable-rows';
 
 type Row = ReceivableAccountRow & OwnerColumns & { pending_amount_minor: string };
 
 /** stats.pendingAmount: the net (signed by type) sum of the account's PENDING receivables. */
-const PENDING_AMOUNT = `(SELECT COALESCE(SUM(CASE WHEN r.receivable_type IN ('INVOICE', 'DEBT') THEN r.amount_minor ELSE -r.amount_minor END), 0)
+const PENDING_AMOUNT = `(SELECT COALESCE(SUM(${signedAmountSql('r')}), 0)
    FROM receivables r
    WHERE r.customer_id = receivable_accounts.customer_id AND r.receivable_account_id = receivable_accounts.id AND r.status = 'PENDING'
   ) AS pending_amount_minor`;

@@ -12,6 +12,7 @@ import type {
   RouteSettlementSummary,
 } from '@rcs/domain';
 import { fetchPage } from './paging';
+import { signedAmountSql } from './receivable-rows';
 
 interface RouteSettlementRow {
   id: string;
@@ -83,7 +84,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
     if (ids.length === 0) return result;
     const { rows } = await this.db().raw(
       `SELECT route_settlement_id, receivable_type, count(*) AS count,
-              SUM(CASE WHEN receivable_type IN ('INVOICE', 'DEBT') THEN amount_minor ELSE -amount_minor END) AS amount,
+              SUM(${signedAmountSql('receivables')}) AS amount,
               array_agg(DISTINCT receivable_account_id) AS accounts
        FROM receivables
        WHERE route_settlement_id = ANY(?) AND status <> 'DISABLED'

@@ -1,4 +1,4 @@
-import { Receivable, type InvoiceData, type NewReceivable, type ReceivableSnapshot } from '@rcs/domain';
+import { POSITIVE_TYPES, Receivable, type InvoiceData, type NewReceivable, type ReceivableSnapshot } from '@rcs/domain';
 
 export interface ReceivableRow {
   id: string;
@@ -77,3 +77,9 @@ export const toReceivableRow = (r: NewReceivable & Partial<Pick<ReceivableSnapsh
   modification_date: r.modificationDate ?? r.creationDate,
   version: r.version ?? 1,
 });
+
+/** SQL for a receivable's amount signed by its type (positive types add, the rest subtract), as the domain says. */
+export function signedAmountSql(table: string): string {
+  const positive = POSITIVE_TYPES.map((t) => `'${t}'`).join(', ');
+  return `CASE WHEN ${table}.receivable_type IN (${positive}) THEN ${table}.amount_minor ELSE -${table}.amount_minor END`;
+}

@@ -151,8 +151,18 @@ describe('receivables', () => {
     expect((await status(parent.id, 'PAID')).body.code).toBe('invalid-status-transition');
     expect((await status(parent.id, 'SETTLED')).body.code).toBe('invalid-status-transition');
     expect((await status(parent.id, 'GONE')).status).toBe(400);
-    const types = (await ctx.api.db.knex('outbox_events').whereRaw(`(data->'receivable'->>'id')::bigint IN (?, ?)`, [parent.id, note.id]).orderBy('seq')).map((e) => e.type);
-    expect(types).toEqual(['receivable.created', 'receivable.created', 'receivable.paid', 'receivable.paid', 'receivable.disabled', 'receivable.disabled']);
+    const events = (await ctx.api.db.knex('outbox_events').whereRaw(`(data->'receivable'->>'id')::bigint IN (?, ?)`, [parent.id, note.id]).orderBy('seq')).map(
+      (e) => [e.type, e.data.receivable.id],
+    );
+    // The parent's move is announced before the children that follow it.
+    expect(events).toEqual([
+      ['receivable.created', parent.id],
+      ['receivable.created', note.id],
+      ['receivable.paid', parent.id],
+      ['receivable.paid', note.id],
+      ['receivable.disabled', note.id],
+      ['receivable.disabled', parent.id],
+    ]);
   });
 
   it('edits the editable fields, the amount only while PENDING and never below its children', async () => {

@@ -11,6 +11,16 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   /** How long a statement may wait for a row lock before failing (idempotency waits use it). */
   readonly lockTimeoutMs?: number;
+  /**
+   * PGlite behind its socket: every connection shares its one session, so a statement prepared under a name by
+   * one connection collides with the next connection's. Named statements are then not used.
+   */
+  readonly embedded?: boolean;
+}
+
+/** What `prepared` (repositories/prepared.ts) reads from a Knex instance's config. */
+export interface StatementOptions {
+  readonly namedStatements: boolean;
 }
 
 /**
@@ -19,7 +29,8 @@ export interface DatabaseOptions {
  */
 export function createDatabase(options: DatabaseOptions): Knex {
   const lockTimeout = options.lockTimeoutMs ?? 10_000;
-  return knexFactory({
+  const config: Knex.Config & StatementOptions = {
+    namedStatements: !options.embedded,
     client: 'pg',
     connection: options.url,
     searchPath: options.schema ? [options.schema] : undefined,
@@ -31,5 +42,6 @@ export function createDatabase(options: DatabaseOptions): Knex {
       },
     },
     migrations: { tableName: 'knex_migrations' },
-  });
+  };
+  return knexFactory(config);
 }

@@ -23,7 +23,7 @@ export async function openTestDatabase(options: { poolSize?: number; lockTimeout
   const storage = process.env.RCS_TEST_STORAGE === 'pglite' ? 'pglite' : 'postgres';
   // One connection to PGlite, as the service uses it (app/src/storage.ts says why).
   const poolSize = storage === 'pglite' ? 1 : (options.poolSize ?? 8);
-  const knex = createDatabase({ url, schema, poolSize, lockTimeoutMs: options.lockTimeoutMs });
+  const knex = createDatabase({ url, schema, poolSize, lockTimeoutMs: options.lockTimeoutMs, embedded: storage === 'pglite' });
   await migrateToLatest(knex);
   return {
     knex,

@@ -37,7 +37,7 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
   }
   await mkdir(config.dataDir, { recursive: true });
   const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: 4 });
-  const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE });
+  const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
   await migrateToLatest(knex);
   if (!options.reuseRunning) await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
   return {
@@ -55,7 +55,7 @@ async function runningEmbedded(dataDir: string): Promise<Knex | undefined> {
   const published = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (!published) return undefined;
   const { url } = JSON.parse(published) as { url: string };
-  const knex = createDatabase({ url, poolSize: EMBEDDED_POOL_SIZE });
+  const knex = createDatabase({ url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
   if (await databaseReady(knex)) return knex;
   await knex.destroy();
   return undefined;

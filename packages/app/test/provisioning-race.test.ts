@@ -27,7 +27,7 @@ describe('provisioning with two instances at once', () => {
       },
     };
     const instances = [0, 1].map(() => {
-      const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4 });
+      const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
       const uow = new KnexUnitOfWork(knex);
       const app = createApplication({
         uow,

@@ -15,7 +15,7 @@ describe('start-up of two instances together', () => {
 
   itOnRealServer('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
     const config = loadConfig({ APP_MODE: 'sandbox' });
-    const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4 }));
+    const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' }));
     try {
       await Promise.all(instances.map((knex) => migrateToLatest(knex)));
       const secrets = await Promise.all(instances.map((knex) => resolveJwtSecret(config, knex)));

@@ -9,6 +9,7 @@ import {
   type ReceivableAccountRepository,
 } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
+import { prepared } from './prepared';
 import {
   OWNER_COLUMNS,
   ownersOf,
@@ -47,8 +48,8 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async get(id: number): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ id }).first();
-    return row && toReceivableAccount(row);
+    const { rows } = await prepared(this.trx, 'receivable_accounts.get', 'SELECT * FROM receivable_accounts WHERE id = ?', [id]);
+    return rows[0] && toReceivableAccount(rows[0]);
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {

@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 import { ConcurrentModificationError, DomainError, POSITIVE_TYPES, type NewReceivable, type Receivable, type ReceivableRepository } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
+import { prepared } from './prepared';
 import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
+
+type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
+const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
+  'customer_id', 'receivable_account_id', 'client_id', 'associate_id', 'amount_minor', 'currency_code', 'receivable_type',
+  'status', 'legal_number', 'description', 'external_routing_code', 'issue_date', 'due_date', 'receivable_date',
+  'parent_receivable_id', 'attachment_uri', 'invoice_data', 'route_settlement_id', 'creation_date', 'modification_date', 'version',
+];
+const INSERT_RECEIVABLE = `INSERT INTO receivables (${INSERTED_COLUMNS.join(', ')}) VALUES (${INSERTED_COLUMNS.map(() => '?').join(', ')}) RETURNING *`;
 
 function legalNumberClash(error: unknown, legalNumber: string | null): Error {
   if (violatedConstraint(error) === 'receivables_legal_number') {
@@ -15,8 +24,9 @@ export class KnexReceivableRepository implements ReceivableRepository {
 
   async insert(draft: NewReceivable): Promise<Receivable> {
     try {
-      const [row] = await this.trx('receivables').insert(toReceivableRow(draft)).returning('*');
-      return toReceivable(row);
+      const row = toReceivableRow(draft);
+      const { rows } = await prepared(this.trx, 'receivables.insert', INSERT_RECEIVABLE, INSERTED_COLUMNS.map((column) => row[column]));
+      return toReceivable(rows[0]);
     } catch (error) {
       throw legalNumberClash(error, draft.legalNumber);
     }

@@ -7,7 +7,7 @@ import { buildContainer, TYPES } from '../../src/container';
 
 /** An application instance of its own (own pool) on a test database, as a second replica would be. */
 export function instanceOn(db: TestDatabase) {
-  const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4 });
+  const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false' });
   const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: 'http://127.0.0.1:9' }).get<Application>(TYPES.Application);
   return { app, knex };

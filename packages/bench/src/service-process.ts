@@ -17,7 +17,9 @@ const MAIN = path.join(__dirname, '..', '..', '..', 'app', 'dist', 'src', 'main.
 /** The real service, built, in a child process: rate limit out of the way, workers off unless asked. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [MAIN], {
+  // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { ...process.env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -14,6 +14,8 @@ export function requestContext(logger: Logger): RequestHandler {
     const given = req.header('x-request-id');
     const requestId = given && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    // The per-request line is at info level: below it, skip the listener and its closure altogether.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info(

@@ -17,8 +17,13 @@ import { moneyRoutes } from './routes/money-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
+import { idempotencyKeys } from './middleware/idempotency';
+import type { Application, Clock, UnitOfWork } from '@rcs/domain';
 
-export interface HttpOptions extends HttpContext {
+export interface HttpOptions {
+  readonly app: Application;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
   readonly rateLimitPerMinute: number;
@@ -54,15 +59,16 @@ export function createHttpApp(options: HttpOptions): Express {
   const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
   const api = express.Router();
-  api.use(authRoutes(options, limiter, authenticated));
+  api.use(authRoutes(options.app, limiter, authenticated));
   api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
-  api.use(clientRoutes(options));
-  api.use(associateRoutes(options));
-  api.use(receivableAccountRoutes(options));
-  api.use(receivableRoutes(options));
-  api.use(routeSettlementRoutes(options));
-  api.use(moneyRoutes(options));
-  if (options.sandbox) api.use(sandboxRoutes(options));
+  const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
+  api.use(clientRoutes(routes));
+  api.use(associateRoutes(routes));
+  api.use(receivableAccountRoutes(routes));
+  api.use(receivableRoutes(routes));
+  api.use(routeSettlementRoutes(routes));
+  api.use(moneyRoutes(routes));
+  if (options.sandbox) api.use(sandboxRoutes(routes));
   http.use('/v1', api);
 
   http.use(notFoundHandler);

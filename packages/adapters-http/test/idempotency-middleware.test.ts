@@ -2,14 +2,21 @@ import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { Client, DomainError } from '@rcs/domain';
-import { aClientDetails, emptyTables, FixedClock, InMemoryIdempotencyQueries, InMemoryUnitOfWork } from '@rcs/domain/testing';
-import { idempotent } from '../src/middleware/idempotency';
+import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
 /** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
 function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
   const store = { committed: emptyTables() };
   const uow = new InMemoryUnitOfWork(store);
+  const clock = new FixedClock();
+  let transactions = 0;
+  const run = uow.run.bind(uow);
+  uow.run = (work) => {
+    transactions++;
+    return run(work);
+  };
   const http = express();
   http.use(express.json());
   http.use((req, _res, next) => {
@@ -17,7 +24,7 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
     next();
   });
   let calls = 0;
-  http.post('/things', idempotent(uow, new FixedClock(), new InMemoryIdempotencyQueries(uow), { required: true }), async (_req, res) => {
+  http.post('/things', idempotencyKeys(uow, clock).required, async (_req, res) => {
     const outcome = outcomes[calls++];
     await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
     if (outcome === 'crash') throw new Error('database went away');
@@ -29,10 +36,10 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
     res.status(201).json({ calls });
   });
   http.use(errorHandler(pino({ level: 'silent' })));
-  return { http, store, calls: () => calls };
+  return { http, store, clock, calls: () => calls, transactions: () => transactions };
 }
 
-const post = (http: express.Express) => request(http).post('/things').set('Idempotency-Key', 'k').send({ a: 1 });
+const post = (http: express.Express, body: object = { a: 1 }) => request(http).post('/things').set('Idempotency-Key', 'k').send(body);
 
 describe('idempotency middleware', () => {
   it('releases the key after a 500 and rolls its writes back, so a retry runs again', async () => {
@@ -53,15 +60,42 @@ describe('idempotency middleware', () => {
     expect(calls()).toBe(2);
   });
 
-  it('keeps a business error, undoing the writes of the failed operation only', async () => {
+  it('keeps a business error and undoes everything the refused request wrote', async () => {
     const { http, store, calls } = appWith(['rule', 'ok']);
-    expect((await post(http)).status).toBe(422);
+    const refused = await post(http);
+    expect(refused.status).toBe(422);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     const replay = await post(http);
     expect(replay.status).toBe(422);
     expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(calls()).toBe(1);
-    expect(store.committed.clients.size).toBe(1);
+    expect(store.committed.clients.size).toBe(0);
     expect(store.committed.idempotency.size).toBe(1);
+  });
+
+  it('replays a completed response from memory, without a transaction, and still refuses another body', async () => {
+    const { http, transactions } = appWith(['ok', 'ok']);
+    const first = await post(http);
+    expect(first.status).toBe(201);
+    const used = transactions();
+    const replay = await post(http);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['content-type']).toMatch(/^application\/json/);
+    expect((await post(http, { a: 2 })).status).toBe(409);
+    expect(transactions()).toBe(used);
+  });
+
+  it('runs the operation again once the key has expired', async () => {
+    const { http, clock, calls } = appWith(['ok', 'ok']);
+    expect((await post(http)).body).toEqual({ calls: 1 });
+    clock.advance(IDEMPOTENCY_TTL_MS);
+    const again = await post(http);
+    expect(again.body).toEqual({ calls: 2 });
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(calls()).toBe(2);
   });
 
   it('requires the header where the operation says so', async () => {

@@ -12,5 +12,4 @@ export { KnexRouteSettlementQueries } from './repositories/knex-route-settlement
 export { KnexLedgerQueries } from './repositories/knex-ledger';
 export { KnexSettlementQueries } from './repositories/knex-settlements';
 export { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
-export { KnexIdempotencyQueries } from './repositories/knex-idempotency-repository';
 export { knexQueries } from './knex-queries';

@@ -8,7 +8,6 @@ import { KnexRouteSettlementQueries } from './repositories/knex-route-settlement
 import { KnexLedgerQueries } from './repositories/knex-ledger';
 import { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
 import { KnexSettlementQueries } from './repositories/knex-settlements';
-import { KnexIdempotencyQueries } from './repositories/knex-idempotency-repository';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
@@ -21,6 +20,5 @@ export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
     ledgerQueries: new KnexLedgerQueries(uow.executor),
     currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
     settlementQueries: new KnexSettlementQueries(uow.executor),
-    idempotencyQueries: new KnexIdempotencyQueries(uow.executor),
   };
 }

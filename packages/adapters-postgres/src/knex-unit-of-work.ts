@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import type { TransactionScope, UnitOfWork } from '@rcs/domain';
+import { RollbackOnlyError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
@@ -30,13 +30,19 @@ function knexScope(trx: Knex.Transaction): TransactionScope {
   };
 }
 
+/** The transaction of one async flow: the knex transaction (or savepoint) and whether joined work failed in it. */
+interface Ambient {
+  readonly trx: Knex.Transaction;
+  rollbackOnly?: { cause: unknown };
+}
+
 /**
  * One database transaction per outermost `run`. The open transaction travels with the async flow, so a `run`
- * started inside it (an HTTP idempotency scope around a use case) becomes a savepoint on the same connection
- * instead of asking the pool for a second one, which would deadlock on PGlite and exhaust a real pool.
+ * started inside it joins it on the same connection instead of asking the pool for a second one, which would
+ * deadlock on PGlite and exhaust a real pool. Joining costs no statement; `isolated` costs a savepoint.
  */
 export class KnexUnitOfWork implements UnitOfWork {
-  private readonly ambient = new AsyncLocalStorage<Knex.Transaction>();
+  private readonly ambient = new AsyncLocalStorage<Ambient>();
 
   constructor(private readonly knex: Knex) {}
 
@@ -44,16 +50,39 @@ export class KnexUnitOfWork implements UnitOfWork {
    * What a read should run on: the transaction open in this async flow, else the pool. Queries use it so a
    * response built inside an idempotent request sees that request's own uncommitted writes, on its connection.
    */
-  readonly executor = (): Knex => this.open() ?? this.knex;
+  readonly executor = (): Knex => this.open()?.trx ?? this.knex;
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    const begin = this.open() ?? this.knex;
-    return begin.transaction((trx) => this.ambient.run(trx, () => work(knexScope(trx))));
+    const outer = this.open();
+    if (outer) return this.join(outer, work);
+    return this.knex.transaction((trx) => this.committing({ trx }, () => work(knexScope(trx))));
+  }
+
+  isolated<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.open();
+    if (!outer) return work();
+    return outer.trx.transaction((savepoint) => this.committing({ trx: savepoint }, work));
+  }
+
+  /** Runs `work` as the body of a transaction or savepoint, which must not commit if joined work failed in it. */
+  private async committing<T>(ambient: Ambient, work: () => Promise<T>): Promise<T> {
+    const result = await this.ambient.run(ambient, work);
+    if (ambient.rollbackOnly) throw new RollbackOnlyError(ambient.rollbackOnly.cause);
+    return result;
+  }
+
+  private async join<T>(outer: Ambient, work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    try {
+      return await work(knexScope(outer.trx));
+    } catch (error) {
+      outer.rollbackOnly ??= { cause: error };
+      throw error;
+    }
   }
 
   /** The transaction of this async flow, unless it already ended (a callback outliving its request). */
-  private open(): Knex.Transaction | undefined {
-    const trx = this.ambient.getStore();
-    return trx && !trx.isCompleted() ? trx : undefined;
+  private open(): Ambient | undefined {
+    const ambient = this.ambient.getStore();
+    return ambient && !ambient.trx.isCompleted() ? ambient : undefined;
   }
 }

@@ -44,7 +44,6 @@ import { VerifyLedger } from './ledger/use-cases/verify-ledger';
 import type { CurrentAccountQueries } from './current-accounts/current-account-queries';
 import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } from './current-accounts/read-current-accounts';
 import type { SettlementQueries } from './settlements/settlement-repository';
-import type { IdempotencyQueries } from './idempotency/idempotency-repository';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import {
@@ -64,7 +63,6 @@ export interface ApplicationQueries {
   readonly ledgerQueries: LedgerQueries;
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
-  readonly idempotencyQueries: IdempotencyQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -115,7 +113,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivableAccounts: {
       open: openAccount,
-      openBatch: new OpenReceivableAccountsBatch(openAccount),
+      openBatch: new OpenReceivableAccountsBatch(uow, openAccount),
       update: new UpdateReceivableAccount(uow, clock),
       disable: new DisableReceivableAccount(uow, clock),
       activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),
@@ -126,7 +124,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivables: {
       issue: issueReceivable,
-      issueBatch: new IssueReceivablesBatch(issueReceivable),
+      issueBatch: new IssueReceivablesBatch(uow, issueReceivable),
       changeStatus: new ChangeReceivableStatus(uow, clock),
       edit: new EditReceivable(uow, clock),
       expire: new ExpireReceivables(uow, clock),
@@ -158,7 +156,6 @@ export function createApplication(ports: ApplicationPorts) {
     ledger: {
       verify: new VerifyLedger(ports.ledgerQueries),
     },
-    idempotency: ports.idempotencyQueries,
   };
 }
 

@@ -9,6 +9,7 @@ export * from './shared/tax-id';
 export * from './shared/bank-account-number';
 export * from './shared/events';
 export * from './shared/unit-of-work';
+export * from './shared/batch';
 export * from './idempotency/idempotency-repository';
 export * from './customers/customer';
 export * from './customers/customer-repository';

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { DomainError, ValidationError, type Clock, type IdempotencyQueries, type StoredResponse, type UnitOfWork } from '@rcs/domain';
+import { DomainError, ValidationError, type Clock, type IdempotencyClaim, type IdempotencyClaimRequest, type StoredResponse, type UnitOfWork } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { captureResponse, sendStored } from './capture-response';
 import { PROBLEM_CONTENT_TYPE } from './problem';
+import { ReplayCache } from './replay-cache';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
@@ -23,20 +24,24 @@ export function canonicalJson(value: unknown): string {
 /** Kept results: everything below 500 except 429, which, like 5xx, releases the key so a retry runs again. */
 const keeps = (response: StoredResponse) => response.status < 500 && response.status !== 429;
 
-/** Thrown inside the transaction to roll back an attempt whose result must not be kept. */
-class ReleaseKey extends Error {
+type Outcome = Exclude<IdempotencyClaim, { kind: 'acquired' }> | { readonly kind: 'executed'; readonly response: StoredResponse };
+
+/** Thrown inside the transaction to roll back an attempt that did not succeed: none of its writes may stay. */
+class Undo extends Error {
   constructor(readonly response: StoredResponse) {
-    super('release idempotency key');
+    super('undo the failed attempt');
   }
 }
 
 /**
- * SPEC idempotency: the key is claimed in the same transaction as the operation (use cases join it as a
- * savepoint), so key, change and events commit together; the same key and body replays the stored response;
- * another body gets 409 idempotency-key-reuse; a concurrent duplicate waits for the first (up to the lock
- * timeout) and replays it. Mount after the body is parsed: the fingerprint covers the whitelisted body.
+ * SPEC idempotency: the key is claimed in the same transaction as the operation (use cases join it), so key,
+ * change and events commit together; the same key and body replays the stored response; another body gets 409
+ * idempotency-key-reuse; a concurrent duplicate waits for the first (up to the lock timeout) and replays it.
+ * A refused request (4xx) rolls back whatever it wrote and stores its answer in a transaction of its own.
+ * Completed responses are kept in `replays` too, so a repeat usually costs no database round trip.
+ * Mount after the body is parsed: the fingerprint covers the whitelisted body.
  */
-export function idempotent(uow: UnitOfWork, clock: Clock, stored: IdempotencyQueries, options: { required: boolean }): RequestHandler {
+export function idempotent(uow: UnitOfWork, clock: Clock, replays: ReplayCache, options: { required: boolean }): RequestHandler {
   return async (req, res, next) => {
     const key = req.header('idempotency-key');
     if (key === undefined) {
@@ -51,34 +56,57 @@ export function idempotent(uow: UnitOfWork, clock: Clock, stored: IdempotencyQue
       .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
       .digest('base64url');
     const now = clock.now();
-    const claimAndRun = () =>
-      uow
-        .run(async (tx) => {
-          const claim = await tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) });
-          if (claim.kind !== 'acquired') return claim;
+    const claim: IdempotencyClaimRequest = { credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+    const store = (response: StoredResponse) =>
+      uow.run(async (tx): Promise<Outcome> => {
+        const claimed = await tx.idempotency.claim(claim);
+        if (claimed.kind !== 'acquired') return claimed;
+        await tx.idempotency.complete(credentialId, key, response);
+        return { kind: 'executed', response };
+      });
+    const attempt = async (): Promise<Outcome> => {
+      try {
+        return await uow.run(async (tx): Promise<Outcome> => {
+          const claimed = await tx.idempotency.claim(claim);
+          if (claimed.kind !== 'acquired') return claimed;
           const response = await captureResponse(res, next);
-          if (!keeps(response)) throw new ReleaseKey(response);
+          if (response.status >= 400) throw new Undo(response);
           await tx.idempotency.complete(credentialId, key, response);
-          return { kind: 'executed' as const, response };
-        })
-        .catch((error: unknown) => {
-          if (error instanceof ReleaseKey) return { kind: 'executed' as const, response: error.response };
-          throw error;
+          return { kind: 'executed', response };
         });
-    // Fast path: a completed key replays from one lock-free read, so repeats of one key do not queue on its row.
-    const done = await stored.findCompleted(credentialId, key, now);
-    const outcome = done
-      ? done.fingerprint === fingerprint
-        ? ({ kind: 'replay', response: done.response } as const)
-        : ({ kind: 'mismatch' } as const)
-      : await claimAndRun();
+      } catch (error) {
+        if (!(error instanceof Undo)) throw error;
+        return keeps(error.response) ? store(error.response) : { kind: 'executed', response: error.response };
+      }
+    };
+
+    const cached = replays.get(credentialId, key, now);
+    const outcome: Outcome = cached
+      ? cached.fingerprint === fingerprint
+        ? { kind: 'replay', response: cached.response, expiresAt: new Date(cached.expiresAt) }
+        : { kind: 'mismatch' }
+      : await attempt();
     if (outcome.kind === 'mismatch') {
       throw new DomainError('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
     }
     if (outcome.kind === 'replay') {
+      if (!cached) replays.remember(credentialId, key, fingerprint, outcome.response, outcome.expiresAt);
       res.setHeader('Idempotent-Replayed', 'true');
-      return sendStored(res, outcome.response, outcome.response.status >= 400 ? PROBLEM_CONTENT_TYPE : undefined);
+      return sendStored(res, outcome.response, outcome.response.status >= 400 ? PROBLEM_CONTENT_TYPE : 'json');
     }
+    if (keeps(outcome.response)) replays.remember(credentialId, key, fingerprint, outcome.response, claim.expiresAt);
     sendStored(res, outcome.response);
   };
+}
+
+/** The two idempotency middlewares of one HTTP app, sharing its replay cache. */
+export interface IdempotencyKeys {
+  /** The Idempotency-Key header must be present (SPEC: creations of money-bearing resources). */
+  readonly required: RequestHandler;
+  /** Used when present. */
+  readonly optional: RequestHandler;
+}
+
+export function idempotencyKeys(uow: UnitOfWork, clock: Clock, replays = new ReplayCache()): IdempotencyKeys {
+  return { required: idempotent(uow, clock, replays, { required: true }), optional: idempotent(uow, clock, replays, { required: false }) };
 }

@@ -4,15 +4,13 @@ import { AssociateBody, AssociateListQuery, associateDetailsOf } from '../dto/as
 import { commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { associateResponse } from '../mappers/associate-response';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { sendPage, sendUpsert, validBody } from './respond';
 
-export function associateRoutes({ app, uow, clock }: HttpContext): Router {
+export function associateRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const read = requireScope('associates:read');
   const write = requireScope('associates:write');
-  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, associateId: parseId(req.params.id) });
 
   router.get('/associates', read, async (req, res) => {
@@ -30,7 +28,7 @@ export function associateRoutes({ app, uow, clock }: HttpContext): Router {
     sendPage(res, await app.associates.list.execute({ filter, page: pageOf(query) }), associateResponse);
   });
 
-  router.post('/associates', write, validBody(AssociateBody), optionalKey, async (req, res) => {
+  router.post('/associates', write, validBody(AssociateBody), keys.optional, async (req, res) => {
     const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body) };
     const { associate, created } = await app.associates.register.execute(input);
     sendUpsert(res, created, `/v1/associates/${associate.id}`, associateResponse(associate));
@@ -46,16 +44,16 @@ export function associateRoutes({ app, uow, clock }: HttpContext): Router {
     res.json(associateResponse(await app.associates.get.execute(target(req))));
   });
 
-  router.put('/associates/:id', write, validBody(AssociateBody), optionalKey, async (req, res) => {
+  router.put('/associates/:id', write, validBody(AssociateBody), keys.optional, async (req, res) => {
     res.json(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body) })));
   });
 
-  router.delete('/associates/:id', write, optionalKey, async (req, res) => {
+  router.delete('/associates/:id', write, keys.optional, async (req, res) => {
     await app.associates.disable.execute(target(req));
     res.status(204).end();
   });
 
-  router.post('/associates/:id/activations', write, optionalKey, async (req, res) => {
+  router.post('/associates/:id/activations', write, keys.optional, async (req, res) => {
     res.json(associateResponse(await app.associates.activate.execute(target(req))));
   });
 

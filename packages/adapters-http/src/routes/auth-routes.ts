@@ -1,12 +1,12 @@
 import { Router, type RequestHandler } from 'express';
+import type { Application } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { LoginBody } from '../dto/login-dto';
 import { rateLimit, type SlidingWindowLimiter } from '../middleware/rate-limit';
-import type { HttpContext } from './http-context';
 import { validBody } from './respond';
 
 /** POST /v1/auth/login (public, limited per clientId) and GET /v1/me (any valid token). */
-export function authRoutes({ app }: HttpContext, limiter: SlidingWindowLimiter, authenticated: RequestHandler): Router {
+export function authRoutes(app: Application, limiter: SlidingWindowLimiter, authenticated: RequestHandler): Router {
   const router = Router();
 
   router.post('/auth/login', validBody(LoginBody), rateLimit(limiter, (req) => `login:${req.body.clientId}`), async (req, res) => {

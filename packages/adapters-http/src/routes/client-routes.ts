@@ -4,11 +4,10 @@ import { ClientBody, ClientListQuery, clientDetailsOf } from '../dto/client-dto'
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { clientResponse } from '../mappers/client-response';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { sendPage, sendUpsert, validBody } from './respond';
 
-export function clientRoutes({ app, uow, clock }: HttpContext): Router {
+export function clientRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const read = requireScope('clients:read');
   const write = requireScope('clients:write');
@@ -20,7 +19,7 @@ export function clientRoutes({ app, uow, clock }: HttpContext): Router {
     sendPage(res, await app.clients.list.execute({ filter, page: pageOf(query) }), clientResponse);
   });
 
-  router.post('/clients', write, validBody(ClientBody), idempotent(uow, clock, app.idempotency, { required: false }), async (req, res) => {
+  router.post('/clients', write, validBody(ClientBody), keys.optional, async (req, res) => {
     const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body) });
     sendUpsert(res, created, `/v1/clients/${client.id}`, clientResponse(client));
   });
@@ -29,7 +28,7 @@ export function clientRoutes({ app, uow, clock }: HttpContext): Router {
     res.json(clientResponse(await app.clients.get.execute({ customerId: authOf(req).customerId, clientId: parseId(req.params.id) })));
   });
 
-  router.put('/clients/:id', write, validBody(ClientBody), idempotent(uow, clock, app.idempotency, { required: false }), async (req, res) => {
+  router.put('/clients/:id', write, validBody(ClientBody), keys.optional, async (req, res) => {
     const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body) };
     res.json(clientResponse(await app.clients.replace.execute(input)));
   });

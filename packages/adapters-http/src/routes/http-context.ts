@@ -1,8 +1,8 @@
-import type { Application, Clock, UnitOfWork } from '@rcs/domain';
+import type { Application } from '@rcs/domain';
+import type { IdempotencyKeys } from '../middleware/idempotency';
 
-/** What route factories need: the use cases, plus the transaction boundary and clock for idempotency. */
+/** What route factories need: the use cases and the idempotency middlewares. */
 export interface HttpContext {
   readonly app: Application;
-  readonly uow: UnitOfWork;
-  readonly clock: Clock;
+  readonly keys: IdempotencyKeys;
 }

@@ -10,7 +10,6 @@ import {
   UpdateReceivableAccountBody,
 } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { batchResults, sendPage, validBody } from './respond';
 
@@ -31,12 +30,10 @@ export function accountFilterOf(req: Request, query: ReceivableAccountListQuery)
   };
 }
 
-export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Router {
+export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const read = requireScope('receivable-accounts:read');
   const write = requireScope('receivable-accounts:write');
-  const requiredKey = idempotent(uow, clock, app.idempotency, { required: true });
-  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, accountId: parseId(req.params.id) });
 
   router.get('/receivable-accounts', read, async (req, res) => {
@@ -50,19 +47,19 @@ export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Route
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, validBody(OpenReceivableAccountBody), requiredKey, async (req, res) => {
+  router.post('/receivable-accounts', write, validBody(OpenReceivableAccountBody), keys.required, async (req, res) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
     const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
     res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
   });
 
-  router.post('/receivable-accounts/batches', write, validBody(OpenReceivableAccountsBatchBody), requiredKey, async (req, res) => {
+  router.post('/receivable-accounts/batches', write, validBody(OpenReceivableAccountsBatchBody), keys.required, async (req, res) => {
     const customerId = authOf(req).customerId;
     const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
     const records = await Promise.all(
-      results.map((r) => ('account' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.account.id }) : undefined)),
+      results.map((r) => ('value' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.value.id }) : undefined)),
     );
-    res.json(batchResults(results, 'receivableAccount', (r: { index: number }) => receivableAccountResponse(records[r.index]!)));
+    res.json(batchResults(results, 'receivableAccount', (_account, index) => receivableAccountResponse(records[index]!)));
   });
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {
@@ -70,17 +67,17 @@ export function receivableAccountRoutes({ app, uow, clock }: HttpContext): Route
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, validBody(UpdateReceivableAccountBody), optionalKey, async (req, res) => {
+  router.put('/receivable-accounts/:id', write, validBody(UpdateReceivableAccountBody), keys.optional, async (req, res) => {
     await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
   });
 
-  router.delete('/receivable-accounts/:id', write, optionalKey, async (req, res) => {
+  router.delete('/receivable-accounts/:id', write, keys.optional, async (req, res) => {
     await app.receivableAccounts.disable.execute(target(req));
     res.status(204).end();
   });
 
-  router.post('/receivable-accounts/:id/activations', write, optionalKey, async (req, res) => {
+  router.post('/receivable-accounts/:id/activations', write, keys.optional, async (req, res) => {
     await app.receivableAccounts.activate.execute(target(req));
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
   });

@@ -6,7 +6,6 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { ReceivableBatchBody, ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
 import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
 import { receivableResponse } from '../mappers/receivable-response';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { batchResults, sendPage, validBody } from './respond';
 
@@ -25,12 +24,10 @@ function batchItems(customerId: number, items: unknown) {
   });
 }
 
-export function receivableRoutes({ app, uow, clock }: HttpContext): Router {
+export function receivableRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const read = requireScope('receivables:read');
   const write = requireScope('receivables:write');
-  const requiredKey = idempotent(uow, clock, app.idempotency, { required: true });
-  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
   const target = (req: Request) => ({ customerId: authOf(req).customerId, receivableId: parseId(req.params.id) });
 
   router.get('/receivables', read, async (req, res) => {
@@ -38,27 +35,27 @@ export function receivableRoutes({ app, uow, clock }: HttpContext): Router {
     sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
   });
 
-  router.post('/receivables', write, validBody(ReceivableBody), requiredKey, async (req, res) => {
+  router.post('/receivables', write, validBody(ReceivableBody), keys.required, async (req, res) => {
     const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
     res.status(201).location(`/v1/receivables/${receivable.id}`).json(receivableResponse(receivable));
   });
 
-  router.post('/receivables/batches', write, validBody(ReceivableBatchBody), requiredKey, async (req, res) => {
+  router.post('/receivables/batches', write, validBody(ReceivableBatchBody), keys.required, async (req, res) => {
     const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
-    res.json(batchResults(results, 'receivable', (r: { receivable: Parameters<typeof receivableResponse>[0] }) => receivableResponse(r.receivable)));
+    res.json(batchResults(results, 'receivable', receivableResponse));
   });
 
   router.get('/receivables/:id', read, async (req, res) => {
     res.json(receivableResponse(await app.receivables.get.execute(target(req))));
   });
 
-  router.put('/receivables/:id', write, validBody(ReceivableEditBody), optionalKey, async (req, res) => {
+  router.put('/receivables/:id', write, validBody(ReceivableEditBody), keys.optional, async (req, res) => {
     const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
     const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
     res.json(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
   });
 
-  router.patch('/receivables/:id/status', write, validBody(ReceivableStatusBody), optionalKey, async (req, res) => {
+  router.patch('/receivables/:id/status', write, validBody(ReceivableStatusBody), keys.optional, async (req, res) => {
     const { status } = req.body as ReceivableStatusBody;
     if (!(REQUESTABLE_STATUSES as readonly string[]).includes(status)) {
       throw new InvalidStatusTransitionError('receivable', 'any', `setting ${status} (the service's own jobs do that)`);

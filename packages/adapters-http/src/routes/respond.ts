@@ -1,6 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
-import type { DomainError, Page } from '@rcs/domain';
+import type { BatchOutcome, Page } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
 
@@ -28,19 +28,14 @@ export function sendUpsert(res: Response, created: boolean, location: string, bo
  * The body of a batch answer: one result per item, in order, with the status the item would have had alone and
  * either the created resource under `name` or the Problem body of its error.
  */
-export function batchResults<T>(
-  results: ReadonlyArray<{ index: number; error: DomainError } | ({ index: number } & Record<string, unknown>)>,
-  name: string,
-  created: (result: never) => T,
-) {
+export function batchResults<T>(results: ReadonlyArray<BatchOutcome<T>>, name: string, created: (value: T, index: number) => unknown) {
   return {
     results: results.map((result) => {
-      if ('error' in result && result.error) {
-        const error = result.error as DomainError;
-        const problem = problemOf(error.code, error.message, error.extras);
+      if ('error' in result) {
+        const problem = problemOf(result.error.code, result.error.message, result.error.extras);
         return { index: result.index, status: problem.status, error: problem };
       }
-      return { index: result.index, status: 201, [name]: created(result as never) };
+      return { index: result.index, status: 201, [name]: created(result.value, result.index) };
     }),
   };
 }

@@ -5,11 +5,10 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-settlement-dto';
 import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { sendPage, sendUpsert, validBody } from './respond';
 
-export function routeSettlementRoutes({ app, uow, clock }: HttpContext): Router {
+export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const read = requireScope('route-settlements:read');
   const write = requireScope('route-settlements:write');
@@ -20,7 +19,7 @@ export function routeSettlementRoutes({ app, uow, clock }: HttpContext): Router 
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, validBody(RouteSettlementBody), idempotent(uow, clock, app.idempotency, { required: false }), async (req, res) => {
+  router.post('/route-settlements', write, validBody(RouteSettlementBody), keys.optional, async (req, res) => {
     const customerId = authOf(req).customerId;
     const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });

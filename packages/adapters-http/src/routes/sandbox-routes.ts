@@ -3,16 +3,14 @@ import { Money, movementView, parseTaxId } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
 import { settlementRunResponse } from '../mappers/money-responses';
-import { idempotent } from '../middleware/idempotency';
 import type { HttpContext } from './http-context';
 import { validBody } from './respond';
 
 /** Sandbox helpers (CONTRACT): any valid token; mounted only in sandbox mode, so production answers 404. */
-export function sandboxRoutes({ app, uow, clock }: HttpContext): Router {
+export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
-  const optionalKey = idempotent(uow, clock, app.idempotency, { required: false });
 
-  router.post('/sandbox/collections', validBody(CollectionBody), optionalKey, async (req, res) => {
+  router.post('/sandbox/collections', validBody(CollectionBody), keys.optional, async (req, res) => {
     const body = req.body as CollectionBody;
     const movement = await app.collections.record.execute({
       customerId: authOf(req).customerId,

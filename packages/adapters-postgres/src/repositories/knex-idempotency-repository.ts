@@ -3,17 +3,18 @@ import {
   DomainError,
   type IdempotencyClaim,
   type IdempotencyClaimRequest,
-  type IdempotencyQueries,
   type IdempotencyRepository,
   type StoredResponse,
 } from '@rcs/domain';
 import { PG_LOCK_NOT_AVAILABLE, pgCode } from './pg-errors';
+import { prepared } from './prepared';
 
 interface IdempotencyRow {
   fingerprint: string;
   response_status: number | null;
   response_body: unknown;
   response_location: string | null;
+  expires_at: Date;
 }
 
 const storedResponse = (row: IdempotencyRow): StoredResponse => ({
@@ -29,7 +30,9 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     try {
       // A first use inserts; an expired record is taken over as new. A record held by a transaction still in
       // flight makes this statement wait for it (up to lock_timeout), so two requests never both execute.
-      const { rows } = await this.trx.raw(
+      const { rows } = await prepared(
+        this.trx,
+        'idempotency_keys.claim',
         `INSERT INTO idempotency_keys (credential_id, key, fingerprint, created_at, expires_at)
          VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (credential_id, key) DO UPDATE
@@ -52,33 +55,20 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     }
     const row: IdempotencyRow | undefined = await this.trx('idempotency_keys')
       .where({ credential_id: request.credentialId, key: request.key })
-      .first('fingerprint', 'response_status', 'response_body', 'response_location');
+      .first('fingerprint', 'response_status', 'response_body', 'response_location', 'expires_at');
     if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
-    return { kind: 'replay', response: storedResponse(row) };
+    return { kind: 'replay', response: storedResponse(row), expiresAt: row.expires_at };
   }
 
   async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {
-    await this.trx('idempotency_keys')
-      .where({ credential_id: credentialId, key })
-      .update({
-        response_status: response.status,
-        // JSONB keeps the body as sent; JSON.stringify so arrays are not taken for Postgres arrays.
-        response_body: JSON.stringify(response.body ?? null),
-        response_location: response.location ?? null,
-      });
+    await prepared(
+      this.trx,
+      'idempotency_keys.complete',
+      'UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_location = ? WHERE credential_id = ? AND key = ?',
+      // JSONB keeps the body as sent; JSON.stringify so arrays are not taken for Postgres arrays.
+      [response.status, JSON.stringify(response.body ?? null), response.location ?? null, credentialId, key],
+    );
   }
 }
 
-export class KnexIdempotencyQueries implements IdempotencyQueries {
-  constructor(private readonly db: () => Knex) {}
-
-  async findCompleted(credentialId: number, key: string, now: Date) {
-    const row: IdempotencyRow | undefined = await this.db()('idempotency_keys')
-      .where({ credential_id: credentialId, key })
-      .whereNotNull('response_status')
-      .where('expires_at', '>', now)
-      .first('fingerprint', 'response_status', 'response_body', 'response_location');
-    return row && { fingerprint: row.fingerprint, response: storedResponse(row) };
-  }
-}

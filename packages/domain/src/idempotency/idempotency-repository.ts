@@ -17,7 +17,8 @@ export interface IdempotencyClaimRequest {
 export type IdempotencyClaim =
   /** First use (or the old record expired): the caller runs the operation and completes the claim. */
   | { readonly kind: 'acquired' }
-  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  /** The key's completed response, kept until `expiresAt`. */
+  | { readonly kind: 'replay'; readonly response: StoredResponse; readonly expiresAt: Date }
   | { readonly kind: 'mismatch' };
 
 /**
@@ -28,15 +29,4 @@ export type IdempotencyClaim =
 export interface IdempotencyRepository {
   claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
   complete(credentialId: number, key: string, response: StoredResponse): Promise<void>;
-}
-
-/** A completed record, read without locks or a transaction: the fast path of replays. */
-export interface StoredIdempotencyRecord {
-  readonly fingerprint: string;
-  readonly response: StoredResponse;
-}
-
-export interface IdempotencyQueries {
-  /** The completed, unexpired record of a key, if any; a key still in flight reads as absent. */
-  findCompleted(credentialId: number, key: string, now: Date): Promise<StoredIdempotencyRecord | undefined>;
 }

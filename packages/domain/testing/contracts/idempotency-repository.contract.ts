@@ -32,7 +32,7 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
         expect(await tx.idempotency.claim({ credentialId, key: 'k1', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES })).toEqual({ kind: 'acquired' });
         await tx.idempotency.complete(credentialId, 'k1', response);
       });
-      expect(await claim('k1')).toEqual({ kind: 'replay', response });
+      expect(await claim('k1')).toEqual({ kind: 'replay', response, expiresAt: EXPIRES });
     });
 
     it('reports a different fingerprint under a used key as a mismatch', async () => {

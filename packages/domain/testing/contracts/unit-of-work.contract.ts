@@ -1,4 +1,4 @@
-import { Client } from '../../src';
+import { Client, RollbackOnlyError } from '../../src';
 import { aClientDetails, validTaxId } from '../builders';
 import { useHarness, type HarnessFactory } from './harness';
 
@@ -48,17 +48,38 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(stored[13_999].data).toEqual({ receivable: { id: 13_999 } });
     });
 
-    it('undoes only a failed nested run and keeps the outer transaction going', async () => {
+    it('refuses to commit a transaction whose joined work failed, even when the outer work carries on', async () => {
+      const customerId = await ctx.newCustomer();
+      const before = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000004) }), T0);
+      const partial = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000005) }), T0);
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.clients.insertIfAbsent(before);
+          await ctx.h.uow
+            .run(async (inner) => {
+              await inner.clients.insertIfAbsent(partial);
+              throw new Error('inner failure');
+            })
+            .catch(() => 'swallowed');
+        }),
+      ).rejects.toBeInstanceOf(RollbackOnlyError);
+      const listed = await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 });
+      expect(listed.items).toEqual([]);
+    });
+
+    it('undoes only failed isolated work and keeps the outer transaction going', async () => {
       const customerId = await ctx.newCustomer();
       const kept = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000001) }), T0);
       const undone = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000002) }), T0);
       await ctx.h.uow.run(async (tx) => {
         await tx.clients.insertIfAbsent(kept);
         await expect(
-          ctx.h.uow.run(async (inner) => {
-            await inner.clients.insertIfAbsent(undone);
-            throw new Error('inner failure');
-          }),
+          ctx.h.uow.isolated(() =>
+            ctx.h.uow.run(async (inner) => {
+              await inner.clients.insertIfAbsent(undone);
+              throw new Error('inner failure');
+            }),
+          ),
         ).rejects.toThrow('inner failure');
       });
       const listed = await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 });

@@ -1,5 +1,5 @@
-import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyQueries, IdempotencyRepository, StoredResponse } from '../../src';
-import type { TablesRef, TablesSource } from './in-memory-tables';
+import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRepository, StoredResponse } from '../../src';
+import type { TablesRef } from './in-memory-tables';
 
 const keyOf = (credentialId: number, key: string): string => `${credentialId}|${key}`;
 
@@ -12,7 +12,7 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     const existing = this.ref.tables.idempotency.get(id);
     if (existing && existing.expiresAt > request.now && existing.response) {
       return existing.fingerprint === request.fingerprint
-        ? { kind: 'replay', response: existing.response }
+        ? { kind: 'replay', response: existing.response, expiresAt: existing.expiresAt }
         : { kind: 'mismatch' };
     }
     this.ref.tables.idempotency.set(id, { fingerprint: request.fingerprint, expiresAt: request.expiresAt, response: null });
@@ -27,11 +27,3 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
   }
 }
 
-export class InMemoryIdempotencyQueries implements IdempotencyQueries {
-  constructor(private readonly source: TablesSource) {}
-
-  async findCompleted(credentialId: number, key: string, now: Date) {
-    const record = this.source.visibleTables().idempotency.get(keyOf(credentialId, key));
-    return record && record.response && record.expiresAt > now ? { fingerprint: record.fingerprint, response: record.response } : undefined;
-  }
-}

@@ -7,7 +7,6 @@ import { InMemoryReceivableQueries } from './in-memory-receivable-repository';
 import { InMemoryRouteSettlementQueries } from './in-memory-route-settlement-repository';
 import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory-ledger';
 import { InMemorySettlementQueries } from './in-memory-settlements';
-import { InMemoryIdempotencyQueries } from './in-memory-idempotency-repository';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
@@ -20,6 +19,5 @@ export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
     ledgerQueries: new InMemoryLedgerQueries(uow),
     currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
     settlementQueries: new InMemorySettlementQueries(uow),
-    idempotencyQueries: new InMemoryIdempotencyQueries(uow),
   };
 }

@@ -81,6 +81,8 @@ export interface TablesRef {
   tables: Tables;
   /** Set once the transaction committed or rolled back: a callback that outlived it must not join it. */
   ended?: boolean;
+  /** Set when joined work failed: the transaction must roll back (see UnitOfWork). */
+  rollbackOnly?: { cause: unknown };
 }
 
 /** Saves a changed row only if it is the direct successor of the stored version (optimistic check). */

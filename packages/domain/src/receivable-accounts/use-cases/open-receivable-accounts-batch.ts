@@ -1,30 +1,18 @@
-import { DomainError } from '../../shared/domain-error';
+import { eachOnItsOwn, type BatchOutcome } from '../../shared/batch';
+import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { ReceivableAccount } from '../receivable-account';
 import type { OpenReceivableAccount, OpenReceivableAccountInput } from './open-receivable-account';
 
 export const MAX_BATCH_ITEMS = 1000;
 
-export type BatchItemResult =
-  | { readonly index: number; readonly account: ReceivableAccount }
-  | { readonly index: number; readonly error: DomainError };
-
-/**
- * POST /v1/receivable-accounts/batches: each item stands alone, as if posted by itself. Inside a request's
- * transaction each item is a savepoint, so a failed item leaves no trace and does not undo the others.
- */
+/** POST /v1/receivable-accounts/batches: each item stands alone, as if posted by itself. */
 export class OpenReceivableAccountsBatch {
-  constructor(private readonly open: OpenReceivableAccount) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly open: OpenReceivableAccount,
+  ) {}
 
-  async execute(input: { customerId: number; items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'>> }): Promise<BatchItemResult[]> {
-    const results: BatchItemResult[] = [];
-    for (const [index, item] of input.items.entries()) {
-      try {
-        results.push({ index, account: await this.open.execute({ ...item, customerId: input.customerId }) });
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        results.push({ index, error });
-      }
-    }
-    return results;
+  execute(input: { customerId: number; items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'>> }): Promise<BatchOutcome<ReceivableAccount>[]> {
+    return eachOnItsOwn(this.uow, input.items, (item) => this.open.execute({ ...item, customerId: input.customerId }));
   }
 }

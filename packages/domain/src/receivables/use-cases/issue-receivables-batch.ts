@@ -1,29 +1,17 @@
-import { DomainError } from '../../shared/domain-error';
+import { eachOnItsOwn, type BatchOutcome } from '../../shared/batch';
+import type { DomainError } from '../../shared/domain-error';
+import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { Receivable } from '../receivable';
 import type { IssueReceivable, IssueReceivableInput } from './issue-receivable';
 
-export type ReceivableBatchResult =
-  | { readonly index: number; readonly receivable: Receivable }
-  | { readonly index: number; readonly error: DomainError };
-
-/** POST /v1/receivables/batches: each item stands alone, as if posted by itself (a savepoint each). */
+/** POST /v1/receivables/batches: each item stands alone, as if posted by itself. */
 export class IssueReceivablesBatch {
-  constructor(private readonly issue: IssueReceivable) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly issue: IssueReceivable,
+  ) {}
 
-  async execute(input: { items: ReadonlyArray<IssueReceivableInput | DomainError> }): Promise<ReceivableBatchResult[]> {
-    const results: ReceivableBatchResult[] = [];
-    for (const [index, item] of input.items.entries()) {
-      if (item instanceof DomainError) {
-        results.push({ index, error: item });
-        continue;
-      }
-      try {
-        results.push({ index, receivable: await this.issue.execute(item) });
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        results.push({ index, error });
-      }
-    }
-    return results;
+  execute(input: { items: ReadonlyArray<IssueReceivableInput | DomainError> }): Promise<BatchOutcome<Receivable>[]> {
+    return eachOnItsOwn(this.uow, input.items, (item) => this.issue.execute(item));
   }
 }

@@ -66,8 +66,17 @@ export class KnexSettlementRepository implements SettlementRepository {
        FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
       [settlementIds],
     );
-    // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock. NO KEY UPDATE,
-    // not UPDATE: the settlement rows just inserted hold KEY SHARE on them through their foreign key.
+    const { rows: settled } = await this.trx.raw(
+      `UPDATE receivables r SET status = 'SETTLED', settlement_id = s.id, modification_date = ?, version = r.version + 1
+       FROM settlements s
+       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'
+       RETURNING r.*`,
+      [now, settlementIds],
+    );
+    // Last, because every chunk of a customer credits its MAIN current account: the lock is then held only until
+    // the commit, and concurrent chunks overlap their heavy statements above. Locked in id order, so two runs
+    // crediting the same accounts cannot deadlock. NO KEY UPDATE, not UPDATE: the settlement rows just inserted
+    // hold KEY SHARE on them through their foreign key.
     await this.trx.raw(
       `WITH credit AS (
          SELECT current_account_id, SUM(amount_minor) AS total FROM settlements WHERE id = ANY(?::bigint[]) GROUP BY current_account_id
@@ -78,15 +87,12 @@ export class KnexSettlementRepository implements SettlementRepository {
        FROM credit, locked WHERE ca.id = credit.current_account_id AND locked.id = ca.id`,
       [settlementIds, now, now],
     );
-    const { rows: settled } = await this.trx.raw(
-      `UPDATE receivables r SET status = 'SETTLED', settlement_id = s.id, modification_date = ?, version = r.version + 1
-       FROM settlements s
-       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'
-       RETURNING r.*`,
-      [now, settlementIds],
-    );
     const bySettlement = new Map<string, string[]>();
-    for (const r of settled as Array<ReceivableRow & { settlement_id: string }>) bySettlement.set(r.settlement_id, [...(bySettlement.get(r.settlement_id) ?? []), r.id]);
+    for (const r of settled as Array<ReceivableRow & { settlement_id: string }>) {
+      const ids = bySettlement.get(r.settlement_id);
+      if (ids) ids.push(r.id);
+      else bySettlement.set(r.settlement_id, [r.id]);
+    }
     return {
       settlements: created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: bySettlement.get(row.id) ?? [] })),
       settledReceivables: (settled as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot()).sort((a, b) => a.id - b.id),

@@ -10,10 +10,19 @@ export interface SettlementRunResult {
   readonly settledAmountMinor: bigint;
 }
 
+const add = (a: SettlementRunResult, b: SettlementRunResult): SettlementRunResult => ({
+  settlements: a.settlements + b.settlements,
+  settledReceivables: a.settledReceivables + b.settledReceivables,
+  settledAmountMinor: a.settledAmountMinor + b.settledAmountMinor,
+});
+
+const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, settledAmountMinor: 0n };
+
 /**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
- * receivable, settlement.completed per settlement). Two runs at once share the accounts (each chunk skips rows
- * another holds); a run that dies loses only its open chunk, which the next run does again. Accounts holding no
+ * receivable, settlement.completed per settlement). Chunks skip accounts another transaction holds, so `workers`
+ * loops run side by side in one run (one settles while another waits on the database), as two runs in two
+ * instances do; a run that dies loses only its open chunks, which the next run does again. Accounts holding no
  * unsettled money are not settled: their PAID receivables wait for the money.
  */
 export class RunSettlementCycle {
@@ -22,12 +31,20 @@ export class RunSettlementCycle {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { chunkSize: number } = { chunkSize: 500 }): Promise<SettlementRunResult> {
-    const total = { settlements: 0, settledReceivables: 0, settledAmountMinor: 0n };
+  async execute(input: { chunkSize?: number; workers?: number } = {}): Promise<SettlementRunResult> {
+    const { chunkSize = 500, workers = 2 } = input;
+    const loops = await Promise.allSettled(Array.from({ length: workers }, () => this.settleUntilDone(chunkSize)));
+    const failed = loops.find((loop): loop is PromiseRejectedResult => loop.status === 'rejected');
+    if (failed) throw failed.reason;
+    return loops.reduce((total, loop) => add(total, (loop as PromiseFulfilledResult<SettlementRunResult>).value), NOTHING);
+  }
+
+  private async settleUntilDone(chunkSize: number): Promise<SettlementRunResult> {
+    let total = NOTHING;
     for (;;) {
       const chunk = await this.uow.run(async (tx) => {
         const now = this.clock.now();
-        const settled = await tx.settlements.settleDue(now, input.chunkSize);
+        const settled = await tx.settlements.settleDue(now, chunkSize);
         const events: DomainEvent[] = [
           ...settled.settledReceivables.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })),
           ...settled.settlements.map((s): DomainEvent => ({ customerId: s.customerId, type: 'settlement.completed', occurredAt: now, data: { settlement: settlementView(s) } })),
@@ -35,10 +52,12 @@ export class RunSettlementCycle {
         await tx.outbox.record(events);
         return settled;
       });
-      total.settlements += chunk.settlements.length;
-      total.settledReceivables += chunk.settledReceivables.length;
-      total.settledAmountMinor += chunk.settlements.reduce((sum, s) => sum + s.amountMinor, 0n);
-      if (chunk.settlements.length < input.chunkSize) return total;
+      total = add(total, {
+        settlements: chunk.settlements.length,
+        settledReceivables: chunk.settledReceivables.length,
+        settledAmountMinor: chunk.settlements.reduce((sum, s) => sum + s.amountMinor, 0n),
+      });
+      if (chunk.settlements.length < chunkSize) return total;
     }
   }
 }

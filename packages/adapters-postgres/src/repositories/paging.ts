@@ -1,9 +1,15 @@
 import type { Knex } from 'knex';
 import type { CommonListFilter, Page, PageRequest } from '@rcs/domain';
+import { namedByText } from './prepared';
+
+/** `column` is one of `ids`: one array parameter, so the statement's text does not depend on how many. */
+export function whereIdIn(query: Knex.QueryBuilder, column: string, ids: readonly number[]): Knex.QueryBuilder {
+  return query.whereRaw('?? = ANY(?::bigint[])', [column, [...ids]]);
+}
 
 /** The standard ids / fromDate / toDate filters on a table's id and creation_date (toDate inclusive). */
 export function applyCommonFilter(query: Knex.QueryBuilder, filter: CommonListFilter, table: string): Knex.QueryBuilder {
-  if (filter.ids !== undefined) query.whereIn(`${table}.id`, [...filter.ids]);
+  if (filter.ids !== undefined) whereIdIn(query, `${table}.id`, filter.ids);
   if (filter.fromDate !== undefined) query.where(`${table}.creation_date`, '>=', filter.fromDate);
   if (filter.toDate !== undefined) query.where(`${table}.creation_date`, '<=', filter.toDate);
   return query;
@@ -24,16 +30,18 @@ export async function fetchPage<R, T>(
 ): Promise<Page<T>> {
   // Lists are newest first unless told otherwise; id breaks ties so pages never overlap.
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
-  const rows: R[] = await query
-    .clone()
-    .select(`${table}.*`, ...(options.columns ?? []))
-    .orderBy([
-      { column: `${table}.${column}`, order },
-      { column: `${table}.id`, order },
-    ])
-    .limit(page.count)
-    .offset((page.page - 1) * page.count);
+  const rows: R[] = await namedByText(
+    query
+      .clone()
+      .select(`${table}.*`, ...(options.columns ?? []))
+      .orderBy([
+        { column: `${table}.${column}`, order },
+        { column: `${table}.id`, order },
+      ])
+      .limit(page.count)
+      .offset((page.page - 1) * page.count),
+  );
   if (page.page === 1 && rows.length < page.count) return { items: rows.map(map), total: rows.length };
-  const [{ count }] = await query.clone().clearSelect().count({ count: '*' });
+  const [{ count }] = await namedByText(query.clone().clearSelect().count({ count: '*' }));
   return { items: rows.map(map), total: Number(count) };
 }

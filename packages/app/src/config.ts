@@ -15,6 +15,8 @@ export interface Config {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly dbPoolSize: number;
+  /** HTTP processes sharing the port (node:cluster); each has its own pool of dbPoolSize connections. */
+  readonly httpWorkers: number;
   /** Absent in sandbox: generated once and kept in the database, so every instance signs alike. */
   readonly jwtSecret?: string;
   /** Absent in sandbox: the provider simulator runs in this process. */
@@ -62,12 +64,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(', ')}`);
   }
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
+    throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
+  }
   return {
     mode,
     port: integer(env, 'PORT', 3000, 0),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10),
+    httpWorkers: integer(env, 'HTTP_WORKERS', 1),
     jwtSecret: env.JWT_SECRET || undefined,
     bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
     bankProviderApiKey: env.BANK_PROVIDER_API_KEY || undefined,

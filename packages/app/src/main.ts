@@ -1,9 +1,11 @@
-import { ConfigError, loadConfig } from './config';
+import cluster from 'node:cluster';
+import { runPrimary, workerConfig } from './cluster';
+import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -14,6 +16,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  if (config.httpWorkers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  if (cluster.worker) config = workerConfig(config, cluster.worker.id);
   const service = await startService(config, logger);
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../src/config';
 describe('configuration', () => {
   it('starts in sandbox with the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimitPerMinute: 1200, databaseUrl: undefined, workersEnabled: true });
+    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimitPerMinute: 1200, databaseUrl: undefined, workersEnabled: true, httpWorkers: 1 });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],
       ['Sandbox Customer 2', 'sandbox-client-2'],
@@ -22,6 +22,7 @@ describe('configuration', () => {
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
+    [{ HTTP_WORKERS: '2' }, /HTTP_WORKERS above 1 needs DATABASE_URL/],
   ])('refuses %p', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -30,7 +30,7 @@ export async function fetchPage<R, T>(
 ): Promise<Page<T>> {
   // Lists are newest first unless told otherwise; id breaks ties so pages never overlap.
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
-  const rows: R[] = await namedByText(
+  const rows = await namedByText<R>(
     query
       .clone()
       .select(`${table}.*`, ...(options.columns ?? []))
@@ -42,6 +42,6 @@ export async function fetchPage<R, T>(
       .offset((page.page - 1) * page.count),
   );
   if (page.page === 1 && rows.length < page.count) return { items: rows.map(map), total: rows.length };
-  const [{ count }] = await namedByText(query.clone().clearSelect().count({ count: '*' }));
+  const [{ count }] = await namedByText<{ count: string }>(query.clone().clearSelect().count({ count: '*' }));
   return { items: rows.map(map), total: Number(count) };
 }

@@ -20,6 +20,8 @@ const SETTLEMENT_ACCOUNTS = env('BENCH_SETTLEMENT_ACCOUNTS', 100_000);
 const SETTLEMENT_PER_ACCOUNT = env('BENCH_SETTLEMENT_PER_ACCOUNT', 10);
 const PGLITE_RECEIVABLES = env('BENCH_PGLITE_RECEIVABLES', 100_000);
 const POOL_SIZE = 10;
+/** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
+const HTTP_WORKERS = env('BENCH_HTTP_WORKERS', os.cpus().length);
 
 async function withDatabase<T>(serverUrl: string, name: string, work: (url: string) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -36,29 +38,39 @@ async function withDatabase<T>(serverUrl: string, name: string, work: (url: stri
   }
 }
 
-/** The HTTP scenarios against one running service whose database `seedUrl` reaches. */
-async function httpScenarios(storage: string, service: ServiceProcess, seedUrl: string, receivables: number, accounts: number) {
+interface Seeded {
+  readonly firstAccount: number;
+  readonly accounts: number;
+}
+
+/** `receivables` PENDING receivables over `accounts` accounts of the first sandbox customer (the service migrated). */
+async function seedList(seedUrl: string, receivables: number, accounts: number): Promise<Seeded> {
   const knex = createDatabase({ url: seedUrl, poolSize: 1 });
-  let firstAccount: number;
   try {
     const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first('id');
-    firstAccount = await seedReceivables(knex, Number(customer.id), accounts, Math.ceil(receivables / accounts), 'PENDING');
+    return { firstAccount: await seedReceivables(knex, Number(customer.id), accounts, Math.ceil(receivables / accounts), 'PENDING'), accounts };
   } finally {
     await knex.destroy();
   }
-  const run: ScenarioRun = { connections: CONNECTIONS, seconds: SECONDS, token: await service.login(), firstAccount, accounts };
+}
+
+/** The HTTP scenarios against one running service. */
+async function httpScenarios(label: string, service: ServiceProcess, seeded: Seeded, listName: string) {
+  const run: ScenarioRun = { connections: CONNECTIONS, seconds: SECONDS, token: await service.login(), ...seeded };
   const results: Record<string, Measurement> = {};
   for (const [name, scenario] of [
     ['create receivable', createReceivables],
     ['idempotent replay', replayReceivable],
-    [`list by account+status (${(receivables / 1e6).toLocaleString('en')}M rows)`, listReceivables],
+    [listName, listReceivables],
     ['login', login],
   ] as const) {
-    progress(`${storage}: ${name}, ${CONNECTIONS} connections for ${SECONDS} s`);
+    progress(`${label}: ${name}, ${CONNECTIONS} connections for ${SECONDS} s`);
     results[name] = await scenario(service, run);
   }
   return results;
 }
+
+const listNameOf = (receivables: number) => `list by account+status (${(receivables / 1e6).toLocaleString('en')}M rows)`;
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -73,25 +85,35 @@ async function main(): Promise<void> {
     rows.push({ storage: '-', scenario: 'baseline (a) INSERT transaction', result: insert });
     rows.push({ storage: '-', scenario: 'baseline (b) Express JSON 201', result: http });
 
-    const service = await startService({ DATABASE_URL: url });
-    try {
-      const r = await httpScenarios('postgres', service, url, RECEIVABLES, LIST_ACCOUNTS);
-      const create = r['create receivable'];
-      rows.push({
-        storage: 'postgres', scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
-        target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
-      });
-      const replay = r['idempotent replay'];
-      rows.push({ storage: 'postgres', scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
-      const listName = Object.keys(r).find((k) => k.startsWith('list'))!;
-      const list = r[listName];
-      rows.push({
-        storage: 'postgres', scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
-        target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
-      });
-      rows.push({ storage: 'postgres', scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
-    } finally {
-      await service.stop();
+    const listName = listNameOf(RECEIVABLES);
+    let seeded: Seeded | undefined;
+    // The service as deployed on this machine (one HTTP process per core), then as one process, for comparison.
+    for (const workers of HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1]) {
+      const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: String(workers) });
+      try {
+        seeded ??= await seedList(url, RECEIVABLES, LIST_ACCOUNTS);
+        const r = await httpScenarios(`postgres, ${workers} HTTP process(es)`, service, seeded, listName);
+        const storage = `postgres, ${workers} proc`;
+        if (workers !== HTTP_WORKERS) {
+          for (const [name, result] of Object.entries(r)) rows.push({ storage, scenario: name, result, note: 'for information' });
+          continue;
+        }
+        const create = r['create receivable'];
+        rows.push({
+          storage, scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
+          target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
+        });
+        const replay = r['idempotent replay'];
+        rows.push({ storage, scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
+        const list = r[listName];
+        rows.push({
+          storage, scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
+          target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
+        });
+        rows.push({ storage, scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
+      } finally {
+        await service.stop();
+      }
     }
   });
 
@@ -114,7 +136,7 @@ async function main(): Promise<void> {
     const service = await startService({ DATABASE_URL: '', DATA_DIR: dataDir });
     try {
       const { url } = JSON.parse(readFileSync(path.join(dataDir, 'embedded-endpoint.json'), 'utf8')) as { url: string };
-      const r = await httpScenarios('pglite', service, url, PGLITE_RECEIVABLES, 1_000);
+      const r = await httpScenarios('pglite', service, await seedList(url, PGLITE_RECEIVABLES, 1_000), listNameOf(PGLITE_RECEIVABLES));
       for (const [name, result] of Object.entries(r)) rows.push({ storage: 'pglite', scenario: name, result, note: 'for information' });
     } finally {
       await service.stop();

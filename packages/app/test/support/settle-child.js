@@ -7,7 +7,9 @@ const { buildContainer, TYPES } = require('../../dist/src/container');
 
 async function main() {
   const [url, schema, killAt] = process.argv.slice(2);
-  const knex = createDatabase({ url, schema, poolSize: 2 });
+  // PGlite serves one connection at a time and shares one session between connections (no named statements).
+  const embedded = process.env.RCS_TEST_STORAGE === 'pglite';
+  const knex = createDatabase({ url, schema, poolSize: embedded ? 1 : 2, embedded });
   let statements = 0;
   knex.on('query', (query) => {
     if (++statements === Number(killAt)) {

@@ -78,42 +78,57 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
 
   await withDatabase(serverUrl, `rcs_bench_${stamp}`, async (url) => {
-    progress(`baseline (a): node-pg Pool(${POOL_SIZE}) single-row INSERT transactions, ${CONNECTIONS} concurrent`);
-    const insert = await insertBaseline(url, POOL_SIZE, CONNECTIONS, SECONDS);
-    progress(`baseline (b): Express 5 JSON -> 201, no database, ${CONNECTIONS} connections`);
-    const http = await httpBaseline(CONNECTIONS, SECONDS);
-    rows.push({ storage: '-', scenario: 'baseline (a) INSERT transaction', result: insert });
-    rows.push({ storage: '-', scenario: 'baseline (b) Express JSON 201', result: http });
+    const baselines = async (when: string) => {
+      progress(`baseline (a), ${when}: node-pg Pool(${POOL_SIZE}) single-row INSERT transactions, ${CONNECTIONS} concurrent`);
+      const insert = await insertBaseline(url, POOL_SIZE, CONNECTIONS, SECONDS);
+      progress(`baseline (b), ${when}: Express 5 JSON -> 201, no database, ${CONNECTIONS} connections`);
+      return { insert, http: await httpBaseline(CONNECTIONS, SECONDS) };
+    };
+    const before = await baselines('before the scenarios');
 
     const listName = listNameOf(RECEIVABLES);
     let seeded: Seeded | undefined;
+    const measured: Array<{ workers: number; results: Record<string, Measurement> }> = [];
     // The service as deployed on this machine (one HTTP process per core), then as one process, for comparison.
     for (const workers of HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1]) {
       const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: String(workers) });
       try {
         seeded ??= await seedList(url, RECEIVABLES, LIST_ACCOUNTS);
-        const r = await httpScenarios(`postgres, ${workers} HTTP process(es)`, service, seeded, listName);
-        const storage = `postgres, ${workers} proc`;
-        if (workers !== HTTP_WORKERS) {
-          for (const [name, result] of Object.entries(r)) rows.push({ storage, scenario: name, result, note: 'for information' });
-          continue;
-        }
-        const create = r['create receivable'];
-        rows.push({
-          storage, scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
-          target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
-        });
-        const replay = r['idempotent replay'];
-        rows.push({ storage, scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
-        const list = r[listName];
-        rows.push({
-          storage, scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
-          target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
-        });
-        rows.push({ storage, scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
+        measured.push({ workers, results: await httpScenarios(`postgres, ${workers} HTTP process(es)`, service, seeded, listName) });
       } finally {
         await service.stop();
       }
+    }
+
+    // Measured again after the scenarios, and the faster of the two kept: this machine's speed drifts, and the
+    // higher ceiling makes every ratio the more demanding one.
+    const after = await baselines('after the scenarios');
+    const faster = (x: Measurement, y: Measurement) => (x.throughput >= y.throughput ? x : y);
+    const insert = faster(before.insert, after.insert);
+    const http = faster(before.http, after.http);
+    const both = (x: Measurement, y: Measurement) => `runs: ${Math.round(x.throughput)} and ${Math.round(y.throughput)} req/s; the faster is kept`;
+    rows.push({ storage: '-', scenario: 'baseline (a) INSERT transaction', result: insert, note: both(before.insert, after.insert) });
+    rows.push({ storage: '-', scenario: 'baseline (b) Express JSON 201', result: http, note: both(before.http, after.http) });
+
+    for (const { workers, results: r } of measured) {
+      const storage = `postgres, ${workers} proc`;
+      if (workers !== HTTP_WORKERS) {
+        for (const [name, result] of Object.entries(r)) rows.push({ storage, scenario: name, result, note: 'for information' });
+        continue;
+      }
+      const create = r['create receivable'];
+      rows.push({
+        storage, scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
+        target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
+      });
+      const replay = r['idempotent replay'];
+      rows.push({ storage, scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
+      const list = r[listName];
+      rows.push({
+        storage, scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
+        target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
+      });
+      rows.push({ storage, scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
     }
   });
 
@@ -148,6 +163,7 @@ async function main(): Promise<void> {
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
   const table = printTable(rows);
   process.stdout.write(`\n${table}\n\n`);
+  for (const row of rows) if (row.note && row.note !== 'for information') process.stdout.write(`${row.scenario}: ${row.note}\n`);
   process.stdout.write(`results: ${writeResults(rows, machine)}/latest.json and latest.svg\n`);
 }
 

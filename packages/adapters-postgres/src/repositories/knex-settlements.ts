@@ -55,11 +55,8 @@ export class KnexSettlementRepository implements SettlementRepository {
     await this.trx.raw(
       `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
        SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
-       FROM settlements WHERE id = ANY(?::bigint[])
-       UNION ALL
-       SELECT customer_id, current_account_id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', amount_minor, currency_code, id, ?::timestamptz
        FROM settlements WHERE id = ANY(?::bigint[])`,
-      [now, settlementIds, now, settlementIds],
+      [now, settlementIds],
     );
     await this.trx.raw(
       `UPDATE receivable_accounts ra SET balance_minor = ra.balance_minor - s.amount_minor
@@ -73,20 +70,6 @@ export class KnexSettlementRepository implements SettlementRepository {
        RETURNING r.*`,
       [now, settlementIds],
     );
-    // Last, because every chunk of a customer credits its MAIN current account: the lock is then held only until
-    // the commit, and concurrent chunks overlap their heavy statements above. Locked in id order, so two runs
-    // crediting the same accounts cannot deadlock. NO KEY UPDATE, not UPDATE: the settlement rows just inserted
-    // hold KEY SHARE on them through their foreign key.
-    await this.trx.raw(
-      `WITH credit AS (
-         SELECT current_account_id, SUM(amount_minor) AS total FROM settlements WHERE id = ANY(?::bigint[]) GROUP BY current_account_id
-       ), locked AS (
-         SELECT ca.id FROM current_accounts ca JOIN credit ON credit.current_account_id = ca.id ORDER BY ca.id FOR NO KEY UPDATE OF ca
-       )
-       UPDATE current_accounts ca SET balance_minor = ca.balance_minor + credit.total, last_settlement_date = ?, modification_date = ?
-       FROM credit, locked WHERE ca.id = credit.current_account_id AND locked.id = ca.id`,
-      [settlementIds, now, now],
-    );
     const bySettlement = new Map<string, string[]>();
     for (const r of settled as Array<ReceivableRow & { settlement_id: string }>) {
       const ids = bySettlement.get(r.settlement_id);
@@ -97,6 +80,27 @@ export class KnexSettlementRepository implements SettlementRepository {
       settlements: created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: bySettlement.get(row.id) ?? [] })),
       settledReceivables: (settled as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot()).sort((a, b) => a.id - b.id),
     };
+  }
+
+  async credit(settlements: readonly Settlement[], now: Date): Promise<void> {
+    if (settlements.length === 0) return;
+    // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock. NO KEY
+    // UPDATE, not UPDATE: the settlement rows of this transaction hold KEY SHARE on them through their foreign key.
+    await this.trx.raw(
+      `WITH moved AS (
+         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
+         SELECT customer_id, current_account_id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', amount_minor, currency_code, id, ?::timestamptz
+         FROM settlements WHERE id = ANY(?::bigint[])
+         RETURNING account_id, amount_minor
+       ), credit AS (
+         SELECT account_id, SUM(amount_minor) AS total FROM moved GROUP BY account_id
+       ), locked AS (
+         SELECT ca.id FROM current_accounts ca JOIN credit ON credit.account_id = ca.id ORDER BY ca.id FOR NO KEY UPDATE OF ca
+       )
+       UPDATE current_accounts ca SET balance_minor = ca.balance_minor + credit.total, last_settlement_date = ?, modification_date = ?
+       FROM credit, locked WHERE ca.id = credit.account_id AND locked.id = ca.id`,
+      [now, settlements.map((s) => s.id), now, now],
+    );
   }
 }
 

@@ -4,11 +4,17 @@ import type { SettledChunk, Settlement } from './settlement';
 export interface SettlementRepository {
   /**
    * Settles up to `limit` receivable accounts holding unsettled collected funds, skipping accounts another run
-   * holds: per account one settlement record, a SETTLEMENT_OUT/SETTLEMENT_IN movement pair into the customer's
-   * MAIN current account, both balances, lastSettlementDate, and its PAID receivables turned SETTLED. Set-based,
-   * in the caller's transaction, so the chunk commits whole or not at all.
+   * holds: per account one settlement record into the customer's MAIN current account, its SETTLEMENT_OUT
+   * movement and balance, and its PAID receivables turned SETTLED. Set-based, in the caller's transaction, so the
+   * chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
    */
   settleDue(now: Date, limit: number): Promise<SettledChunk>;
+  /**
+   * The receiving side of `settlements`: the SETTLEMENT_IN movements, the MAIN current accounts' balances and
+   * lastSettlementDate. It locks those current accounts, which every chunk of a customer shares, so the caller
+   * runs it last, just before committing, and concurrent chunks overlap everything else.
+   */
+  credit(settlements: readonly Settlement[], now: Date): Promise<void>;
 }
 
 export interface SettlementListFilter {

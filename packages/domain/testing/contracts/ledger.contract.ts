@@ -70,7 +70,11 @@ export function ledgerContract(factory: HarnessFactory): void {
         return [p, q, r];
       });
       const now = at(10);
-      const chunk = await ctx.h.uow.run((tx) => tx.settlements.settleDue(now, 10_000));
+      const chunk = await ctx.h.uow.run(async (tx) => {
+        const settled = await tx.settlements.settleDue(now, 10_000);
+        await tx.settlements.credit(settled.settlements, now);
+        return settled;
+      });
       const ours = chunk.settlements.filter(mine([a.account.id, b.account.id, c.account.id]));
       expect(ours.map((s) => [s.receivableAccountId, s.amountMinor, s.currentAccountId])).toEqual([
         [a.account.id, 12_345n, mainId],
@@ -112,7 +116,8 @@ export function ledgerContract(factory: HarnessFactory): void {
       await ctx.h.uow.run((tx) => tx.ledger.append(collection(customerId, a.account.id, 700n, at(1))));
       await expect(
         ctx.h.uow.run(async (tx) => {
-          await tx.settlements.settleDue(at(5), 10_000);
+          const settled = await tx.settlements.settleDue(at(5), 10_000);
+          await tx.settlements.credit(settled.settlements, at(5));
           throw new Error('crash after the settlement statements');
         }),
       ).rejects.toThrow('crash');

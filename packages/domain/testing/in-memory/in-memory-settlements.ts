@@ -35,8 +35,6 @@ export class InMemorySettlementRepository implements SettlementRepository {
       for (const r of settled) tables.receivables.set(r.id, r);
       const pair = { customerId: account.customerId, operationType: 'SETTLEMENT', amountMinor, currencyCode: account.currencyCode, counterParty: null, settlementId: id, providerReference: null, movementDate: now } as const;
       appendMovement(tables, { ...pair, accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
-      appendMovement(tables, { ...pair, accountId: main.id, accountKind: 'CURRENT', movementType: 'CREDIT', subtype: 'SETTLEMENT_IN' });
-      tables.currentAccounts.set(main.id, { ...main, lastSettlementDate: now, modificationDate: now });
       const settlement: Settlement = {
         id,
         customerId: account.customerId,
@@ -53,6 +51,27 @@ export class InMemorySettlementRepository implements SettlementRepository {
       settledReceivables.push(...settled);
     }
     return { settlements, settledReceivables };
+  }
+
+  async credit(settlements: readonly Settlement[], now: Date): Promise<void> {
+    const { tables } = this.ref;
+    for (const s of settlements) {
+      appendMovement(tables, {
+        customerId: s.customerId,
+        operationType: 'SETTLEMENT',
+        amountMinor: s.amountMinor,
+        currencyCode: s.currencyCode,
+        counterParty: null,
+        settlementId: s.id,
+        providerReference: null,
+        movementDate: now,
+        accountId: s.currentAccountId,
+        accountKind: 'CURRENT',
+        movementType: 'CREDIT',
+        subtype: 'SETTLEMENT_IN',
+      });
+      tables.currentAccounts.set(s.currentAccountId, { ...tables.currentAccounts.get(s.currentAccountId)!, lastSettlementDate: now, modificationDate: now });
+    }
   }
 }
 

@@ -52,6 +52,7 @@ export class RunSettlementCycle {
           ...settled.settlements.map((s): DomainEvent => ({ customerId: s.customerId, type: 'settlement.completed', occurredAt: now, data: { settlement: settlementView(s) } })),
         ];
         await tx.outbox.record(events);
+        await tx.settlements.credit(settled.settlements, now);
         return settled;
       });
       total = add(total, {

@@ -132,6 +132,19 @@ describe('receivables', () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
   });
 
+  it('creates one receivable and one event for concurrent requests with one Idempotency-Key, every one answered alike', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const body = { receivableAccountId: account.id, amount: 77, currencyCode: 'ARS', receivableType: 'INVOICE' };
+    const headers = { 'Idempotency-Key': `race-${account.id}` };
+    const results = await Promise.all(Array.from({ length: 8 }, () => ctx.api.call('post', '/v1/receivables', { token: ctx.token, body, headers })));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(7);
+    expect(Number((await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' }))[0].n)).toBe(1);
+    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable.created' }).whereRaw("(data->'receivable'->>'receivableAccountId')::bigint = ?", [account.id]);
+    expect(events).toHaveLength(1);
+  });
+
   it('marks PAID with children following, undoes it, and cancels children before the parent', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const parent = (await invoice(account.id, 100)).body;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { workerConfig } from '../src/cluster';
@@ -19,7 +20,10 @@ describe('HTTP workers', () => {
   async function start(): Promise<{ child: ChildProcess; url: string; exit: Promise<[number | null, NodeJS.Signals | null]> }> {
     const database = new URL(db.url);
     database.searchParams.set('options', `-c search_path=${db.schema}`);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    probe.close();
     const child = spawn(process.execPath, [MAIN], {
       env: { ...process.env, DATABASE_URL: database.toString(), HTTP_WORKERS: '2', PORT: String(port), LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false' },
       stdio: ['ignore', 'ignore', 'inherit'],

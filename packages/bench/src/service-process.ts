@@ -10,6 +10,8 @@ export interface ServiceProcess {
   call(method: string, route: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Peak resident memory of the service so far (VmHWM), in MiB. */
   peakRssMiB(): number;
+  /** CPU time the service's main process has used so far (user + system), in seconds. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export async function startService(env: Record<string, string>): Promise<Service
     async login(clientId = 'sandbox-client', clientSecret = 'sandbox-secret') {
       const res = await fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, clientSecret }) });
       return ((await res.json()) as { accessToken: string }).accessToken;
+    },
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name (which may hold spaces).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     peakRssMiB() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');

@@ -7,6 +7,10 @@ export function pgCode(error: unknown): string | undefined {
 
 export const PG_UNIQUE_VIOLATION = '23505';
 
+/** A prepared statement whose result columns changed under it (a migration added or dropped one). */
+export const isStalePreparedStatement = (error: unknown) =>
+  pgCode(error) === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+
 /** The constraint a unique violation broke, if that is what the error is. */
 export function violatedConstraint(error: unknown): string | undefined {
   return pgCode(error) === PG_UNIQUE_VIOLATION ? (error as { constraint?: string }).constraint : undefined;

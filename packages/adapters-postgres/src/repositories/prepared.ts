@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { QueryResultRow } from 'pg';
 import type { StatementOptions } from '../knex-factory';
+import { isStalePreparedStatement } from './pg-errors';
 
 const namesStatements = (client: Knex.Client) => (client.config as Partial<StatementOptions>).namedStatements === true;
 
@@ -13,13 +14,28 @@ const namesStatements = (client: Knex.Client) => (client.config as Partial<State
  */
 async function execute<R extends QueryResultRow>(client: Knex.Client, name: string, sql: string, bindings: readonly unknown[]): Promise<{ rows: R[] }> {
   const connection = await client.acquireConnection();
+  const run = () => client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}) });
   try {
-    const done = await client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name } } : {}) });
+    const done = await run().catch((error: unknown) => {
+      if (!isStalePreparedStatement(error)) throw error;
+      generation++;
+      // Inside a transaction the error has aborted it: the caller's transaction fails once, and its retry works.
+      if ((client as { transacting?: boolean }).transacting) throw error;
+      return run();
+    });
     return { rows: (done as { response: { rows: R[] } }).response.rows };
   } finally {
     await client.releaseConnection(connection);
   }
 }
+
+/**
+ * Suffix of every statement name. A migration that changes a table's columns while this process runs makes its
+ * statements prepared before it fail ("cached plan must not change result type"); the next generation of names
+ * is then prepared afresh on every connection; the failed statement runs again under its new name, unless it
+ * was in a transaction, which then fails once (a 5xx, whose idempotency key is released for the retry).
+ */
+let generation = 0;
 
 /** A hot statement under a fixed `name`; `sql` (with ? placeholders) must be the same text every time. */
 export function prepared<R extends QueryResultRow = any>(db: Knex, name: string, sql: string, bindings: readonly unknown[]): Promise<{ rows: R[] }> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest, SettledChunk, Settlement, SettlementListFilter, SettlementQueries, SettlementRepository } from '@rcs/domain';
+import type { OpenedSettlement, Page, PageRequest, ReceivableSnapshot, Settlement, SettlementListFilter, SettlementQueries, SettlementRepository } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
@@ -34,13 +34,13 @@ const toSettlement = (row: SettlementRow): Settlement => ({
 export class KnexSettlementRepository implements SettlementRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
-  async settleDue(now: Date, limit: number): Promise<SettledChunk> {
+  async settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]> {
     // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting.
     const { rows: due } = await this.trx.raw(
       `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    if (due.length === 0) return { settlements: [], settledReceivables: [] };
+    if (due.length === 0) return [];
     const accountIds = due.map((r: { id: string }) => r.id);
     const { rows: created } = await this.trx.raw(
       `INSERT INTO settlements (customer_id, receivable_account_id, current_account_id, amount_minor, currency_code, settlement_date, creation_date)
@@ -63,26 +63,32 @@ export class KnexSettlementRepository implements SettlementRepository {
        FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
       [settlementIds],
     );
-    const { rows: settled } = await this.trx.raw(
+    // No RETURNING: an account may hold a million PAID receivables; settledReceivables streams them.
+    await this.trx.raw(
       `UPDATE receivables r SET status = 'SETTLED', settlement_id = s.id, modification_date = ?, version = r.version + 1
        FROM settlements s
-       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'
-       RETURNING r.*`,
+       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'`,
       [now, settlementIds],
     );
-    const bySettlement = new Map<string, string[]>();
-    for (const r of settled as Array<ReceivableRow & { settlement_id: string }>) {
-      const ids = bySettlement.get(r.settlement_id);
-      if (ids) ids.push(r.id);
-      else bySettlement.set(r.settlement_id, [r.id]);
-    }
-    return {
-      settlements: created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: bySettlement.get(row.id) ?? [] })),
-      settledReceivables: (settled as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot()).sort((a, b) => a.id - b.id),
-    };
+    return created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: [] }));
   }
 
-  async credit(settlements: readonly Settlement[], now: Date): Promise<void> {
+  async *settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]> {
+    if (settlements.length === 0) return;
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`batch size must be a positive integer, got ${batchSize}`);
+    // A cursor: one sort, then batch after batch, however many rows (it closes with the transaction at the latest).
+    await this.trx.raw('DECLARE settled_receivables NO SCROLL CURSOR FOR SELECT * FROM receivables WHERE settlement_id = ANY(?::bigint[]) ORDER BY id', [
+      settlements.map((s) => s.id),
+    ]);
+    for (;;) {
+      const { rows } = await this.trx.raw(`FETCH ${batchSize} FROM settled_receivables`);
+      if (rows.length > 0) yield (rows as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot());
+      if (rows.length < batchSize) break;
+    }
+    await this.trx.raw('CLOSE settled_receivables');
+  }
+
+  async credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void> {
     if (settlements.length === 0) return;
     // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock. NO KEY
     // UPDATE, not UPDATE: the settlement rows of this transaction hold KEY SHARE on them through their foreign key.

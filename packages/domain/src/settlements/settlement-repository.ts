@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../shared/page';
-import type { SettledChunk, Settlement } from './settlement';
+import type { ReceivableSnapshot } from '../receivables/receivable';
+import type { OpenedSettlement, Settlement } from './settlement';
 
 export interface SettlementRepository {
   /**
@@ -8,13 +9,18 @@ export interface SettlementRepository {
    * movement and balance, and its PAID receivables turned SETTLED. Set-based, in the caller's transaction, so the
    * chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
    */
-  settleDue(now: Date, limit: number): Promise<SettledChunk>;
+  settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]>;
+  /**
+   * The receivables `settleDue` turned SETTLED for `settlements`, as they are now, lowest id first, at most
+   * `batchSize` at a time: an account with a million PAID receivables never sits in memory whole.
+   */
+  settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]>;
   /**
    * The receiving side of `settlements`: the SETTLEMENT_IN movements, the MAIN current accounts' balances and
    * lastSettlementDate. It locks those current accounts, which every chunk of a customer shares, so the caller
    * runs it last, just before committing, and concurrent chunks overlap everything else.
    */
-  credit(settlements: readonly Settlement[], now: Date): Promise<void>;
+  credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void>;
 }
 
 export interface SettlementListFilter {

@@ -1,5 +1,4 @@
 import { formatMinor, type CurrencyCode } from '../shared/money';
-import type { ReceivableSnapshot } from '../receivables/receivable';
 
 /** One sweep of a receivable account's collected funds into the customer's MAIN current account. */
 export interface Settlement {
@@ -28,9 +27,5 @@ export function settlementView(s: Settlement) {
   };
 }
 
-/** What one settlement transaction did. */
-export interface SettledChunk {
-  readonly settlements: readonly Settlement[];
-  /** The receivables it turned SETTLED, as they are now. */
-  readonly settledReceivables: readonly ReceivableSnapshot[];
-}
+/** A settlement as `settleDue` opens it: the receivables it settled are streamed apart (settledReceivables). */
+export type OpenedSettlement = Omit<Settlement, 'receivableIds'>;

@@ -1,4 +1,4 @@
-import { Client, openCurrentAccounts, ReceivableAccount, type NewMovement, type TransactionScope } from '../../src';
+import { Client, openCurrentAccounts, ReceivableAccount, type NewMovement, type ReceivableSnapshot, type TransactionScope } from '../../src';
 import { aClientDetails, aReceivableDraft, validTaxId } from '../builders';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory } from './harness';
@@ -60,28 +60,34 @@ export function ledgerContract(factory: HarnessFactory): void {
 
     it('settles each account holding money once: a zero-sum pair of movements, balances, PAID receivables SETTLED', async () => {
       const { customerId, a, b, c, mainId } = await setUp();
-      const [paidA, pendingA, paidC] = await ctx.h.uow.run(async (tx) => {
+      const [paidA, pendingA, paidC, paidA2] = await ctx.h.uow.run(async (tx) => {
         const p = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: a.account.id, clientId: a.clientId }, { status: 'PAID' }));
+        const p2 = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: a.account.id, clientId: a.clientId }, { status: 'PAID' }));
         const q = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: a.account.id, clientId: a.clientId }));
         const r = await tx.receivables.insert(aReceivableDraft({ customerId, accountId: c.account.id, clientId: c.clientId }, { status: 'PAID' }));
         await tx.ledger.append(collection(customerId, a.account.id, 10_000n, at(1)));
         await tx.ledger.append(collection(customerId, a.account.id, 2_345n, at(2)));
         await tx.ledger.append(collection(customerId, b.account.id, 1n, at(3)));
-        return [p, q, r];
+        return [p, q, r, p2];
       });
       const now = at(10);
-      const chunk = await ctx.h.uow.run(async (tx) => {
-        const settled = await tx.settlements.settleDue(now, 10_000);
-        await tx.settlements.credit(settled.settlements, now);
-        return settled;
+      const { opened, batches } = await ctx.h.uow.run(async (tx) => {
+        const settlements = await tx.settlements.settleDue(now, 10_000);
+        const streamed: ReceivableSnapshot[][] = [];
+        for await (const batch of tx.settlements.settledReceivables(settlements, 1)) streamed.push([...batch]);
+        await tx.settlements.credit(settlements, now);
+        return { opened: settlements, batches: streamed };
       });
-      const ours = chunk.settlements.filter(mine([a.account.id, b.account.id, c.account.id]));
+      const ours = opened.filter(mine([a.account.id, b.account.id, c.account.id]));
       expect(ours.map((s) => [s.receivableAccountId, s.amountMinor, s.currentAccountId])).toEqual([
         [a.account.id, 12_345n, mainId],
         [b.account.id, 1n, mainId],
       ]);
-      expect(ours[0].receivableIds).toEqual([paidA.id]);
-      expect(chunk.settledReceivables.filter((r) => r.customerId === customerId).map((r) => [r.id, r.status])).toEqual([[paidA.id, 'SETTLED']]);
+      expect(batches.every((batch) => batch.length === 1)).toBe(true);
+      expect(batches.flat().filter((r) => r.customerId === customerId).map((r) => [r.id, r.status])).toEqual([
+        [paidA.id, 'SETTLED'],
+        [paidA2.id, 'SETTLED'],
+      ]);
       expect((await ctx.h.receivableQueries.get(pendingA.id))?.status).toBe('PENDING');
       expect((await ctx.h.receivableQueries.get(paidC.id))?.status).toBe('PAID');
       const main = await ctx.h.currentAccountQueries.get(mainId);
@@ -94,8 +100,8 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
 
       const again = await ctx.h.uow.run((tx) => tx.settlements.settleDue(at(20), 10_000));
-      expect(again.settlements.filter(mine([a.account.id, b.account.id, c.account.id]))).toEqual([]);
-      expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id]);
+      expect(again.filter(mine([a.account.id, b.account.id, c.account.id]))).toEqual([]);
+      expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id, paidA2.id]);
       const listed = await ctx.h.settlementQueries.list({ customerId, receivableAccountId: a.account.id }, { page: 1, count: 20 });
       expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
     });
@@ -116,8 +122,7 @@ export function ledgerContract(factory: HarnessFactory): void {
       await ctx.h.uow.run((tx) => tx.ledger.append(collection(customerId, a.account.id, 700n, at(1))));
       await expect(
         ctx.h.uow.run(async (tx) => {
-          const settled = await tx.settlements.settleDue(at(5), 10_000);
-          await tx.settlements.credit(settled.settlements, at(5));
+          await tx.settlements.credit(await tx.settlements.settleDue(at(5), 10_000), at(5));
           throw new Error('crash after the settlement statements');
         }),
       ).rejects.toThrow('crash');

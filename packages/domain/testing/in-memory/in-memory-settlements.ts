@@ -2,7 +2,7 @@ import type {
   Page,
   PageRequest,
   ReceivableSnapshot,
-  SettledChunk,
+  OpenedSettlement,
   Settlement,
   SettlementListFilter,
   SettlementQueries,
@@ -16,14 +16,13 @@ import { pageOf } from './in-memory-paging';
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly ref: TablesRef) {}
 
-  async settleDue(now: Date, limit: number): Promise<SettledChunk> {
+  async settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]> {
     const { tables } = this.ref;
     const due = [...tables.receivableAccounts.values()]
       .filter((a) => (tables.balances.get(a.id) ?? 0n) > 0n)
       .sort((a, b) => a.id - b.id)
       .slice(0, limit);
     const settlements: Settlement[] = [];
-    const settledReceivables: ReceivableSnapshot[] = [];
     for (const account of due) {
       const main = [...tables.currentAccounts.values()].find((c) => c.customerId === account.customerId && c.accountType === 'MAIN')!;
       const amountMinor = tables.balances.get(account.id)!;
@@ -48,12 +47,17 @@ export class InMemorySettlementRepository implements SettlementRepository {
       };
       tables.settlements.set(id, settlement);
       settlements.push(settlement);
-      settledReceivables.push(...settled);
     }
-    return { settlements, settledReceivables };
+    return settlements.map(({ receivableIds: _settledApart, ...opened }) => opened);
   }
 
-  async credit(settlements: readonly Settlement[], now: Date): Promise<void> {
+  async *settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]> {
+    const { tables } = this.ref;
+    const ids = settlements.flatMap((s) => tables.settlements.get(s.id)!.receivableIds).sort((a, b) => a - b);
+    for (let start = 0; start < ids.length; start += batchSize) yield ids.slice(start, start + batchSize).map((id) => tables.receivables.get(id)!);
+  }
+
+  async credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void> {
     const { tables } = this.ref;
     for (const s of settlements) {
       appendMovement(tables, {

@@ -2,7 +2,10 @@ import type { Clock } from '../../shared/clock';
 import type { DomainEvent } from '../../shared/events';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import { receivableView } from '../../receivables/receivable';
-import { settlementView } from '../settlement';
+import { settlementView, type Settlement } from '../settlement';
+
+/** Receivables held in memory at once while a chunk is settled, whatever the size of its accounts. */
+const RECEIVABLES_PER_BATCH = 5_000;
 
 export interface SettlementRunResult {
   readonly settlements: number;
@@ -44,23 +47,26 @@ export class RunSettlementCycle {
   private async settleUntilDone(chunkSize: number): Promise<SettlementRunResult> {
     let total = NOTHING;
     for (;;) {
-      const chunk = await this.uow.run(async (tx) => {
+      const chunk = await this.uow.run(async (tx): Promise<SettlementRunResult> => {
         const now = this.clock.now();
-        const settled = await tx.settlements.settleDue(now, chunkSize);
-        const events: DomainEvent[] = [
-          ...settled.settledReceivables.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })),
-          ...settled.settlements.map((s): DomainEvent => ({ customerId: s.customerId, type: 'settlement.completed', occurredAt: now, data: { settlement: settlementView(s) } })),
-        ];
-        await tx.outbox.record(events);
-        await tx.settlements.credit(settled.settlements, now);
-        return settled;
+        const opened = await tx.settlements.settleDue(now, chunkSize);
+        const settlementOf = new Map(opened.map((s) => [s.receivableAccountId, s.id]));
+        const receivableIds = new Map<number, number[]>(opened.map((s) => [s.id, []]));
+        for await (const batch of tx.settlements.settledReceivables(opened, RECEIVABLES_PER_BATCH)) {
+          await tx.outbox.record(batch.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })));
+          for (const r of batch) receivableIds.get(settlementOf.get(r.receivableAccountId)!)!.push(r.id);
+        }
+        const settlements = opened.map((s): Settlement => ({ ...s, receivableIds: receivableIds.get(s.id)! }));
+        await tx.outbox.record(settlements.map((s): DomainEvent => ({ customerId: s.customerId, type: 'settlement.completed', occurredAt: now, data: { settlement: settlementView(s) } })));
+        await tx.settlements.credit(opened, now);
+        return {
+          settlements: settlements.length,
+          settledReceivables: settlements.reduce((sum, s) => sum + s.receivableIds.length, 0),
+          settledAmountMinor: settlements.reduce((sum, s) => sum + s.amountMinor, 0n),
+        };
       });
-      total = add(total, {
-        settlements: chunk.settlements.length,
-        settledReceivables: chunk.settledReceivables.length,
-        settledAmountMinor: chunk.settlements.reduce((sum, s) => sum + s.amountMinor, 0n),
-      });
-      if (chunk.settlements.length < chunkSize) return total;
+      total = add(total, chunk);
+      if (chunk.settlements < chunkSize) return total;
     }
   }
 }

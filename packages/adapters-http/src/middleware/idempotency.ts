@@ -57,26 +57,25 @@ export function idempotent(uow: UnitOfWork, clock: Clock, replays: ReplayCache, 
       .digest('base64url');
     const now = clock.now();
     const claim: IdempotencyClaimRequest = { credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    const store = (response: StoredResponse) =>
+    // Claims the key, then answers with `respond` and keeps its response, all in one transaction.
+    const underKey = (respond: () => Promise<StoredResponse>) =>
       uow.run(async (tx): Promise<Outcome> => {
         const claimed = await tx.idempotency.claim(claim);
         if (claimed.kind !== 'acquired') return claimed;
+        const response = await respond();
         await tx.idempotency.complete(credentialId, key, response);
         return { kind: 'executed', response };
       });
     const attempt = async (): Promise<Outcome> => {
       try {
-        return await uow.run(async (tx): Promise<Outcome> => {
-          const claimed = await tx.idempotency.claim(claim);
-          if (claimed.kind !== 'acquired') return claimed;
+        return await underKey(async () => {
           const response = await captureResponse(res, next);
           if (response.status >= 400) throw new Undo(response);
-          await tx.idempotency.complete(credentialId, key, response);
-          return { kind: 'executed', response };
+          return response;
         });
       } catch (error) {
         if (!(error instanceof Undo)) throw error;
-        return keeps(error.response) ? store(error.response) : { kind: 'executed', response: error.response };
+        return keeps(error.response) ? underKey(async () => error.response) : { kind: 'executed', response: error.response };
       }
     };
 

@@ -15,16 +15,20 @@ interface SettlementRow {
   receivable_ids: string[] | null;
 }
 
-const toSettlement = (row: SettlementRow): Settlement => ({
+const toOpenedSettlement = (row: SettlementRow): OpenedSettlement => ({
   id: Number(row.id),
   customerId: Number(row.customer_id),
   receivableAccountId: Number(row.receivable_account_id),
   currentAccountId: Number(row.current_account_id),
   amountMinor: BigInt(row.amount_minor),
   currencyCode: row.currency_code,
-  receivableIds: (row.receivable_ids ?? []).map(Number).sort((a, b) => a - b),
   settlementDate: row.settlement_date,
   creationDate: row.creation_date,
+});
+
+const toSettlement = (row: SettlementRow): Settlement => ({
+  ...toOpenedSettlement(row),
+  receivableIds: (row.receivable_ids ?? []).map(Number).sort((a, b) => a - b),
 });
 
 /**
@@ -70,7 +74,7 @@ export class KnexSettlementRepository implements SettlementRepository {
        WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'`,
       [now, settlementIds],
     );
-    return created.map((row: SettlementRow) => toSettlement({ ...row, receivable_ids: [] }));
+    return created.map(toOpenedSettlement);
   }
 
   async *settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]> {

@@ -12,6 +12,10 @@ import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
 import { appendMovement } from './in-memory-ledger';
 import { pageOf } from './in-memory-paging';
 
+/** What both movements of a settlement share; each side adds its account, kind, direction and subtype. */
+const settlementMovement = (s: OpenedSettlement, now: Date) =>
+  ({ customerId: s.customerId, operationType: 'SETTLEMENT', amountMinor: s.amountMinor, currencyCode: s.currencyCode, counterParty: null, settlementId: s.id, providerReference: null, movementDate: now }) as const;
+
 /** The settlement step as the SQL does it, one account after another (transactions here run one at a time). */
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly ref: TablesRef) {}
@@ -32,8 +36,6 @@ export class InMemorySettlementRepository implements SettlementRepository {
         .sort((a, b) => a.id - b.id)
         .map((r): ReceivableSnapshot => ({ ...r, status: 'SETTLED', modificationDate: now, version: r.version + 1 }));
       for (const r of settled) tables.receivables.set(r.id, r);
-      const pair = { customerId: account.customerId, operationType: 'SETTLEMENT', amountMinor, currencyCode: account.currencyCode, counterParty: null, settlementId: id, providerReference: null, movementDate: now } as const;
-      appendMovement(tables, { ...pair, accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
       const settlement: Settlement = {
         id,
         customerId: account.customerId,
@@ -45,6 +47,7 @@ export class InMemorySettlementRepository implements SettlementRepository {
         settlementDate: now,
         creationDate: now,
       };
+      appendMovement(tables, { ...settlementMovement(settlement, now), accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
       tables.settlements.set(id, settlement);
       settlements.push(settlement);
     }
@@ -60,20 +63,7 @@ export class InMemorySettlementRepository implements SettlementRepository {
   async credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void> {
     const { tables } = this.ref;
     for (const s of settlements) {
-      appendMovement(tables, {
-        customerId: s.customerId,
-        operationType: 'SETTLEMENT',
-        amountMinor: s.amountMinor,
-        currencyCode: s.currencyCode,
-        counterParty: null,
-        settlementId: s.id,
-        providerReference: null,
-        movementDate: now,
-        accountId: s.currentAccountId,
-        accountKind: 'CURRENT',
-        movementType: 'CREDIT',
-        subtype: 'SETTLEMENT_IN',
-      });
+      appendMovement(tables, { ...settlementMovement(s, now), accountId: s.currentAccountId, accountKind: 'CURRENT', movementType: 'CREDIT', subtype: 'SETTLEMENT_IN' });
       tables.currentAccounts.set(s.currentAccountId, { ...tables.currentAccounts.get(s.currentAccountId)!, lastSettlementDate: now, modificationDate: now });
     }
   }

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { PipelinedPostgresClient } from './pipelined-postgres-client';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would turn them into local-midnight Dates and shift the day.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
@@ -31,8 +32,10 @@ export function createDatabase(options: DatabaseOptions): Knex {
   const lockTimeout = options.lockTimeoutMs ?? 10_000;
   const config: Knex.Config & StatementOptions = {
     namedStatements: !options.embedded,
-    client: 'pg',
-    connection: options.url,
+    client: PipelinedPostgresClient as unknown as typeof Knex.Client,
+    // Pipelining lets a transaction's statements whose answers nobody waits for go out together (see
+    // transaction-writes.ts); PGlite's socket serves one message exchange at a time, so not there.
+    connection: { connectionString: options.url, pipeline: !options.embedded } as Knex.PgConnectionConfig,
     searchPath: options.schema ? [options.schema] : undefined,
     pool: {
       min: 0,

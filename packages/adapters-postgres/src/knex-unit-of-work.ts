@@ -12,8 +12,9 @@ import { KnexLedgerRepository } from './repositories/knex-ledger';
 import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
+import { TransactionWrites } from './repositories/transaction-writes';
 
-function knexScope(trx: Knex.Transaction): TransactionScope {
+function knexScope(trx: Knex.Transaction, writes: TransactionWrites): TransactionScope {
   return {
     customers: new KnexCustomerRepository(trx),
     credentials: new KnexCredentialRepository(trx),
@@ -25,14 +26,18 @@ function knexScope(trx: Knex.Transaction): TransactionScope {
     routeSettlements: new KnexRouteSettlementRepository(trx),
     ledger: new KnexLedgerRepository(trx),
     settlements: new KnexSettlementRepository(trx),
-    idempotency: new KnexIdempotencyRepository(trx),
-    outbox: new KnexOutbox(trx),
+    idempotency: new KnexIdempotencyRepository(trx, writes),
+    outbox: new KnexOutbox(writes),
   };
 }
 
-/** The transaction of one async flow: the knex transaction (or savepoint) and whether joined work failed in it. */
+/**
+ * The transaction of one async flow: the knex transaction (or savepoint), its writes sent without waiting, and
+ * whether joined work failed in it.
+ */
 interface Ambient {
   readonly trx: Knex.Transaction;
+  readonly writes: TransactionWrites;
   rollbackOnly?: { cause: unknown };
 }
 
@@ -55,25 +60,50 @@ export class KnexUnitOfWork implements UnitOfWork {
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const outer = this.open();
     if (outer) return this.join(outer, work);
-    return this.knex.transaction((trx) => this.committing({ trx }, () => work(knexScope(trx))));
+    return this.outermost(work);
   }
 
   isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.open();
     if (!outer) return work();
-    return outer.trx.transaction((savepoint) => this.committing({ trx: savepoint }, work));
+    return outer.trx.transaction(async (savepoint) => {
+      const writes = await writesOf(savepoint);
+      const result = await this.committing({ trx: savepoint, writes }, work);
+      // Released only once its writes are known to have worked; a failed one rolls back to the savepoint.
+      const failed = await writes.firstFailure();
+      if (failed !== undefined) throw failed;
+      return result;
+    });
+  }
+
+  private async outermost<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    let writes: TransactionWrites | undefined;
+    const result = await this.knex.transaction(async (trx) => {
+      writes = await writesOf(trx);
+      return this.committing({ trx, writes }, () => work(knexScope(trx, writes!)));
+    });
+    // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
+    const failed = await writes?.firstFailure();
+    if (failed !== undefined) throw failed;
+    return result;
   }
 
   /** Runs `work` as the body of a transaction or savepoint, which must not commit if joined work failed in it. */
   private async committing<T>(ambient: Ambient, work: () => Promise<T>): Promise<T> {
-    const result = await this.ambient.run(ambient, work);
+    let result: T;
+    try {
+      result = await this.ambient.run(ambient, work);
+    } catch (error) {
+      // A failed write sent without waiting makes every later statement fail as "transaction aborted": it is the cause.
+      throw (await ambient.writes.firstFailure()) ?? error;
+    }
     if (ambient.rollbackOnly) throw new RollbackOnlyError(ambient.rollbackOnly.cause);
     return result;
   }
 
   private async join<T>(outer: Ambient, work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     try {
-      return await work(knexScope(outer.trx));
+      return await work(knexScope(outer.trx, outer.writes));
     } catch (error) {
       outer.rollbackOnly ??= { cause: error };
       throw error;
@@ -85,4 +115,10 @@ export class KnexUnitOfWork implements UnitOfWork {
     const ambient = this.ambient.getStore();
     return ambient && !ambient.trx.isCompleted() ? ambient : undefined;
   }
+}
+
+/** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */
+async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
+  const connection = await trx.client.acquireConnection();
+  return new TransactionWrites(trx.client, connection, (connection as { pipeline?: boolean }).pipeline === true);
 }

@@ -8,6 +8,7 @@ import {
 } from '@rcs/domain';
 import { PG_LOCK_NOT_AVAILABLE, pgCode } from './pg-errors';
 import { prepared } from './prepared';
+import type { TransactionWrites } from './transaction-writes';
 
 interface IdempotencyRow {
   fingerprint: string;
@@ -24,7 +25,10 @@ const storedResponse = (row: IdempotencyRow): StoredResponse => ({
 });
 
 export class KnexIdempotencyRepository implements IdempotencyRepository {
-  constructor(private readonly trx: Knex.Transaction) {}
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly writes: TransactionWrites,
+  ) {}
 
   async claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim> {
     try {
@@ -62,8 +66,8 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
   }
 
   async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {
-    await prepared(
-      this.trx,
+    // The last write of its transaction: it goes out with the COMMIT, one round trip for both.
+    await this.writes.send(
       'idempotency_keys.complete',
       'UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_location = ? WHERE credential_id = ? AND key = ?',
       // JSONB keeps the body as sent; JSON.stringify so arrays are not taken for Postgres arrays.

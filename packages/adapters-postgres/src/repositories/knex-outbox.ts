@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { DomainEvent, Outbox } from '@rcs/domain';
-import { prepared } from './prepared';
+import type { TransactionWrites } from './transaction-writes';
 
 /** Rows per INSERT: the batch travels as one JSON parameter, so this only bounds a statement's size. */
 const BATCH_ROWS = 5_000;
@@ -42,18 +41,18 @@ export function newEventIds(count: number, nowMs = Date.now()): string[] {
 }
 
 export class KnexOutbox implements Outbox {
-  constructor(private readonly trx: Knex.Transaction) {}
+  constructor(private readonly writes: TransactionWrites) {}
 
   async record(events: readonly DomainEvent[]): Promise<void> {
     // One statement text for any number of events (a JSON array, not a VALUES row each), so it is prepared once
     // per connection and serialised in one native JSON.stringify; in batches so a settlement chunk's tens of
     // thousands of events do not make one huge statement. All batches run in the caller's transaction, so they
-    // still commit or roll back together.
+    // still commit or roll back together; nobody reads their result, so they go out without a round trip each.
     for (let start = 0; start < events.length; start += BATCH_ROWS) {
       const batch = events.slice(start, start + BATCH_ROWS);
       const ids = newEventIds(batch.length);
       const rows = batch.map((event, i) => ({ id: ids[i], customer_id: event.customerId, type: event.type, data: event.data, occurred_at: event.occurredAt }));
-      await prepared(this.trx, 'outbox_events.insert', INSERT_EVENTS, [JSON.stringify(rows)]);
+      await this.writes.send('outbox_events.insert', INSERT_EVENTS, [JSON.stringify(rows)]);
     }
   }
 }

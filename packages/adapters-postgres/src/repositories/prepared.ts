@@ -12,8 +12,15 @@ const namesStatements = (client: Knex.Client) => (client.config as Partial<State
  * builder and runner, which cost more CPU than the round trip itself, are skipped. Named (when the storage
  * allows it), the statement is prepared once per connection and later runs skip parsing and planning.
  */
-async function execute<R extends QueryResultRow>(client: Knex.Client, name: string, sql: string, bindings: readonly unknown[]): Promise<{ rows: R[] }> {
-  const connection = await client.acquireConnection();
+export async function execute<R extends QueryResultRow>(
+  client: Knex.Client,
+  name: string,
+  sql: string,
+  bindings: readonly unknown[],
+  /** The transaction's connection, when known: the statement is then sent before this function first yields. */
+  known?: unknown,
+): Promise<{ rows: R[] }> {
+  const connection = known ?? (await client.acquireConnection());
   const run = () => client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}) });
   try {
     const done = await run().catch((error: unknown) => {
@@ -25,7 +32,7 @@ async function execute<R extends QueryResultRow>(client: Knex.Client, name: stri
     });
     return { rows: (done as { response: { rows: R[] } }).response.rows };
   } finally {
-    await client.releaseConnection(connection);
+    if (known === undefined) await client.releaseConnection(connection);
   }
 }
 

@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import { execute } from './prepared';
+
+/**
+ * The writes of one transaction whose results nobody reads (events, a stored idempotent response). On a
+ * pipelining connection `send` only puts the statement on the wire and returns: it travels with whatever
+ * follows, up to the COMMIT, instead of costing a round trip of its own. Its outcome is checked before the
+ * transaction counts as done (`firstFailure`): a failed write has aborted the transaction on the server, which
+ * then answers the COMMIT with a rollback, so nothing of it stays and the unit of work reports the write's error.
+ * Without pipelining (PGlite) `send` waits for the statement like any other.
+ */
+export class TransactionWrites {
+  private readonly outcomes: Array<Promise<unknown>> = [];
+
+  constructor(
+    private readonly client: Knex.Client,
+    private readonly connection: unknown,
+    private readonly pipelined: boolean,
+  ) {}
+
+  /** Statements are sent in the order of the calls, each before this returns. */
+  async send(name: string, sql: string, bindings: readonly unknown[]): Promise<void> {
+    const done = execute(this.client, name, sql, bindings, this.connection);
+    if (!this.pipelined) {
+      await done;
+      return;
+    }
+    // The error is kept, not thrown: nobody awaits this promise before firstFailure does.
+    this.outcomes.push(done.then(() => undefined, (error: unknown) => error ?? new Error('pipelined write failed')));
+  }
+
+  /** The error of the first write sent without waiting that failed, once all of them have answered. */
+  async firstFailure(): Promise<unknown> {
+    for (const outcome of await Promise.all(this.outcomes)) if (outcome !== undefined) return outcome;
+    return undefined;
+  }
+}

@@ -1,0 +1,96 @@
+import type { Socket } from 'node:net';
+import { DEFAULT_CUSTOMER_SETTINGS, type DomainEvent } from '@rcs/domain';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/**
+ * Events and stored responses are written without waiting for their answers (on a real server the statements
+ * are pipelined behind the rest of the transaction, up to its COMMIT). Whatever the timing, a failed write must
+ * still fail its transaction, undo everything of it and be the error reported.
+ */
+describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let customerId: number;
+  const event = (forCustomer: number, id: number): DomainEvent => ({ customerId: forCustomer, type: 'receivable.created', occurredAt: T0, data: { id } });
+  /** No such customer: the outbox's foreign key refuses the event. */
+  const NOBODY = 999_999_999;
+  const stored = async () => (await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq')).map((row) => row.data.id);
+  const foreignKeyFailure = expect.objectContaining({ code: '23503' });
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 1 });
+    uow = new KnexUnitOfWork(db.knex);
+    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'pipelining', creationDate: T0 }));
+    customerId = customer.id;
+  });
+  afterAll(async () => db.close());
+  beforeEach(async () => {
+    await db.knex('outbox_events').where({ customer_id: customerId }).delete();
+  });
+
+  it('fail their transaction when they fail as its last statement, leaving nothing of it', async () => {
+    await expect(
+      uow.run(async (tx) => {
+        await tx.outbox.record([event(customerId, 1)]);
+        await tx.outbox.record([event(NOBODY, 2)]);
+      }),
+    ).rejects.toEqual(foreignKeyFailure);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('report their own error, not the aborted transaction that a later statement meets', async () => {
+    await expect(
+      uow.run(async (tx) => {
+        await tx.outbox.record([event(NOBODY, 1)]);
+        await tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'never stored', creationDate: T0 });
+      }),
+    ).rejects.toEqual(foreignKeyFailure);
+    expect(await db.knex('customers').where({ name: 'never stored' })).toEqual([]);
+  });
+
+  it('are read back by the statements after them in the same transaction', async () => {
+    const seen = await uow.run(async (tx) => {
+      await tx.outbox.record([event(customerId, 1), event(customerId, 2)]);
+      return uow.executor()('outbox_events').where({ customer_id: customerId }).count<{ count: string }[]>('* as count');
+    });
+    expect(Number(seen[0].count)).toBe(2);
+  });
+
+  it('in isolated work, fail and undo only that work', async () => {
+    await uow.run(async (tx) => {
+      await tx.outbox.record([event(customerId, 1)]);
+      await expect(uow.isolated(() => uow.run((inner) => inner.outbox.record([event(customerId, 2), event(NOBODY, 3)])))).rejects.toEqual(foreignKeyFailure);
+      await tx.outbox.record([event(customerId, 4)]);
+    });
+    expect(await stored()).toEqual([1, 4]);
+  });
+
+  itOnRealServer('go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip', async () => {
+    // The pool's one connection, whose socket writes are counted.
+    const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
+    await db.knex.client.releaseConnection(connection);
+    const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const { _write, _writev } = stream;
+    let flushes = 0;
+    const counted = (original: (...args: unknown[]) => void) =>
+      function (this: unknown, ...args: unknown[]) {
+        flushes++;
+        return original.apply(this, args);
+      };
+    Object.assign(stream, { _write: counted(_write), _writev: counted(_writev) });
+    try {
+      await uow.run(async (tx) => {
+        await tx.outbox.record([event(customerId, 1)]); // goes out with BEGIN
+        await tx.customers.get(customerId); // waited for: its round trip carries BEGIN and the event too
+        await tx.outbox.record([event(customerId, 2)]); // goes out with COMMIT
+      });
+    } finally {
+      Object.assign(stream, { _write, _writev });
+    }
+    expect(flushes).toBe(2);
+    expect(await stored()).toEqual([1, 2]);
+  });
+});

@@ -120,5 +120,5 @@ export class KnexUnitOfWork implements UnitOfWork {
 /** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */
 async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
   const connection = await trx.client.acquireConnection();
-  return new TransactionWrites(trx.client, connection, (connection as { pipeline?: boolean }).pipeline === true);
+  return new TransactionWrites(trx, connection, (connection as { pipeline?: boolean }).pipeline === true);
 }

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { DEFAULT_CUSTOMER_SETTINGS, type DomainEvent } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, type DomainEvent, type TransactionScope } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
 
@@ -66,6 +66,15 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
       await tx.outbox.record([event(customerId, 4)]);
     });
     expect(await stored()).toEqual([1, 4]);
+  });
+
+  it('fail for their caller when sent after their transaction ended', async () => {
+    let leaked!: TransactionScope;
+    await uow.run(async (tx) => {
+      leaked = tx;
+    });
+    await expect(leaked.outbox.record([event(customerId, 1)])).rejects.toThrow(/Transaction query already complete/);
+    expect(await stored()).toEqual([]);
   });
 
   itOnRealServer('go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip', async () => {

@@ -3,6 +3,7 @@ import { runPrimary, workerConfig } from './cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
+import { openStorage } from './storage';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -16,7 +17,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  if (config.httpWorkers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  if (config.httpWorkers > 1 && cluster.isPrimary) {
+    // Migrated before the workers start, so no worker can be stopped half-way through a migration (a worker that
+    // fails stops the others), which would leave knex's migration lock taken for every later start.
+    await (await openStorage(config)).close();
+    return runPrimary(config, logger);
+  }
   if (cluster.worker) config = workerConfig(config, cluster.worker.id);
   const service = await startService(config, logger);
   let stopping = false;

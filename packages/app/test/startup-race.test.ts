@@ -13,6 +13,22 @@ describe('start-up of two instances together', () => {
   });
   afterAll(async () => db.close());
 
+  itOnRealServer('both finish migrating an empty database, whichever creates the migration bookkeeping first', async () => {
+    // The race is over a few milliseconds of catalog writes: several empty schemas give it several chances.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const schema = `${db.schema}_empty_${attempt}`;
+      await db.knex.raw(`CREATE SCHEMA ${schema}`);
+      const instances = [0, 1].map(() => createDatabase({ url: db.url, schema, poolSize: 2 }));
+      try {
+        await Promise.all(instances.map((knex) => migrateToLatest(knex)));
+        expect(await instances[0]('knex_migrations').orderBy('id').pluck('name')).toEqual(MIGRATION_NAMES);
+      } finally {
+        await Promise.all(instances.map((knex) => knex.destroy()));
+        await db.knex.raw(`DROP SCHEMA ${schema} CASCADE`);
+      }
+    }
+  });
+
   itOnRealServer('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
     const config = loadConfig({ APP_MODE: 'sandbox' });
     const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' }));

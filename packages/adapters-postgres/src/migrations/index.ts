@@ -34,10 +34,10 @@ const LOCK_RETRIES = 150;
 
 /**
  * Failures of a start-up race, not of a migration: knex's lock held by the other instance, or both creating
- * knex's bookkeeping tables at the same moment (duplicate catalog entry or table).
+ * knex's bookkeeping tables at the same moment (duplicate catalog entry, table, or the table's row type).
  */
 function isStartupRace(error: unknown): boolean {
-  return (error as Error).name === 'MigrationLocked' || ['23505', '42P07'].includes(pgCode(error) ?? '');
+  return (error as Error).name === 'MigrationLocked' || ['23505', '42P07', '42710'].includes(pgCode(error) ?? '');
 }
 
 /**

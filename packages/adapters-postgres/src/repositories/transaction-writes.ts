@@ -13,15 +13,17 @@ export class TransactionWrites {
   private readonly outcomes: Array<Promise<unknown>> = [];
 
   constructor(
-    private readonly client: Knex.Client,
+    private readonly trx: Knex.Transaction,
     private readonly connection: unknown,
     private readonly pipelined: boolean,
   ) {}
 
   /** Statements are sent in the order of the calls, each before this returns. */
   async send(name: string, sql: string, bindings: readonly unknown[]): Promise<void> {
-    const done = execute(this.client, name, sql, bindings, this.connection);
-    if (!this.pipelined) {
+    // A write after the transaction ended (work outliving it) fails, and its caller must hear of it.
+    const ended = this.trx.isCompleted();
+    const done = execute(this.trx.client, name, sql, bindings, this.connection);
+    if (!this.pipelined || ended) {
       await done;
       return;
     }

@@ -91,7 +91,9 @@ async function main(): Promise<void> {
     const measured: Array<{ workers: number; results: Record<string, Measurement> }> = [];
     // The service as deployed on this machine (one HTTP process per core), then as one process, for comparison.
     for (const workers of HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1]) {
-      const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: String(workers) });
+      // The service's connections in all match baseline (a)'s pool: DB_POOL_SIZE is per HTTP process.
+      const poolPerProcess = String(Math.max(1, Math.round(POOL_SIZE / workers)));
+      const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: String(workers), DB_POOL_SIZE: poolPerProcess });
       try {
         seeded ??= await seedList(url, RECEIVABLES, LIST_ACCOUNTS);
         measured.push({ workers, results: await httpScenarios(`postgres, ${workers} HTTP process(es)`, service, seeded, listName) });

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
+import { ownCpuSeconds, treeCpuSeconds, withCpuCost } from './cpu';
 import { httpLoad } from './load';
 import { receivableBody } from './payload';
 import { summarise, type Measurement } from './stats';
@@ -38,9 +39,12 @@ export async function insertBaseline(url: string, poolSize: number, concurrency:
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const measured = await withCpuCost(ownCpuSeconds, async () => {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return summarise(latencies, seconds, errors);
+  });
   await pool.end();
-  return summarise(latencies, seconds, errors);
+  return measured;
 }
 
 /** Baseline (b): an Express 5 handler that parses a JSON body and answers 201, no database, in its own process. */
@@ -48,14 +52,14 @@ export async function httpBaseline(connections: number, seconds: number): Promis
   const child = fork(path.join(__dirname, 'express-baseline-server.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
   try {
-    return await httpLoad({
+    return await withCpuCost(() => treeCpuSeconds(child.pid!), () => httpLoad({
       url: `http://127.0.0.1:${port}/v1/receivables`,
       method: 'POST',
       body: receivableBody(5),
       connections,
       seconds,
       expectStatus: 201,
-    });
+    }), { database: false });
   } finally {
     child.kill();
   }

@@ -9,6 +9,7 @@ import { createReceivables, listReceivables, login, replayReceivable, type Scena
 import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
 import { settlementScenario } from './settlement-scenario';
+import { withCpuCost } from './cpu';
 import { progress, type Measurement } from './stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -55,7 +56,7 @@ async function seedList(seedUrl: string, receivables: number, accounts: number):
 }
 
 /** The HTTP scenarios against one running service. */
-async function httpScenarios(label: string, service: ServiceProcess, seeded: Seeded, listName: string) {
+async function httpScenarios(label: string, service: ServiceProcess, seeded: Seeded, listName: string, database: 'postgres' | 'in-process' = 'postgres') {
   const run: ScenarioRun = { connections: CONNECTIONS, seconds: SECONDS, token: await service.login(), ...seeded };
   const results: Record<string, Measurement> = {};
   for (const [name, scenario] of [
@@ -65,7 +66,8 @@ async function httpScenarios(label: string, service: ServiceProcess, seeded: See
     ['login', login],
   ] as const) {
     progress(`${label}: ${name}, ${CONNECTIONS} connections for ${SECONDS} s`);
-    results[name] = await scenario(service, run);
+    // PGlite runs inside the service's process: its CPU is the service's, and the machine's PostgreSQL is not involved.
+    results[name] = await withCpuCost(() => service.cpuSeconds(), () => scenario(service, run), { database: database === 'postgres' });
   }
   return results;
 }
@@ -153,7 +155,7 @@ async function main(): Promise<void> {
     const service = await startService({ DATABASE_URL: '', DATA_DIR: dataDir });
     try {
       const { url } = JSON.parse(readFileSync(path.join(dataDir, 'embedded-endpoint.json'), 'utf8')) as { url: string };
-      const r = await httpScenarios('pglite', service, await seedList(url, PGLITE_RECEIVABLES, 1_000), listNameOf(PGLITE_RECEIVABLES));
+      const r = await httpScenarios('pglite', service, await seedList(url, PGLITE_RECEIVABLES, 1_000), listNameOf(PGLITE_RECEIVABLES), 'in-process');
       for (const [name, result] of Object.entries(r)) rows.push({ storage: 'pglite', scenario: name, result, note: 'for information' });
     } finally {
       await service.stop();

@@ -17,7 +17,11 @@ export interface Row {
 const fixed = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function printTable(rows: readonly Row[]): string {
-  const header = ['storage', 'scenario', 'throughput', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'vs baseline', 'target', 'met'];
+  const header = ['storage', 'scenario', 'throughput', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU us/req svc+db', 'vs baseline', 'target', 'met'];
+  const cpu = (m: Measurement | null) => {
+    const c = m?.cpuPerRequestUs;
+    return c ? `${fixed(c.service)}${c.database === undefined ? '' : ` + ${fixed(c.database)}`}` : '';
+  };
   const lines = rows.map((r) => [
     r.storage,
     r.scenario,
@@ -26,6 +30,7 @@ export function printTable(rows: readonly Row[]): string {
     r.result ? fixed(r.result.p95, 1) : '',
     r.result ? fixed(r.result.p99, 1) : '',
     r.result ? String(r.result.errors) : '',
+    cpu(r.result),
     r.ratio === undefined ? '' : `${fixed(r.ratio * 100)}% of ${r.baseline}`,
     r.target ?? '',
     r.met === undefined ? '' : r.met ? 'yes' : 'NO',

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { treeCpuSeconds } from './cpu';
 
 export interface ServiceProcess {
   readonly url: string;
@@ -10,7 +11,7 @@ export interface ServiceProcess {
   call(method: string, route: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Peak resident memory of the service so far (VmHWM), in MiB. */
   peakRssMiB(): number;
-  /** CPU time the service's main process has used so far (user + system), in seconds. */
+  /** CPU time the service's processes (the primary and its HTTP workers) have used so far, in seconds. */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
@@ -69,9 +70,7 @@ export async function startService(env: Record<string, string>): Promise<Service
       return ((await res.json()) as { accessToken: string }).accessToken;
     },
     cpuSeconds() {
-      // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name (which may hold spaces).
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
+      return treeCpuSeconds(child.pid!);
     },
     peakRssMiB() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');

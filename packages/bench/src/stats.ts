@@ -6,6 +6,8 @@ export interface Measurement {
   readonly p99: number;
   readonly errors: number;
   readonly count: number;
+  /** CPU time per answered request, in microseconds: the service's, and PostgreSQL's when it runs on this machine. */
+  readonly cpuPerRequestUs?: { readonly service: number; readonly database?: number };
 }
 
 /** Exact percentiles of recorded latencies (nearest rank). */

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Measurement } from './stats';
+
+/** user + system CPU seconds of one process (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
+function processCpuSeconds(pid: number | string): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const childrenOf = (pid: number): number[] => {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/** CPU seconds of a process and its live descendants (the service's HTTP workers). */
+export function treeCpuSeconds(pid: number): number {
+  let total = 0;
+  for (const stack = [pid]; stack.length > 0; ) {
+    const next = stack.pop()!;
+    try {
+      total += processCpuSeconds(next);
+    } catch {
+      continue; // it exited meanwhile
+    }
+    stack.push(...childrenOf(next));
+  }
+  return total;
+}
+
+/**
+ * CPU seconds of every PostgreSQL process visible on this machine (backends, WAL writer, checkpointer...), or
+ * undefined when none is: the server runs elsewhere, and its cost cannot be read from here.
+ */
+export function postgresCpuSeconds(): number | undefined {
+  let total: number | undefined;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total = (total ?? 0) + processCpuSeconds(pid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** This process's own CPU seconds (a baseline that runs in the bench process). */
+export const ownCpuSeconds = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+/**
+ * A measurement with the CPU time it cost per answered request: `cpuSeconds` reads the measured program's, and
+ * PostgreSQL's is read too when it runs on this machine. On a shared machine, where the same code runs at
+ * different speeds from one hour to the next, this is the figure that explains a throughput.
+ */
+export async function withCpuCost(cpuSeconds: () => number, measure: () => Promise<Measurement>, options = { database: true }): Promise<Measurement> {
+  const databaseSeconds = () => (options.database ? postgresCpuSeconds() : undefined);
+  const [program0, database0] = [cpuSeconds(), databaseSeconds()];
+  const result = await measure();
+  const [program1, database1] = [cpuSeconds(), databaseSeconds()];
+  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, result.count + result.errors);
+  return {
+    ...result,
+    cpuPerRequestUs: {
+      service: perRequest(program1 - program0),
+      ...(database0 !== undefined && database1 !== undefined ? { database: perRequest(database1 - database0) } : {}),
+    },
+  };
+}

@@ -3,7 +3,7 @@ export * from './knex-unit-of-work';
 export * from './embedded-postgres';
 export * from './settings';
 export * from './operational-queries';
-export { migrateToLatest, MIGRATION_NAMES } from './migrations';
+export { migrateToLatest, migrationSource, MIGRATION_NAMES } from './migrations';
 export { KnexClientQueries } from './repositories/knex-client-repository';
 export { KnexAssociateQueries } from './repositories/knex-associate-repository';
 export { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';

@@ -24,7 +24,7 @@ export async function openTestDatabase(options: { poolSize?: number; lockTimeout
   // One connection to PGlite, as the service uses it (app/src/storage.ts says why).
   const poolSize = storage === 'pglite' ? 1 : (options.poolSize ?? 8);
   const knex = createDatabase({ url, schema, poolSize, lockTimeoutMs: options.lockTimeoutMs, embedded: storage === 'pglite' });
-  await migrateToLatest(knex);
+  await migrateToLatest(knex, { embedded: storage === 'pglite' });
   return {
     knex,
     url,

@@ -18,8 +18,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   if (config.httpWorkers > 1 && cluster.isPrimary) {
-    // Migrated before the workers start, so no worker can be stopped half-way through a migration (a worker that
-    // fails stops the others), which would leave knex's migration lock taken for every later start.
+    // Migrated once before the workers start: they find nothing left to do, and none is stopped half-way through a
+    // migration because a sibling failed (a worker that fails stops the others).
     await (await openStorage(config)).close();
     return runPrimary(config, logger);
   }

@@ -38,7 +38,7 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
   await mkdir(config.dataDir, { recursive: true });
   const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: 4 });
   const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
-  await migrateToLatest(knex);
+  await migrateToLatest(knex, { embedded: true });
   if (!options.reuseRunning) await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
   return {
     knex,

@@ -1,4 +1,4 @@
-import { createDatabase, migrateToLatest, MIGRATION_NAMES } from '@rcs/adapters-postgres';
+import { createDatabase, migrateToLatest, migrationSource, MIGRATION_NAMES } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
@@ -26,6 +26,24 @@ describe('start-up of two instances together', () => {
         await Promise.all(instances.map((knex) => knex.destroy()));
         await db.knex.raw(`DROP SCHEMA ${schema} CASCADE`);
       }
+    }
+  });
+
+  itOnRealServer('migrates after an instance died half-way through migrating, which left knex\'s lock taken', async () => {
+    const schema = `${db.schema}_crashed`;
+    await db.knex.raw(`CREATE SCHEMA ${schema}`);
+    const knex = createDatabase({ url: db.url, schema, poolSize: 2 });
+    try {
+      await migrateToLatest(knex);
+      // What a migrator killed during the last migration leaves: that migration rolled back, the lock row set.
+      await knex.migrate.down({ migrationSource });
+      await knex('knex_migrations_lock').update({ is_locked: 1 });
+      await migrateToLatest(knex);
+      expect(await knex('knex_migrations').orderBy('id').pluck('name')).toEqual(MIGRATION_NAMES);
+      expect(await knex('knex_migrations_lock').pluck('is_locked')).toEqual([0]);
+    } finally {
+      await knex.destroy();
+      await db.knex.raw(`DROP SCHEMA ${schema} CASCADE`);
     }
   });
 

@@ -4,7 +4,7 @@ import * as receivableAccounts from './002-receivable-accounts';
 import * as receivables from './003-receivables';
 import * as ledger from './004-ledger-and-settlements';
 import * as providerReferences from './005-provider-references';
-import { pgCode } from '../repositories/pg-errors';
+import pg from 'pg';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,29 +29,27 @@ export const migrationSource: Knex.MigrationSource<readonly [string, Migration]>
   getMigration: async ([, migration]) => migration,
 };
 
-const LOCK_RETRY_MS = 200;
-const LOCK_RETRIES = 150;
-
 /**
- * Failures of a start-up race, not of a migration: knex's lock held by the other instance, or both creating
- * knex's bookkeeping tables at the same moment (duplicate catalog entry, table, or the table's row type).
+ * Brings the schema up to date. On a server, instances starting together migrate one at a time: each waits for
+ * a session advisory lock (one per schema) on a connection of its own. PostgreSQL releases that lock when its
+ * session ends, however the process ends; knex's own lock is a row, which a migrator killed half-way leaves set,
+ * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
+ * is freed (each migration runs in its own transaction: a half-done one was rolled back). Embedded PostgreSQL
+ * belongs to one process, which has nobody to wait for.
  */
-function isStartupRace(error: unknown): boolean {
-  return (error as Error).name === 'MigrationLocked' || ['23505', '42P07', '42710'].includes(pgCode(error) ?? '');
-}
-
-/**
- * Brings the schema up to date. Two instances starting together both call this: one runs the migrations, the
- * other waits and tries again (then finds nothing to do).
- */
-export async function migrateToLatest(knex: Knex): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await knex.migrate.latest({ migrationSource });
-      return;
-    } catch (error) {
-      if (!isStartupRace(error) || attempt >= LOCK_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-    }
+export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {
+  if (options.embedded) {
+    await knex.migrate.latest({ migrationSource });
+    return;
+  }
+  const session = new pg.Client(knex.client.connectionSettings as pg.ClientConfig);
+  await session.connect();
+  try {
+    const schema = (knex.client as { searchPath?: string | string[] }).searchPath;
+    await session.query('SELECT pg_advisory_lock(hashtext($1))', [`rcs migrations ${[schema ?? ''].flat()[0]}`]);
+    await knex.migrate.forceFreeMigrationsLock({ migrationSource });
+    await knex.migrate.latest({ migrationSource });
+  } finally {
+    await session.end();
   }
 }

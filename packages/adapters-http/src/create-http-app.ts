@@ -17,6 +17,7 @@ import { moneyRoutes } from './routes/money-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
+import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys } from './middleware/idempotency';
 import type { Application, Clock, UnitOfWork } from '@rcs/domain';
 
@@ -45,7 +46,7 @@ export function createHttpApp(options: HttpOptions): Express {
   http.set('query parser', 'simple');
   http.use(requestContext(options.logger));
   // Before the JSON parser: the signature covers the raw bytes.
-  if (options.bankNotificationSecret) http.use(bankNotificationRoutes(options.app, options.bankNotificationSecret));
+  if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
   http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
 
   http.get('/health', async (_req, res) => {
@@ -59,16 +60,13 @@ export function createHttpApp(options: HttpOptions): Express {
   const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
   const api = express.Router();
-  api.use(authRoutes(options.app, limiter, authenticated));
+  api.use(enteredByPrefix(authRoutes(options.app, limiter, authenticated)));
   api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
-  api.use(clientRoutes(routes));
-  api.use(associateRoutes(routes));
-  api.use(receivableAccountRoutes(routes));
-  api.use(receivableRoutes(routes));
-  api.use(routeSettlementRoutes(routes));
-  api.use(moneyRoutes(routes));
-  if (options.sandbox) api.use(sandboxRoutes(routes));
+  for (const resource of [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes]) {
+    api.use(enteredByPrefix(resource(routes)));
+  }
+  if (options.sandbox) api.use(enteredByPrefix(sandboxRoutes(routes)));
   http.use('/v1', api);
 
   http.use(notFoundHandler);

@@ -18,7 +18,7 @@ import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
-import { idempotencyKeys } from './middleware/idempotency';
+import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
 import type { Application, Clock, UnitOfWork } from '@rcs/domain';
 
 export interface HttpOptions {
@@ -47,7 +47,7 @@ export function createHttpApp(options: HttpOptions): Express {
   http.use(requestContext(options.logger));
   // Before the JSON parser: the signature covers the raw bytes.
   if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
-  http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody }));
 
   http.get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';

@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { Client, DomainError } from '@rcs/domain';
 import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from '../src/middleware/idempotency';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeys, keepRawBody } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
 /** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
@@ -103,5 +103,55 @@ describe('idempotency middleware', () => {
     const res = await request(http).post('/things').send({ a: 1 });
     expect(res.status).toBe(400);
     expect(res.body.invalidParams).toEqual([{ name: 'Idempotency-Key', reason: 'header is required for this operation' }]);
+  });
+});
+
+/** A route whose body is validated as the real ones are (unknown fields stripped), with the validations counted. */
+function validatingApp(parser = express.json({ verify: keepRawBody })) {
+  const uow = new InMemoryUnitOfWork({ committed: emptyTables() });
+  const keys = idempotencyKeys(uow, new FixedClock());
+  let validations = 0;
+  let calls = 0;
+  const http = express();
+  http.use(parser);
+  http.use((req, _res, next) => {
+    req.auth = { sub: 'c', credentialId: 1, customerId: 1, scopes: [] };
+    next();
+  });
+  const validate: express.RequestHandler = (req, _res, next) => {
+    validations++;
+    req.body = { a: req.body.a };
+    next();
+  };
+  http.post('/things', keys.cachedReplay, validate, keys.required, (_req, res) => void res.status(201).json({ calls: ++calls }));
+  http.use(errorHandler(pino({ level: 'silent' })));
+  return { http, validations: () => validations, calls: () => calls };
+}
+
+describe('replays answered before body validation', () => {
+  it('answers a byte-for-byte repeat from memory without validating its body again', async () => {
+    const { http, validations, calls } = validatingApp();
+    expect((await post(http)).status).toBe(201);
+    const replay = await post(http);
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual({ calls: 1 });
+    expect([validations(), calls()]).toEqual([1, 1]);
+  });
+
+  it('sends other bytes through validation: ignored fields still replay, another body is refused', async () => {
+    const { http, validations, calls } = validatingApp();
+    await post(http, { a: 1 });
+    const extra = await post(http, { a: 1, ignored: true });
+    expect(extra.headers['idempotent-replayed']).toBe('true');
+    expect((await post(http, { a: 2 })).status).toBe(409);
+    expect([validations(), calls()]).toEqual([3, 1]);
+  });
+
+  it('takes no shortcut when the JSON parser kept no bytes to compare', async () => {
+    const { http, validations } = validatingApp(express.json());
+    await post(http);
+    expect((await post(http)).headers['idempotent-replayed']).toBe('true');
+    expect(validations()).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { DomainError, ValidationError, type Clock, type IdempotencyClaim, type IdempotencyClaimRequest, type StoredResponse, type UnitOfWork } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { captureResponse, sendStored } from './capture-response';
@@ -19,6 +19,24 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** The JSON parser's `verify` keeps the bytes of each body it parsed here, for rawFingerprintOf. */
+export const RAW_BODY = Symbol('raw body');
+type WithRawBody = Request & { [RAW_BODY]?: Buffer };
+
+export const keepRawBody = (req: Request, _res: unknown, bytes: Buffer) => {
+  (req as WithRawBody)[RAW_BODY] = bytes;
+};
+
+/**
+ * The request as sent: method, path and body bytes (the same bytes always parse and validate the same way), or
+ * undefined when the JSON parser kept no bytes (no JSON body, or a parser without keepRawBody): no shortcut then.
+ */
+function rawFingerprintOf(req: Request): string | undefined {
+  const bytes = (req as WithRawBody)[RAW_BODY];
+  if (bytes === undefined) return undefined;
+  return createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`).update(bytes).digest('base64url');
 }
 
 /** Kept results: everything below 500 except 429, which, like 5xx, releases the key so a retry runs again. */
@@ -89,17 +107,37 @@ export function idempotent(uow: UnitOfWork, clock: Clock, replays: ReplayCache, 
       throw new DomainError('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
     }
     if (outcome.kind === 'replay') {
-      if (!cached) replays.remember(credentialId, key, fingerprint, outcome.response, outcome.expiresAt);
-      res.setHeader('Idempotent-Replayed', 'true');
-      return sendStored(res, outcome.response, outcome.response.status >= 400 ? PROBLEM_CONTENT_TYPE : 'json');
+      if (!cached) replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
+      return sendReplay(res, outcome.response);
     }
-    if (keeps(outcome.response)) replays.remember(credentialId, key, fingerprint, outcome.response, claim.expiresAt);
+    if (keeps(outcome.response)) replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, claim.expiresAt);
     sendStored(res, outcome.response);
   };
 }
 
-/** The two idempotency middlewares of one HTTP app, sharing its replay cache. */
+function sendReplay(res: Response, response: StoredResponse): void {
+  res.setHeader('Idempotent-Replayed', 'true');
+  sendStored(res, response, response.status >= 400 ? PROBLEM_CONTENT_TYPE : 'json');
+}
+
+/**
+ * Answers a repeat that this process already answered, sent with the same bytes, before its body is validated
+ * again: the same bytes validate to the same body, so its fingerprint would match. Anything else goes on to
+ * validation and the key's middleware (a body differing only in ignored fields replays there).
+ */
+function cachedReplay(clock: Clock, replays: ReplayCache): RequestHandler {
+  return (req, res, next) => {
+    const key = req.header('idempotency-key');
+    const cached = key === undefined ? undefined : replays.get(authOf(req).credentialId, key, clock.now());
+    if (cached?.sentAs === undefined || cached.sentAs !== rawFingerprintOf(req)) return next();
+    sendReplay(res, cached.response);
+  };
+}
+
+/** The idempotency middlewares of one HTTP app, sharing its replay cache. */
 export interface IdempotencyKeys {
+  /** Before body validation: a repeat of an answered request, byte for byte, is answered from the cache. */
+  readonly cachedReplay: RequestHandler;
   /** The Idempotency-Key header must be present (SPEC: creations of money-bearing resources). */
   readonly required: RequestHandler;
   /** Used when present. */
@@ -107,5 +145,9 @@ export interface IdempotencyKeys {
 }
 
 export function idempotencyKeys(uow: UnitOfWork, clock: Clock, replays = new ReplayCache()): IdempotencyKeys {
-  return { required: idempotent(uow, clock, replays, { required: true }), optional: idempotent(uow, clock, replays, { required: false }) };
+  return {
+    cachedReplay: cachedReplay(clock, replays),
+    required: idempotent(uow, clock, replays, { required: true }),
+    optional: idempotent(uow, clock, replays, { required: false }),
+  };
 }

@@ -2,6 +2,8 @@ import type { StoredResponse } from '@rcs/domain';
 
 interface Entry {
   readonly fingerprint: string;
+  /** Fingerprint of the bytes of the request that left this answer, as sent (rawFingerprintOf), if known. */
+  readonly sentAs: string | undefined;
   readonly response: StoredResponse;
   readonly expiresAt: number;
   readonly bytes: number;
@@ -32,13 +34,13 @@ export class ReplayCache {
     return entry;
   }
 
-  remember(credentialId: number, key: string, fingerprint: string, response: StoredResponse, expiresAt: Date): void {
+  remember(credentialId: number, key: string, fingerprint: string, sentAs: string | undefined, response: StoredResponse, expiresAt: Date): void {
     const id = `${credentialId}|${key}`;
     const existing = this.entries.get(id);
     if (existing) this.drop(id, existing);
     const bytes = sizeOf(id, response);
     if (bytes > this.budgetBytes / 16) return;
-    this.entries.set(id, { fingerprint, response, expiresAt: expiresAt.getTime(), bytes });
+    this.entries.set(id, { fingerprint, sentAs, response, expiresAt: expiresAt.getTime(), bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;

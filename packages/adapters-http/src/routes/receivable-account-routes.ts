@@ -47,13 +47,13 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, validBody(OpenReceivableAccountBody), keys.required, async (req, res) => {
+  router.post('/receivable-accounts', write, keys.cachedReplay, validBody(OpenReceivableAccountBody), keys.required, async (req, res) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
     const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
     res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
   });
 
-  router.post('/receivable-accounts/batches', write, validBody(OpenReceivableAccountsBatchBody), keys.required, async (req, res) => {
+  router.post('/receivable-accounts/batches', write, keys.cachedReplay, validBody(OpenReceivableAccountsBatchBody), keys.required, async (req, res) => {
     const customerId = authOf(req).customerId;
     const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
     const records = await Promise.all(
@@ -67,7 +67,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, validBody(UpdateReceivableAccountBody), keys.optional, async (req, res) => {
+  router.put('/receivable-accounts/:id', write, keys.cachedReplay, validBody(UpdateReceivableAccountBody), keys.optional, async (req, res) => {
     await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
   });

@@ -35,12 +35,12 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
   });
 
-  router.post('/receivables', write, validBody(ReceivableBody), keys.required, async (req, res) => {
+  router.post('/receivables', write, keys.cachedReplay, validBody(ReceivableBody), keys.required, async (req, res) => {
     const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
     res.status(201).location(`/v1/receivables/${receivable.id}`).json(receivableResponse(receivable));
   });
 
-  router.post('/receivables/batches', write, validBody(ReceivableBatchBody), keys.required, async (req, res) => {
+  router.post('/receivables/batches', write, keys.cachedReplay, validBody(ReceivableBatchBody), keys.required, async (req, res) => {
     const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
     res.json(batchResults(results, 'receivable', receivableResponse));
   });
@@ -49,13 +49,13 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     res.json(receivableResponse(await app.receivables.get.execute(target(req))));
   });
 
-  router.put('/receivables/:id', write, validBody(ReceivableEditBody), keys.optional, async (req, res) => {
+  router.put('/receivables/:id', write, keys.cachedReplay, validBody(ReceivableEditBody), keys.optional, async (req, res) => {
     const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
     const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
     res.json(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
   });
 
-  router.patch('/receivables/:id/status', write, validBody(ReceivableStatusBody), keys.optional, async (req, res) => {
+  router.patch('/receivables/:id/status', write, keys.cachedReplay, validBody(ReceivableStatusBody), keys.optional, async (req, res) => {
     const { status } = req.body as ReceivableStatusBody;
     if (!(REQUESTABLE_STATUSES as readonly string[]).includes(status)) {
       throw new InvalidStatusTransitionError('receivable', 'any', `setting ${status} (the service's own jobs do that)`);

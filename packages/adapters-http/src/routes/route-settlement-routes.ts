@@ -19,7 +19,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, validBody(RouteSettlementBody), keys.optional, async (req, res) => {
+  router.post('/route-settlements', write, keys.cachedReplay, validBody(RouteSettlementBody), keys.optional, async (req, res) => {
     const customerId = authOf(req).customerId;
     const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });

@@ -10,7 +10,7 @@ import { validBody } from './respond';
 export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
 
-  router.post('/sandbox/collections', validBody(CollectionBody), keys.optional, async (req, res) => {
+  router.post('/sandbox/collections', keys.cachedReplay, validBody(CollectionBody), keys.optional, async (req, res) => {
     const body = req.body as CollectionBody;
     const movement = await app.collections.record.execute({
       customerId: authOf(req).customerId,

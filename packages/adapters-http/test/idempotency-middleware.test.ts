@@ -148,6 +148,14 @@ describe('replays answered before body validation', () => {
     expect([validations(), calls()]).toEqual([3, 1]);
   });
 
+  it('sends the same bytes under another content type through validation: its charset decides what they say', async () => {
+    const { http, validations } = validatingApp();
+    await post(http);
+    const again = await request(http).post('/things').set('Idempotency-Key', 'k').set('Content-Type', 'application/json; charset=utf-8').send('{"a":1}');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(validations()).toBe(2);
+  });
+
   it('takes no shortcut when the JSON parser kept no bytes to compare', async () => {
     const { http, validations } = validatingApp(express.json());
     await post(http);

@@ -22,7 +22,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The JSON parser's `verify` keeps the bytes of each body it parsed here, for rawFingerprintOf. */
-export const RAW_BODY = Symbol('raw body');
+const RAW_BODY = Symbol('raw body');
 type WithRawBody = Request & { [RAW_BODY]?: Buffer };
 
 export const keepRawBody = (req: Request, _res: unknown, bytes: Buffer) => {
@@ -30,13 +30,14 @@ export const keepRawBody = (req: Request, _res: unknown, bytes: Buffer) => {
 };
 
 /**
- * The request as sent: method, path and body bytes (the same bytes always parse and validate the same way), or
- * undefined when the JSON parser kept no bytes (no JSON body, or a parser without keepRawBody): no shortcut then.
+ * The request as sent: method, path, content type (its charset decides how the bytes read) and body bytes, which
+ * then always parse and validate the same way; undefined when the JSON parser kept no bytes (no JSON body, or a
+ * parser without keepRawBody): no shortcut then.
  */
 function rawFingerprintOf(req: Request): string | undefined {
   const bytes = (req as WithRawBody)[RAW_BODY];
   if (bytes === undefined) return undefined;
-  return createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`).update(bytes).digest('base64url');
+  return createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${req.header('content-type')}\n`).update(bytes).digest('base64url');
 }
 
 /** Kept results: everything below 500 except 429, which, like 5xx, releases the key so a retry runs again. */

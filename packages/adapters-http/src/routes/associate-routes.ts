@@ -5,7 +5,7 @@ import { commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { associateResponse } from '../mappers/associate-response';
 import type { HttpContext } from './http-context';
-import { sendPage, sendUpsert, validBody } from './respond';
+import { keyedBody, sendPage, sendUpsert } from './respond';
 
 export function associateRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -28,7 +28,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.associates.list.execute({ filter, page: pageOf(query) }), associateResponse);
   });
 
-  router.post('/associates', write, keys.cachedReplay, validBody(AssociateBody), keys.optional, async (req, res) => {
+  router.post('/associates', write, ...keyedBody(keys, 'optional', AssociateBody), async (req, res) => {
     const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body) };
     const { associate, created } = await app.associates.register.execute(input);
     sendUpsert(res, created, `/v1/associates/${associate.id}`, associateResponse(associate));
@@ -44,7 +44,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     res.json(associateResponse(await app.associates.get.execute(target(req))));
   });
 
-  router.put('/associates/:id', write, keys.cachedReplay, validBody(AssociateBody), keys.optional, async (req, res) => {
+  router.put('/associates/:id', write, ...keyedBody(keys, 'optional', AssociateBody), async (req, res) => {
     res.json(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body) })));
   });
 

@@ -5,7 +5,7 @@ import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { clientResponse } from '../mappers/client-response';
 import type { HttpContext } from './http-context';
-import { sendPage, sendUpsert, validBody } from './respond';
+import { keyedBody, sendPage, sendUpsert } from './respond';
 
 export function clientRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -19,7 +19,7 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.clients.list.execute({ filter, page: pageOf(query) }), clientResponse);
   });
 
-  router.post('/clients', write, keys.cachedReplay, validBody(ClientBody), keys.optional, async (req, res) => {
+  router.post('/clients', write, ...keyedBody(keys, 'optional', ClientBody), async (req, res) => {
     const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body) });
     sendUpsert(res, created, `/v1/clients/${client.id}`, clientResponse(client));
   });
@@ -28,7 +28,7 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
     res.json(clientResponse(await app.clients.get.execute({ customerId: authOf(req).customerId, clientId: parseId(req.params.id) })));
   });
 
-  router.put('/clients/:id', write, keys.cachedReplay, validBody(ClientBody), keys.optional, async (req, res) => {
+  router.put('/clients/:id', write, ...keyedBody(keys, 'optional', ClientBody), async (req, res) => {
     const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body) };
     res.json(clientResponse(await app.clients.replace.execute(input)));
   });

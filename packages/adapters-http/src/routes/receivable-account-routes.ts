@@ -11,7 +11,7 @@ import {
 } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
-import { batchResults, sendPage, validBody } from './respond';
+import { batchResults, keyedBody, sendPage } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
 export function accountFilterOf(req: Request, query: ReceivableAccountListQuery) {
@@ -47,13 +47,13 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, keys.cachedReplay, validBody(OpenReceivableAccountBody), keys.required, async (req, res) => {
+  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody), async (req, res) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
     const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
     res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
   });
 
-  router.post('/receivable-accounts/batches', write, keys.cachedReplay, validBody(OpenReceivableAccountsBatchBody), keys.required, async (req, res) => {
+  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody), async (req, res) => {
     const customerId = authOf(req).customerId;
     const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
     const records = await Promise.all(
@@ -67,7 +67,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, keys.cachedReplay, validBody(UpdateReceivableAccountBody), keys.optional, async (req, res) => {
+  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody), async (req, res) => {
     await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
   });

@@ -7,7 +7,7 @@ import { ReceivableBatchBody, ReceivableBody, ReceivableEditBody, ReceivableList
 import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
 import { receivableResponse } from '../mappers/receivable-response';
 import type { HttpContext } from './http-context';
-import { batchResults, sendPage, validBody } from './respond';
+import { batchResults, keyedBody, sendPage } from './respond';
 
 /** Each batch item parsed on its own: a malformed item becomes that item's 400, not the batch's. */
 function batchItems(customerId: number, items: unknown) {
@@ -35,12 +35,12 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
   });
 
-  router.post('/receivables', write, keys.cachedReplay, validBody(ReceivableBody), keys.required, async (req, res) => {
+  router.post('/receivables', write, ...keyedBody(keys, 'required', ReceivableBody), async (req, res) => {
     const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
     res.status(201).location(`/v1/receivables/${receivable.id}`).json(receivableResponse(receivable));
   });
 
-  router.post('/receivables/batches', write, keys.cachedReplay, validBody(ReceivableBatchBody), keys.required, async (req, res) => {
+  router.post('/receivables/batches', write, ...keyedBody(keys, 'required', ReceivableBatchBody), async (req, res) => {
     const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
     res.json(batchResults(results, 'receivable', receivableResponse));
   });
@@ -49,13 +49,13 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     res.json(receivableResponse(await app.receivables.get.execute(target(req))));
   });
 
-  router.put('/receivables/:id', write, keys.cachedReplay, validBody(ReceivableEditBody), keys.optional, async (req, res) => {
+  router.put('/receivables/:id', write, ...keyedBody(keys, 'optional', ReceivableEditBody), async (req, res) => {
     const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
     const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
     res.json(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
   });
 
-  router.patch('/receivables/:id/status', write, keys.cachedReplay, validBody(ReceivableStatusBody), keys.optional, async (req, res) => {
+  router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody), async (req, res) => {
     const { status } = req.body as ReceivableStatusBody;
     if (!(REQUESTABLE_STATUSES as readonly string[]).includes(status)) {
       throw new InvalidStatusTransitionError('receivable', 'any', `setting ${status} (the service's own jobs do that)`);

@@ -6,7 +6,7 @@ import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-sett
 import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
 import type { HttpContext } from './http-context';
-import { sendPage, sendUpsert, validBody } from './respond';
+import { keyedBody, sendPage, sendUpsert } from './respond';
 
 export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -19,7 +19,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, keys.cachedReplay, validBody(RouteSettlementBody), keys.optional, async (req, res) => {
+  router.post('/route-settlements', write, ...keyedBody(keys, 'optional', RouteSettlementBody), async (req, res) => {
     const customerId = authOf(req).customerId;
     const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });

@@ -4,13 +4,13 @@ import { authOf } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
 import { settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
-import { validBody } from './respond';
+import { keyedBody } from './respond';
 
 /** Sandbox helpers (CONTRACT): any valid token; mounted only in sandbox mode, so production answers 404. */
 export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
 
-  router.post('/sandbox/collections', keys.cachedReplay, validBody(CollectionBody), keys.optional, async (req, res) => {
+  router.post('/sandbox/collections', ...keyedBody(keys, 'optional', CollectionBody), async (req, res) => {
     const body = req.body as CollectionBody;
     const movement = await app.collections.record.execute({
       customerId: authOf(req).customerId,

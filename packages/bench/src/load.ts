@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import { summarise, type Measurement } from './stats';
+import { runningProgress, summarise, type Measurement } from './stats';
 
 export interface LoadOptions {
   readonly url: string;
@@ -44,6 +44,13 @@ export async function httpLoad(options: LoadOptions): Promise<Measurement> {
     if (status === options.expectStatus) latencies.push(responseTime);
     else failures++;
   });
+  const running = runningProgress();
+  let second = 0;
+  instance.on('tick', () => {
+    second++;
+    running.update(second, `${second} / ${options.seconds} s: ${latencies.length.toLocaleString('en')} answered as expected, ${failures} otherwise`);
+  });
   const result = await instance;
+  running.done();
   return summarise(latencies, options.seconds, failures + result.errors + result.timeouts);
 }

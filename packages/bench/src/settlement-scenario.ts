@@ -1,7 +1,7 @@
 import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
 import { seedReceivables } from './seed';
 import { startService } from './service-process';
-import { progress } from './stats';
+import { progress, runningProgress } from './stats';
 
 export interface SettlementResult {
   readonly seconds: number;
@@ -27,8 +27,18 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     progress(`settling ${(accounts * perAccount).toLocaleString('en')} PAID receivables on ${accounts.toLocaleString('en')} accounts`);
     const started = performance.now();
     const cpuBefore = service.cpuSeconds();
-    const run = await service.call('POST', '/v1/sandbox/settlement-runs', token);
+    // Chunks commit one by one, so the settlements counted so far show how far the run is.
+    const running = runningProgress();
+    const poll = setInterval(() => {
+      const elapsed = (performance.now() - started) / 1000;
+      void knex('settlements').count({ n: '*' }).then(
+        ([{ n }]) => running.update(elapsed, `${Math.round(elapsed)} s: ${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`),
+        () => undefined,
+      );
+    }, 1000);
+    const run = await service.call('POST', '/v1/sandbox/settlement-runs', token).finally(() => clearInterval(poll));
     const seconds = (performance.now() - started) / 1000;
+    running.done();
     const serviceCpuSeconds = service.cpuSeconds() - cpuBefore;
     if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();

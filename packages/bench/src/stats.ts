@@ -18,3 +18,23 @@ export function summarise(latencies: number[], seconds: number, errors: number):
 }
 
 export const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+/**
+ * A progress line for a run in flight, every `everySeconds`: overwritten in place on a terminal, one line each
+ * time otherwise (a CI log keeps them all, so fewer).
+ */
+export function runningProgress(everySeconds = { terminal: 1, log: 5 }): { update(elapsedSeconds: number, message: string): void; done(): void } {
+  const terminal = process.stderr.isTTY === true;
+  const every = terminal ? everySeconds.terminal : everySeconds.log;
+  let shown = false;
+  return {
+    update(elapsedSeconds, message) {
+      if (Math.round(elapsedSeconds) % every !== 0) return;
+      shown = true;
+      process.stderr.write(terminal ? `\r\x1b[K[bench]   ${message}` : `[bench]   ${message}\n`);
+    },
+    done() {
+      if (terminal && shown) process.stderr.write('\n');
+    },
+  };
+}

@@ -1,10 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Measurement } from './stats';
 
-/** user + system CPU seconds of one process (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
-function processCpuSeconds(pid: number | string): number {
+/**
+ * user + system CPU seconds of one process (fields 14 and 15 of /proc/<pid>/stat, after the command name), with
+ * those of its exited and reaped children (fields 16 and 17) when `reaped` is set.
+ */
+function processCpuSeconds(pid: number | string, reaped = false): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
 }
 
 const childrenOf = (pid: number): number[] => {
@@ -32,7 +36,8 @@ export function treeCpuSeconds(pid: number): number {
 
 /**
  * CPU seconds of every PostgreSQL process visible on this machine (backends, WAL writer, checkpointer...), or
- * undefined when none is: the server runs elsewhere, and its cost cannot be read from here.
+ * undefined when none is: the server runs elsewhere, and its cost cannot be read from here. A backend that exits
+ * (a pool closing) moves its CPU into the postmaster's reaped children's, so the sum never goes back.
  */
 export function postgresCpuSeconds(): number | undefined {
   let total: number | undefined;
@@ -40,7 +45,7 @@ export function postgresCpuSeconds(): number | undefined {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      total = (total ?? 0) + processCpuSeconds(pid);
+      total = (total ?? 0) + processCpuSeconds(pid, true);
     } catch {
       // exited meanwhile
     }

@@ -10,6 +10,7 @@ import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
 import { settlementScenario } from './settlement-scenario';
 import { withCpuCost } from './cpu';
+import { floorScenarios } from './floor';
 import { progress, type Measurement } from './stats';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
       }
     }
 
+    const floor = await floorScenarios(url, POOL_SIZE, { connections: CONNECTIONS, seconds: SECONDS, token: '', ...seeded! });
+
     // Measured again after the scenarios, and the faster of the two kept: this machine's speed drifts, and the
     // higher ceiling makes every ratio the more demanding one.
     const after = await baselines('after the scenarios');
@@ -134,6 +137,9 @@ async function main(): Promise<void> {
       });
       rows.push({ storage, scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
     }
+    const floorNote = 'the same statements through Express and node-pg and nothing else, one process: the ceiling of this stack for this work here';
+    rows.push({ storage: 'postgres, floor', scenario: 'create receivable', result: floor.create, baseline: '(a)', ratio: floor.create.throughput / insert.throughput, note: floorNote });
+    rows.push({ storage: 'postgres, floor', scenario: listName, result: floor.list, baseline: '(b)', ratio: floor.list.throughput / http.throughput, note: floorNote });
   });
 
   await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, async (url) => {
@@ -167,7 +173,13 @@ async function main(): Promise<void> {
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
   const table = printTable(rows);
   process.stdout.write(`\n${table}\n\n`);
-  for (const row of rows) if (row.note && row.note !== 'for information') process.stdout.write(`${row.scenario}: ${row.note}\n`);
+  // A note several rows share (the floor's) is said once, of their storage.
+  const notes = rows.filter((row) => row.note && row.note !== 'for information');
+  const shared = (note: string) => notes.filter((row) => row.note === note).length > 1;
+  for (const note of new Set(notes.map((row) => row.note!))) {
+    const row = notes.find((r) => r.note === note)!;
+    process.stdout.write(`${shared(note) ? row.storage : row.scenario}: ${note}\n`);
+  }
   process.stdout.write(`results: ${writeResults(rows, machine)}/latest.json and latest.svg\n`);
 }
 

@@ -15,8 +15,7 @@ export interface ScenarioRun {
 
 const pick = (run: ScenarioRun) => run.firstAccount + Math.floor(Math.random() * run.accounts);
 
-
-export function createReceivables(service: ServiceProcess, run: ScenarioRun): Promise<Measurement> {
+export function createReceivables(service: Pick<ServiceProcess, 'url'>, run: ScenarioRun): Promise<Measurement> {
   return httpLoad({
     url: `${service.url}/v1/receivables`,
     method: 'POST',
@@ -44,7 +43,7 @@ export async function replayReceivable(service: ServiceProcess, run: ScenarioRun
   });
 }
 
-export function listReceivables(service: ServiceProcess, run: ScenarioRun): Promise<Measurement> {
+export function listReceivables(service: Pick<ServiceProcess, 'url'>, run: ScenarioRun): Promise<Measurement> {
   return httpLoad({
     url: `${service.url}/v1/receivables`,
     headers: { authorization: `Bearer ${run.token}` },

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import pg from 'pg';
+
+/**
+ * The floor under two scenarios: an Express 5 app that sends the statements the service sends for a creation and
+ * for a list, through node-pg (pipelining, like the service), with nothing else: no authentication, validation,
+ * domain rules, Knex or mapping. What it reaches is what any implementation of the same data work over Express
+ * and node-pg could reach on this machine; the service's distance to it is the cost of everything else.
+ * DATABASE_URL: the service's database, migrated and seeded; POOL_SIZE: connections.
+ */
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true } as pg.PoolConfig);
+
+/** Exact minor units of a decimal JSON amount, from its text. */
+const minorOf = (amount: number): bigint => {
+  const [units, cents = ''] = String(amount).split('.');
+  return BigInt(units) * 100n + BigInt(cents.padEnd(2, '0'));
+};
+
+const RECEIVABLE_COLUMNS = 'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, due_date, receivable_date, creation_date, modification_date, version';
+
+/** Claim the key, read the account, insert the receivable, then its event, the stored answer and COMMIT in one trip. */
+async function create(client: pg.PoolClient, credentialId: string, key: string, body: { receivableAccountId: number; amount: number; receivableType: string; description: string; dueDate: string }) {
+  const now = new Date();
+  void client.query('BEGIN');
+  const claimed = await client.query({
+    name: 'claim',
+    text: `INSERT INTO idempotency_keys (credential_id, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (credential_id, key) DO NOTHING RETURNING 1`,
+    values: [credentialId, key, randomUUID(), now, new Date(now.getTime() + 86_400_000)],
+  });
+  if (claimed.rowCount !== 1) throw new Error('key already used');
+  const account = (await client.query({ name: 'account', text: 'SELECT * FROM receivable_accounts WHERE id = $1', values: [body.receivableAccountId] })).rows[0];
+  const receivable = (
+    await client.query({
+      name: 'insert',
+      text: `INSERT INTO receivables (${RECEIVABLE_COLUMNS}) VALUES ($1, $2, $3, $4, 'ARS', $5, 'PENDING', $6, $7, $8, $9, $9, 1) RETURNING *`,
+      values: [account.customer_id, account.id, account.client_id, minorOf(body.amount), body.receivableType, body.description, body.dueDate, now.toISOString().slice(0, 10), now],
+    })
+  ).rows[0];
+  const json = JSON.stringify(receivable);
+  const event = JSON.stringify([{ id: `evt_${randomUUID()}`, customer_id: account.customer_id, type: 'receivable.created', data: { receivable }, occurred_at: now }]);
+  const writes = [
+    client.query({
+      name: 'event',
+      text: `INSERT INTO outbox_events (id, customer_id, type, data, occurred_at) SELECT id, customer_id, type, data, occurred_at
+             FROM jsonb_to_recordset($1::jsonb) AS e (id text, customer_id bigint, type text, data jsonb, occurred_at timestamptz)`,
+      values: [event],
+    }),
+    client.query({
+      name: 'answer',
+      text: 'UPDATE idempotency_keys SET response_status = 201, response_body = $1, response_location = $2 WHERE credential_id = $3 AND key = $4',
+      values: [json, `/v1/receivables/${receivable.id}`, credentialId, key],
+    }),
+    client.query('COMMIT'),
+  ];
+  await Promise.all(writes);
+  return json;
+}
+
+const LIST = `SELECT receivables.*, (SELECT count(*) FROM receivables WHERE customer_id = $1 AND receivable_account_id = $2 AND status = $3) AS page_total
+  FROM receivables WHERE customer_id = $1 AND receivable_account_id = $2 AND status = $3
+  ORDER BY creation_date DESC, id DESC LIMIT $4`;
+
+async function main() {
+  const { rows } = await pool.query(`SELECT c.id AS credential_id, c.customer_id FROM credentials c ORDER BY c.id LIMIT 1`);
+  const { credential_id: credentialId, customer_id: customerId } = rows[0];
+  const app = express();
+  app.use(express.json({ limit: '1mb' }));
+  app.post('/v1/receivables', async (req, res) => {
+    const client = await pool.connect();
+    try {
+      const json = await create(client, credentialId, req.header('idempotency-key') ?? randomUUID(), req.body);
+      res.status(201).type('json').send(json);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      res.status(500).json({ detail: String(error) });
+    } finally {
+      client.release();
+    }
+  });
+  app.get('/v1/receivables', async (req, res) => {
+    const { rows: page } = await pool.query({ name: 'list', text: LIST, values: [customerId, req.query.receivableAccountId, req.query.status, req.query.count ?? 20] });
+    res.setHeader('X-Total-Count', page[0]?.page_total ?? '0');
+    res.json(page);
+  });
+  const server = app.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+  });
+}
+
+void main();

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { tracked } from './children';
 import { treeCpuSeconds, withCpuCost } from './cpu';
 import { createReceivables, listReceivables, type ScenarioRun } from './scenarios';
 import { progress, type Measurement } from './stats';
@@ -9,10 +10,12 @@ import { progress, type Measurement } from './stats';
  * nothing else), in its own process with `poolSize` connections, on the service's seeded database.
  */
 export async function floorScenarios(url: string, poolSize: number, run: ScenarioRun): Promise<{ create: Measurement; list: Measurement }> {
-  const child = fork(path.join(__dirname, 'floor-server.js'), [], {
-    env: { ...process.env, DATABASE_URL: url, POOL_SIZE: String(poolSize) },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = tracked(
+    fork(path.join(__dirname, 'floor-server.js'), [], {
+      env: { ...process.env, DATABASE_URL: url, POOL_SIZE: String(poolSize) },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`the floor server exited (${code}) before it listened`)));

@@ -25,17 +25,34 @@ const POOL_SIZE = 10;
 /** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
 const HTTP_WORKERS = env('BENCH_HTTP_WORKERS', os.cpus().length);
 
+/** What a run interrupted by a signal must still undo, by name: the databases it made, the embedded data directory. */
+const leftovers = new Map<string, () => unknown>();
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    progress(`${signal}: dropping what this run made, then stopping`);
+    // Exiting stops the child processes (children.ts).
+    void Promise.allSettled([...leftovers.values()].map(async (undo) => undo())).then(() => process.exit(code));
+  });
+}
+
+async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
 async function withDatabase<T>(serverUrl: string, name: string, work: (url: string) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await dropDatabase(admin, name);
   await admin.query(`CREATE DATABASE ${name}`);
+  leftovers.set(name, () => dropDatabase(admin, name));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   try {
     return await work(url.toString());
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropDatabase(admin, name);
+    leftovers.delete(name);
     await admin.end();
   }
 }
@@ -157,6 +174,7 @@ async function main(): Promise<void> {
   rows.push({ storage: 'postgres', scenario: 'webhook fan-out', result: null, note: 'pending: webhook delivery is not built yet' });
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rcs-bench-'));
+  leftovers.set(dataDir, () => rmSync(dataDir, { recursive: true, force: true }));
   try {
     const service = await startService({ DATABASE_URL: '', DATA_DIR: dataDir });
     try {
@@ -168,6 +186,7 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    leftovers.delete(dataDir);
   }
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { tracked } from './children';
 import { treeCpuSeconds } from './cpu';
 
 export interface ServiceProcess {
@@ -32,10 +33,10 @@ async function spawnService(env: Record<string, string>): Promise<{ child: Child
   const port = await freePort();
   // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child = tracked(spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { ...process.env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  }));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) return undefined;

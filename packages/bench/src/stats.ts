@@ -19,21 +19,24 @@ export function summarise(latencies: number[], seconds: number, errors: number):
 
 export const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-/**
- * A progress line for a run in flight, every `everySeconds`: overwritten in place on a terminal, one line each
- * time otherwise (a CI log keeps them all, so fewer).
- */
-export function runningProgress(everySeconds = { terminal: 1, log: 5 }): { update(elapsedSeconds: number, message: string): void; done(): void } {
+/** Seconds between progress lines of a run in flight: in place on a terminal; a CI log keeps every line, so fewer. */
+const PROGRESS_EVERY = { terminal: 1, log: 5 };
+
+/** A progress line for a run in flight, overwritten in place on a terminal, one line each time otherwise. */
+export function runningProgress(): { update(elapsedSeconds: number, message: string): void; done(): void } {
   const terminal = process.stderr.isTTY === true;
-  const every = terminal ? everySeconds.terminal : everySeconds.log;
+  const every = terminal ? PROGRESS_EVERY.terminal : PROGRESS_EVERY.log;
   let shown = false;
+  let finished = false;
   return {
     update(elapsedSeconds, message) {
-      if (Math.round(elapsedSeconds) % every !== 0) return;
+      // A late report (a count that answers after the run ended) would leave a stray line.
+      if (finished || Math.round(elapsedSeconds) % every !== 0) return;
       shown = true;
       process.stderr.write(terminal ? `\r\x1b[K[bench]   ${message}` : `[bench]   ${message}\n`);
     },
     done() {
+      finished = true;
       if (terminal && shown) process.stderr.write('\n');
     },
   };

@@ -37,7 +37,14 @@ export const keepRawBody = (req: Request, _res: unknown, bytes: Buffer) => {
 function rawFingerprintOf(req: Request): string | undefined {
   const bytes = (req as WithRawBody)[RAW_BODY];
   if (bytes === undefined) return undefined;
-  return createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${req.header('content-type')}\n`).update(bytes).digest('base64url');
+  return requestDigest(req, `${req.header('content-type')}\n`, bytes);
+}
+
+/** SHA-256 (base64url) of the request's method and path, a newline, then `parts`: both fingerprints' one shape. */
+function requestDigest(req: Request, ...parts: ReadonlyArray<string | Buffer>): string {
+  const hash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`);
+  for (const part of parts) hash.update(part);
+  return hash.digest('base64url');
 }
 
 /** Kept results: everything below 500 except 429, which, like 5xx, releases the key so a retry runs again. */
@@ -71,9 +78,7 @@ export function idempotent(uow: UnitOfWork, clock: Clock, replays: ReplayCache, 
       throw ValidationError.of('Idempotency-Key', `must be 1 to ${MAX_KEY_LENGTH} characters`);
     }
     const { credentialId } = authOf(req);
-    const fingerprint = createHash('sha256')
-      .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
-      .digest('base64url');
+    const fingerprint = requestDigest(req, canonicalJson(req.body ?? null));
     const now = clock.now();
     const claim: IdempotencyClaimRequest = { credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
     // Claims the key, then answers with `respond` and keeps its response, all in one transaction.

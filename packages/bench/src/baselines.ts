@@ -1,7 +1,6 @@
-import { fork } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { tracked } from './children';
+import { forkServer } from './children';
 import { ownCpuSeconds, treeCpuSeconds, withCpuCost } from './cpu';
 import { httpLoad } from './load';
 import { receivableBody } from './payload';
@@ -50,11 +49,10 @@ export async function insertBaseline(url: string, poolSize: number, concurrency:
 
 /** Baseline (b): an Express 5 handler that parses a JSON body and answers 201, no database, in its own process. */
 export async function httpBaseline(connections: number, seconds: number): Promise<Measurement> {
-  const child = tracked(fork(path.join(__dirname, 'express-baseline-server.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
+  const { child, url } = await forkServer(path.join(__dirname, 'express-baseline-server.js'));
   try {
     return await withCpuCost(() => treeCpuSeconds(child.pid!), () => httpLoad({
-      url: `http://127.0.0.1:${port}/v1/receivables`,
+      url: `${url}/v1/receivables`,
       method: 'POST',
       body: receivableBody(5),
       connections,

@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Express } from 'express';
 
 const running = new Set<ChildProcess>();
 
@@ -15,3 +16,21 @@ export function tracked<T extends ChildProcess>(child: T): T {
 process.once('exit', () => {
   for (const child of running) child.kill('SIGTERM');
 });
+
+/** One of the bench's own HTTP servers (a compiled script of this folder that calls `listenForBench`), forked. */
+export async function forkServer(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = tracked(fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it listened`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/** In a server forked by forkServer: listens on a free port and tells the bench which. */
+export function listenForBench(app: Express): void {
+  const server = app.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+  });
+}

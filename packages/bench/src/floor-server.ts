@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
+import { listenForBench } from './children';
 
 /**
  * The floor under two scenarios: an Express 5 app that sends the statements the service sends for a creation and
@@ -84,10 +85,7 @@ async function main() {
     res.setHeader('X-Total-Count', page[0]?.page_total ?? '0');
     res.json(page);
   });
-  const server = app.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-  });
+  listenForBench(app);
 }
 
 void main();

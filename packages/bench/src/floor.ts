@@ -1,6 +1,5 @@
-import { fork } from 'node:child_process';
 import path from 'node:path';
-import { tracked } from './children';
+import { forkServer } from './children';
 import { treeCpuSeconds, withCpuCost } from './cpu';
 import { createReceivables, listReceivables, type ScenarioRun } from './scenarios';
 import { progress, type Measurement } from './stats';
@@ -10,24 +9,14 @@ import { progress, type Measurement } from './stats';
  * nothing else), in its own process with `poolSize` connections, on the service's seeded database.
  */
 export async function floorScenarios(url: string, poolSize: number, run: ScenarioRun): Promise<{ create: Measurement; list: Measurement }> {
-  const child = tracked(
-    fork(path.join(__dirname, 'floor-server.js'), [], {
-      env: { ...process.env, DATABASE_URL: url, POOL_SIZE: String(poolSize) },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    }),
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`the floor server exited (${code}) before it listened`)));
-  });
-  const floor = { url: `http://127.0.0.1:${port}` };
-  const measure = (scenario: typeof createReceivables) => withCpuCost(() => treeCpuSeconds(child.pid!), () => scenario(floor, run));
+  const floor = await forkServer(path.join(__dirname, 'floor-server.js'), { DATABASE_URL: url, POOL_SIZE: String(poolSize) });
+  const measure = (scenario: typeof createReceivables) => withCpuCost(() => treeCpuSeconds(floor.child.pid!), () => scenario(floor, run));
   try {
     progress(`floor: create, ${run.connections} connections for ${run.seconds} s`);
     const create = await measure(createReceivables);
     progress(`floor: list, ${run.connections} connections for ${run.seconds} s`);
     return { create, list: await measure(listReceivables) };
   } finally {
-    child.kill();
+    floor.child.kill();
   }
 }

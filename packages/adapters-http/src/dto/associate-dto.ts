@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { AssociateDetails, AssociateStatus } from '@rcs/domain';
+import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { TaxIdFilter } from './tax-id-filter';
 
@@ -45,8 +45,7 @@ export class AssociateBody {
   address?: string | null;
 
   @IsOptional()
-  @IsInt({ message: 'parentAssociateId must be an integer' })
-  @Min(1)
+  @EntityId()
   parentAssociateId?: number | null;
 }
 
@@ -78,8 +77,7 @@ export class AssociateListQuery extends ListQuery {
   type?: string;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'parentAssociateId must be an integer' })
+  @EntityIdParam()
   parentAssociateId?: number;
 
   /** Defaults to ACTIVE (SPEC). */

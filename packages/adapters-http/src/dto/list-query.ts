@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
 import { MAX_PAGE_SIZE, type CommonListFilter, type PageRequest } from '@rcs/domain';
+import { EntityId, idFromText } from './entity-id';
 
-const toIdList = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',').map((part) => (/^\d{1,16}$/.test(part.trim()) ? Number(part) : Number.NaN)) : value;
+const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
 
 /** page and count, which every list accepts. */
 export class PageQuery {
@@ -12,6 +12,8 @@ export class PageQuery {
   @Type(() => Number)
   @IsInt({ message: 'page must be an integer' })
   @Min(1, { message: 'page must be 1 or more' })
+  // Beyond it, the page's offset would reach the database in exponent notation, which it cannot read.
+  @Max(Number.MAX_SAFE_INTEGER, { message: `page must be at most ${Number.MAX_SAFE_INTEGER}` })
   page?: number;
 
   @IsOptional()
@@ -26,7 +28,7 @@ export class PageQuery {
 export class ListQuery extends PageQuery {
   @IsOptional()
   @Transform(toIdList)
-  @IsInt({ each: true, message: 'ids must be comma-separated positive integers' })
+  @EntityId({ each: true, message: 'ids must be comma-separated positive integers' })
   ids?: number[];
 
   @IsOptional()

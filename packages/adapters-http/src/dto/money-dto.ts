@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery, PageQuery } from './list-query';
 
 export class CounterPartyBody {
@@ -16,8 +17,7 @@ export class CounterPartyBody {
 
 /** POST /v1/sandbox/collections. */
 export class CollectionBody {
-  @IsInt({ message: 'receivableAccountId must be an integer' })
-  @Min(1)
+  @EntityId()
   receivableAccountId!: number;
 
   @IsDefined({ message: 'amount is required' })
@@ -50,5 +50,5 @@ export class CurrentAccountListQuery extends ListQuery {
 }
 
 export class SettlementListQuery extends ListQuery {
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'receivableAccountId must be an integer' }) receivableAccountId?: number;
+  @IsOptional() @EntityIdParam() receivableAccountId?: number;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError as ClassValidationError } from 'class-validator';
 import { ValidationError, type InvalidParam } from '@rcs/domain';
+import { idFromText, isEntityId } from './entity-id';
 
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
   return errors.flatMap((error) => {
@@ -12,6 +13,35 @@ function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidP
 }
 
 /**
+ * Text PostgreSQL can store as sent, else refused here, naming the member: it cannot hold NUL at all (the statement
+ * would fail), and a lone UTF-16 surrogate would be stored silently replaced by U+FFFD (and trips validators).
+ */
+function storableText(text: string, name: string): string {
+  if (text.includes('\u0000')) throw ValidationError.of(name, 'must not contain the NUL character (\\u0000)');
+  if (/\p{Cs}/u.test(text)) throw ValidationError.of(name, 'must be well-formed Unicode (it holds a lone surrogate)');
+  return text;
+}
+
+/** Members named after an object's machinery: never a DTO's, and class-transformer fails on a nested one. */
+const MACHINERY = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Deeper than any member of any body; a megabyte of brackets would otherwise exhaust the stack walking it. */
+const MAX_DEPTH = 32;
+
+/** A copy of parsed JSON or query values without MACHINERY members, its strings storableText. */
+function storable(value: unknown, name: string, depth = 0): unknown {
+  if (typeof value === 'string') return storableText(value, name);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth === MAX_DEPTH) throw ValidationError.of(name, `nests more than ${MAX_DEPTH} levels deep`);
+  if (Array.isArray(value)) return value.map((item, index) => storable(item, `${name}[${index}]`, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (!MACHINERY.has(key)) copy[key] = storable(member, name ? `${name}.${key}` : key, depth + 1);
+  }
+  return copy;
+}
+
+/**
  * Validates a body or query against a DTO class. Unknown members are stripped (never stored, never
  * fingerprinted); a wrong type or a missing required member is 400 validation naming each member at fault.
  */
@@ -19,7 +49,7 @@ export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: un
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
   }
-  const instance = plainToInstance(dto, plain, { exposeDefaultValues: true });
+  const instance = plainToInstance(dto, storable(plain, ''), { exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: false } });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
@@ -27,10 +57,10 @@ export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: un
 
 /** A path id: a positive integer that fits an int64 JSON number safely. */
 export function parseId(raw: unknown, name = 'id'): number {
-  const text = String(raw);
-  const value = Number(text);
-  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(value)) {
-    throw ValidationError.of(name, 'must be a positive integer');
-  }
+  const value = idFromText(String(raw));
+  if (!isEntityId(value)) throw ValidationError.of(name, 'must be a positive integer');
   return value;
 }
+
+/** A path segment naming a resource by its text (a route code). */
+export const parseName = (raw: unknown, name: string): string => storableText(String(raw), name);

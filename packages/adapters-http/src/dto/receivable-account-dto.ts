@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { MAX_BATCH_ITEMS, OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
+import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { TaxIdFilter } from './tax-id-filter';
 
@@ -10,13 +11,11 @@ const STATUSES: readonly ReceivableAccountStatus[] = ['PROVISIONING', 'ACTIVE', 
 /** POST /v1/receivable-accounts: clientId and/or associateId. */
 export class OpenReceivableAccountBody {
   @IsOptional()
-  @IsInt({ message: 'clientId must be an integer' })
-  @Min(1)
+  @EntityId()
   clientId?: number | null;
 
   @IsOptional()
-  @IsInt({ message: 'associateId must be an integer' })
-  @Min(1)
+  @EntityId()
   associateId?: number | null;
 
   @IsOptional()
@@ -40,8 +39,7 @@ export class UpdateReceivableAccountBody {
   alias?: string;
 
   @IsOptional()
-  @IsInt({ message: 'associateId must be an integer' })
-  @Min(1)
+  @EntityId()
   associateId?: number;
 }
 
@@ -53,13 +51,11 @@ export class ExpandQuery {
 
 export class ReceivableAccountListQuery extends ListQuery {
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'clientId must be an integer' })
+  @EntityIdParam()
   clientId?: number;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'associateId must be an integer' })
+  @EntityIdParam()
   associateId?: number;
 
   @IsOptional()

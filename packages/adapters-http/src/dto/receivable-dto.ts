@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
 import { RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
+import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { ListQuery } from './list-query';
 
@@ -42,8 +43,7 @@ export class ReceivableEditableBody {
 
 /** POST /v1/receivables (and each batch item); on PUT the identity members may be repeated, not changed. */
 export class ReceivableBody extends ReceivableEditableBody {
-  @IsInt({ message: 'receivableAccountId must be an integer' })
-  @Min(1)
+  @EntityId()
   receivableAccountId!: number;
 
   @IsDefined({ message: 'amount is required' })
@@ -56,20 +56,20 @@ export class ReceivableBody extends ReceivableEditableBody {
   @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` })
   receivableType!: ReceivableType;
 
-  @IsOptional() @IsInt({ message: 'clientId must be an integer' }) @Min(1) clientId?: number | null;
-  @IsOptional() @IsInt({ message: 'associateId must be an integer' }) @Min(1) associateId?: number | null;
+  @IsOptional() @EntityId() clientId?: number | null;
+  @IsOptional() @EntityId() associateId?: number | null;
   @IsOptional() @CalendarDate() receivableDate?: string | null;
-  @IsOptional() @IsInt({ message: 'parentReceivableId must be an integer' }) @Min(1) parentReceivableId?: number | null;
+  @IsOptional() @EntityId() parentReceivableId?: number | null;
 }
 
 /** PUT /v1/receivables/{id}: editable fields, plus identity fields that must be unchanged if sent. */
 export class ReceivableEditBody extends ReceivableEditableBody {
-  @IsOptional() @IsInt() receivableAccountId?: number;
+  @IsOptional() @EntityId() receivableAccountId?: number;
   @IsOptional() @IsString() currencyCode?: string;
   @IsOptional() @IsString() receivableType?: string;
-  @IsOptional() @IsInt() clientId?: number | null;
-  @IsOptional() @IsInt() associateId?: number | null;
-  @IsOptional() @IsInt() parentReceivableId?: number | null;
+  @IsOptional() @EntityId() clientId?: number | null;
+  @IsOptional() @EntityId() associateId?: number | null;
+  @IsOptional() @EntityId() parentReceivableId?: number | null;
 }
 
 export class ReceivableStatusBody {
@@ -84,9 +84,9 @@ export class ReceivableBatchBody {
 }
 
 export class ReceivableListQuery extends ListQuery {
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'receivableAccountId must be an integer' }) receivableAccountId?: number;
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'clientId must be an integer' }) clientId?: number;
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'associateId must be an integer' }) associateId?: number;
+  @IsOptional() @EntityIdParam() receivableAccountId?: number;
+  @IsOptional() @EntityIdParam() clientId?: number;
+  @IsOptional() @EntityIdParam() associateId?: number;
   @IsOptional() @IsIn(STATUSES, { message: `status must be one of ${STATUSES.join(', ')}` }) status?: ReceivableStatus;
   @IsOptional() @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` }) receivableType?: ReceivableType;
   @IsOptional() @CalendarDate() fromDueDate?: string;
@@ -95,7 +95,7 @@ export class ReceivableListQuery extends ListQuery {
   @IsOptional() @CalendarDate() toIssueDate?: string;
   @IsOptional() @IsString() legalNumber?: string;
   @IsOptional() @IsString() externalRoutingCode?: string;
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'parentReceivableId must be an integer' }) parentReceivableId?: number;
+  @IsOptional() @EntityIdParam() parentReceivableId?: number;
   @IsOptional() @IsString() minAmount?: string;
   @IsOptional() @IsString() maxAmount?: string;
 }

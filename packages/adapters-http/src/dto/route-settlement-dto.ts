@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { PageQuery } from './list-query';
 
@@ -14,14 +14,13 @@ export class RouteSettlementBody {
   @CalendarDate()
   date!: string;
 
-  @IsInt({ message: 'associateId must be an integer' })
-  @Min(1)
+  @EntityId()
   associateId!: number;
 }
 
 /** fromDate and toDate filter on the settlement's day (YYYY-MM-DD), inclusive. */
 export class RouteSettlementListQuery extends PageQuery {
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'associateId must be an integer' }) associateId?: number;
+  @IsOptional() @EntityIdParam() associateId?: number;
   @IsOptional() @IsString() routeCode?: string;
   @IsOptional() @CalendarDate() fromDate?: string;
   @IsOptional() @CalendarDate() toDate?: string;

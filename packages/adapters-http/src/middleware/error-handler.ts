@@ -38,6 +38,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const detail = BODY_PARSER_DETAIL[parserError.type] ?? 'the request body could not be read';
       return sendProblem(res, problemOf('validation', detail, { invalidParams: [{ name: 'body', reason: detail }] }));
     }
+    if (error instanceof URIError && parserError.status === 400) {
+      // The router could not percent-decode a path parameter (%FF).
+      const reason = 'is not valid percent-encoded UTF-8';
+      return sendProblem(res, problemOf('validation', `path: ${reason}`, { invalidParams: [{ name: 'path', reason }] }));
+    }
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     logger.error({ err: error, requestId, method: req.method, path: req.path }, 'unhandled error');
     sendProblem(res, problemOf('internal-error', 'an unexpected error occurred; retry only if the operation is idempotent', { requestId }));

@@ -20,7 +20,9 @@ const writeErrors = {
 };
 
 const param = (name: string, description: string, schema: object = { type: 'string' }, where = 'query') => ({ name, in: where, description, schema });
-const pathId = param('id', 'Resource id', { type: 'integer', minimum: 1 }, 'path');
+/** Ids are written as plain decimal digits: no sign, exponent or padding. */
+const idSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const pathId = param('id', 'Resource id', idSchema, 'path');
 const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',
@@ -29,7 +31,7 @@ const idempotencyKey = (required: boolean) => ({
   schema: { type: 'string', maxLength: 255 },
 });
 const listParams = [
-  param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1 }),
+  param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
   param('ids', 'Comma-separated ids'),
   param('fromDate', 'Creation date >= (ISO 8601; a bare date is that day in Buenos Aires)'),
@@ -60,7 +62,7 @@ export const openApiDocument = {
       'Record receivables, collect on dedicated CVU accounts, settle into current accounts, pay by transfer, hear about it by signed webhooks.',
       'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
       Object.entries(STATUS_BY_CODE).map(([code, status]) => `${code} ${status}`).join(', '),
-      'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
+      'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, and bodies nested more than 32 levels deep, are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
   servers: [{ url: '/' }],
@@ -102,7 +104,7 @@ export const openApiDocument = {
     '/v1/associates': {
       get: {
         summary: 'List associates (status defaults to ACTIVE)',
-        parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', { type: 'integer' }), param('status', 'ACTIVE (default) or DISABLED')],
+        parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', idSchema), param('status', 'ACTIVE (default) or DISABLED')],
         responses: { '200': listOf('Associate'), ...authErrors },
       },
       post: {
@@ -140,8 +142,8 @@ export const openApiDocument = {
         summary: 'List receivable accounts (status defaults to ACTIVE). With clientTaxId and no match: 204, no body, X-Total-Count 0',
         parameters: [
           ...listParams,
-          param('clientId', 'Owner client', { type: 'integer' }),
-          param('associateId', 'Owner associate', { type: 'integer' }),
+          param('clientId', 'Owner client', idSchema),
+          param('associateId', 'Owner associate', idSchema),
           param('ownerType', 'CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE'),
           param('clientTaxId', "The client's taxId (11 digits): the lookup of candidate accounts"),
           param('branchExternalCode', "The client's branch"),
@@ -223,7 +225,7 @@ export const openApiDocument = {
         summary: 'List receivables',
         parameters: [
           ...listParams,
-          ...['receivableAccountId', 'clientId', 'associateId', 'parentReceivableId'].map((n) => param(n, 'Exact', { type: 'integer' })),
+          ...['receivableAccountId', 'clientId', 'associateId', 'parentReceivableId'].map((n) => param(n, 'Exact', idSchema)),
           param('status', 'PENDING, PAID, SETTLED, EXPIRED or DISABLED'),
           param('receivableType', 'One of the receivable types'),
           ...['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate'].map((n) => param(n, 'YYYY-MM-DD, inclusive')),
@@ -294,7 +296,7 @@ export const openApiDocument = {
     '/v1/route-settlements': {
       get: {
         summary: 'List route settlements',
-        parameters: [...listParams.slice(0, 2), param('associateId', 'Exact', { type: 'integer' }), param('routeCode', 'Exact'), param('fromDate', 'On the settlement day, YYYY-MM-DD'), param('toDate', 'On the settlement day, YYYY-MM-DD')],
+        parameters: [...listParams.slice(0, 2), param('associateId', 'Exact', idSchema), param('routeCode', 'Exact'), param('fromDate', 'On the settlement day, YYYY-MM-DD'), param('toDate', 'On the settlement day, YYYY-MM-DD')],
         responses: { '200': listOf('RouteSettlement'), ...authErrors },
       },
       post: {
@@ -365,7 +367,7 @@ export const openApiDocument = {
     '/v1/settlements': {
       get: {
         summary: 'Settlements (needs current-accounts:read)',
-        parameters: [...listParams, param('receivableAccountId', 'Exact', { type: 'integer' })],
+        parameters: [...listParams, param('receivableAccountId', 'Exact', idSchema)],
         responses: { '200': listOf('Settlement'), ...authErrors },
       },
     },

@@ -2,7 +2,7 @@
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const taxId = { type: 'string', pattern: '^\\d{11}$', description: '11 digits; input may carry dashes and spaces' } as const;
-const id = { type: 'integer', minimum: 1, format: 'int64' } as const;
+const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' } as const;
 const nullableDate = { type: ['string', 'null'], format: 'date' } as const;
 const receivableTypes = ['INVOICE', 'DEBT', 'CREDIT_NOTE', 'MISSING_PRODUCT', 'RETURN_PRODUCT', 'BROKEN_PRODUCT', 'ADJUSTMENT', 'RETENTION'];
 const invoiceData = {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { authOf, requireScope } from '../auth/authenticate';
 import { PageQuery, pageOf } from '../dto/list-query';
-import { parseId, parseInput } from '../dto/parse-input';
+import { parseId, parseInput, parseName } from '../dto/parse-input';
 import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-settlement-dto';
 import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
@@ -27,12 +27,12 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.get('/route-settlements/:routeCode', read, async (req, res) => {
-    res.json(routeSettlementResponse(await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: String(req.params.routeCode) })));
+    res.json(routeSettlementResponse(await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode') })));
   });
 
   router.get('/route-settlements/:routeCode/receivables', read, async (req, res) => {
     const query = parseInput(PageQuery, req.query, 'query');
-    const input = { customerId: authOf(req).customerId, routeCode: String(req.params.routeCode), page: pageOf(query) };
+    const input = { customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode'), page: pageOf(query) };
     sendPage(res, await app.routeSettlements.receivables.execute(input), receivableResponse);
   });
 

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import request from 'supertest';
+import { documentedOperations } from '../support/openapi-operations';
+import { activeAccount, key } from '../support/fixtures';
+import { useTestApi } from '../support/test-api';
+
+const nested = (levels: number): unknown => (levels === 0 ? 1 : [nested(levels - 1)]);
+
+/** Values that have broken parsers and databases before: wrong types, edges of number ranges, NUL, odd text. */
+const HOSTILE: readonly unknown[] = [
+  null, true, 0, -1, 1.5, 1e21, 1e308, 9007199254740993, 5e-324, '', ' ', 'abc', '1e3', '1e400', '-0', '0x10', '１２３',
+  '99999999999999999999999', '2026-02-30', '0000-00-00', 'a\u0000b', '\ud800', 'x'.repeat(5000), [], [null], {}, { constructor: [] },
+  JSON.parse('{"__proto__": {"polluted": true}}'), nested(40),
+];
+/** Path segments as sent, already percent-encoded: %FF and a lone %E2 do not decode to UTF-8, %00 is NUL. */
+const HOSTILE_SEGMENTS = ['0', '-1', 'abc', '1.5', '1e3', '9007199254740993', '99999999999999999999', '%FF', '%E2', '%00', 'null', '%20%201'];
+
+const hostile = fc.oneof(fc.constantFrom(...HOSTILE), fc.string(), fc.integer(), fc.double(), fc.jsonValue({ maxDepth: 2 }));
+
+/** The value as documented most of the time, else something hostile; object members may go missing. */
+function mutated(value: unknown): fc.Arbitrary<unknown> {
+  const plausible = Array.isArray(value)
+    ? fc.array(mutated(value[0]), { maxLength: 3 })
+    : value !== null && typeof value === 'object'
+      ? fc.record(Object.fromEntries(Object.entries(value).map(([name, member]) => [name, mutated(member)])), { requiredKeys: [] })
+      : fc.constant(value);
+  return fc.oneof({ arbitrary: plausible, weight: 4 }, { arbitrary: hostile, weight: 1 });
+}
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined');
+
+/** One request to a documented operation with hostile path segments, query parameters and body members. */
+const hostileRequest = fc.nat(documentedOperations.length - 1).chain((index) => {
+  const operation = documentedOperations[index];
+  return fc.record({
+    operation: fc.constant(operation),
+    segments: fc.array(fc.oneof(fc.constantFrom('1', '2', '3'), fc.constantFrom(...HOSTILE_SEGMENTS)), { minLength: 3, maxLength: 3 }),
+    query: operation.queryNames.length > 0 ? fc.dictionary(fc.constantFrom(...operation.queryNames), hostile.map(asText), { maxKeys: 3 }) : fc.constant({}),
+    body: mutated(operation.sampleBody),
+  });
+});
+
+describe('Hostile input', () => {
+  const ctx = useTestApi();
+  const post = (url: string, body: unknown) => ctx.api.call('post', url, { token: ctx.token, body, headers: key('hostile') });
+  const accountId = async () => (await activeAccount(ctx.api, ctx.token)).account.id;
+  const invoice = (receivableAccountId: number, extra: object = {}) => ({ receivableAccountId, amount: '10', currencyCode: 'ARS', receivableType: 'INVOICE', ...extra });
+
+  it('never answers 500 to any documented operation, and refuses with Problem JSON the document describes', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileRequest, async ({ operation, segments, query, body }) => {
+        let segment = 0;
+        const path = operation.template.replace(/\{[^}]+\}/g, () => segments[segment++]);
+        const search = new URLSearchParams(query).toString();
+        const sendsBody = operation.method !== 'get' && operation.method !== 'delete';
+        const res = await ctx.api.call(operation.method, search ? `${path}?${search}` : path, {
+          token: ctx.token,
+          headers: { 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/json' },
+          // As JSON text: any JSON value, not only the objects and strings supertest would encode itself.
+          ...(sendsBody ? { body: JSON.stringify(body) ?? 'null' } : {}),
+        });
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) {
+          expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(typeof res.body.code).toBe('string');
+        }
+      }),
+      // A fixed seed keeps CI deterministic; FUZZ_SEED explores other cases (fast-check prints the failing one).
+      { numRuns: 300, seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+    );
+  });
+
+  it.each([
+    ['beyond the integers a JSON number carries exactly', 9007199254740993],
+    ['in exponent notation beyond int64', 1e21],
+  ])('refuses an id %s, in a body and in a query, with 400 naming it', async (_what, id) => {
+    const created = await post('/v1/receivables', invoice(await accountId(), { clientId: id }));
+    expect(created.status).toBe(400);
+    expect(created.body.invalidParams).toEqual([{ name: 'clientId', reason: 'clientId must be a positive integer' }]);
+    const listed = await ctx.api.call('get', `/v1/route-settlements?associateId=${id}`, { token: ctx.token });
+    expect(listed.status).toBe(400);
+    expect(listed.body.invalidParams[0].name).toBe('associateId');
+  });
+
+  it('reads an id in a query as plain decimal digits only', async () => {
+    for (const text of ['1e3', '0x10', ' 7', '', '0']) {
+      const res = await ctx.api.call('get', `/v1/receivables?clientId=${encodeURIComponent(text)}`, { token: ctx.token });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams[0].name).toBe('clientId');
+    }
+  });
+
+  it('refuses a page whose offset the database could not read', async () => {
+    const res = await ctx.api.call('get', '/v1/receivables?page=1e21', { token: ctx.token });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams[0].name).toBe('page');
+  });
+
+  it('refuses text PostgreSQL cannot store as sent (NUL, a lone surrogate), naming the member, and stores nothing', async () => {
+    const account = await accountId();
+    const before = await ctx.api.call('get', `/v1/receivables?receivableAccountId=${account}`, { token: ctx.token });
+    const res = await post('/v1/receivables', invoice(account, { invoiceData: { authCode: 'A\u0000B' } }));
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([{ name: 'invoiceData.authCode', reason: 'must not contain the NUL character (\\u0000)' }]);
+    const after = await ctx.api.call('get', `/v1/receivables?receivableAccountId=${account}`, { token: ctx.token });
+    expect(after.headers['x-total-count']).toBe(before.headers['x-total-count']);
+    const lone = await post('/v1/clients', { businessName: 'Lone \ud800 SA', taxId: '30500000017', documentType: 'CUIT' });
+    expect(lone.body.invalidParams).toEqual([{ name: 'businessName', reason: 'must be well-formed Unicode (it holds a lone surrogate)' }]);
+    const byCode = await ctx.api.call('get', '/v1/route-settlements/R%001', { token: ctx.token });
+    expect(byCode.status).toBe(400);
+    expect(byCode.body.invalidParams[0].name).toBe('routeCode');
+  });
+
+  it('answers a path that does not percent-decode with 400 validation', async () => {
+    const res = await ctx.api.call('get', '/v1/route-settlements/%FF', { token: ctx.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'path' }] });
+  });
+
+  it('ignores members named after object machinery, nested too, like any unknown member', async () => {
+    const item = { ...invoice(await accountId()), constructor: [], prototype: { x: 1 } };
+    const res = await post('/v1/receivables/batches', { items: [item] });
+    expect(res.status).toBe(200);
+    expect(res.body.results[0].status).toBe(201);
+  });
+
+  it('refuses a body nested deeper than any member needs, without exhausting the stack', async () => {
+    const depth = 100_000;
+    const res = await request(ctx.api.http)
+      .post('/v1/clients')
+      .set('Authorization', `Bearer ${ctx.token}`)
+      .set('Content-Type', 'application/json')
+      .send(`{"businessName":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/nests more than 32 levels deep/);
+  });
+});

@@ -1,13 +1,13 @@
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { Client, DomainError } from '@rcs/domain';
+import { Client, DomainError, TransactionConflictError } from '@rcs/domain';
 import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeys, keepRawBody } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
 /** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
-function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
+function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>) {
   const store = { committed: emptyTables() };
   const uow = new InMemoryUnitOfWork(store);
   const clock = new FixedClock();
@@ -33,6 +33,7 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule'>) {
       throw new DomainError('rate-limit-exceeded', 'slow down');
     }
     if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');
+    if (outcome === 'deadlock') throw new TransactionConflictError();
     res.status(201).json({ calls });
   });
   http.use(errorHandler(pino({ level: 'silent' })));
@@ -57,6 +58,18 @@ describe('idempotency middleware', () => {
     const { http, calls } = appWith(['busy', 'ok']);
     expect((await post(http)).status).toBe(429);
     expect((await post(http)).status).toBe(201);
+    expect(calls()).toBe(2);
+  });
+
+  it('releases the key after a 409 concurrent-modification (a deadlock victim), so a retry runs again', async () => {
+    const { http, store, calls } = appWith(['deadlock', 'ok']);
+    const conflict = await post(http);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('concurrent-modification');
+    expect(store.committed.clients.size).toBe(0);
+    const retry = await post(http);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(calls()).toBe(2);
   });
 

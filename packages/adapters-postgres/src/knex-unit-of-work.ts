@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { RollbackOnlyError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import { RollbackOnlyError, TransactionConflictError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
@@ -13,6 +13,7 @@ import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 import { TransactionWrites } from './repositories/transaction-writes';
+import { isTransactionConflict } from './repositories/pg-errors';
 
 function knexScope(trx: Knex.Transaction, writes: TransactionWrites): TransactionScope {
   return {
@@ -59,8 +60,11 @@ export class KnexUnitOfWork implements UnitOfWork {
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const outer = this.open();
-    if (outer) return this.join(outer, work);
-    return this.outermost(work);
+    // A deadlock victim is the caller's to retry (409), not a fault of the service (500); joined work reports it
+    // too, since the request's handler sees the joined failure before the outermost transaction ends.
+    return (outer ? this.join(outer, work) : this.outermost(work)).catch((error: unknown) => {
+      throw isTransactionConflict(error) ? new TransactionConflictError() : error;
+    });
   }
 
   isolated<T>(work: () => Promise<T>): Promise<T> {

@@ -47,8 +47,12 @@ function requestDigest(req: Request, ...parts: ReadonlyArray<string | Buffer>): 
   return hash.digest('base64url');
 }
 
-/** Kept results: everything below 500 except 429, which, like 5xx, releases the key so a retry runs again. */
-const keeps = (response: StoredResponse) => response.status < 500 && response.status !== 429;
+/**
+ * Kept results: everything below 500 except 429 and concurrent-modification, which, like 5xx, say when the request
+ * came rather than what it asked: they release the key so a retry runs again.
+ */
+const keeps = (response: StoredResponse) =>
+  response.status < 500 && response.status !== 429 && (response.body as { code?: unknown } | null)?.code !== 'concurrent-modification';
 
 type Outcome = Exclude<IdempotencyClaim, { kind: 'acquired' }> | { readonly kind: 'executed'; readonly response: StoredResponse };
 

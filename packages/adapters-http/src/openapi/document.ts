@@ -27,7 +27,7 @@ const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',
   required,
-  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse.',
+  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Answers 5xx, 429 and 409 concurrent-modification are not kept: the key is released and a retry runs again.',
   schema: { type: 'string', maxLength: 255 },
 });
 const listParams = [

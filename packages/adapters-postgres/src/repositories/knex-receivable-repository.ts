@@ -33,7 +33,12 @@ export class KnexReceivableRepository implements ReceivableRepository {
   }
 
   async getForUpdate(id: number): Promise<Receivable | undefined> {
-    const row: ReceivableRow | undefined = await this.trx('receivables').where({ id }).forUpdate().first();
+    // Its parent is locked with it, first: a parent's id is always the lower, and rows are locked in the sorted order.
+    const rows: ReceivableRow[] = await this.trx('receivables')
+      .whereRaw('id = ANY(ARRAY[?::bigint, (SELECT parent_receivable_id FROM receivables WHERE id = ?)])', [id, id])
+      .orderBy('id')
+      .forUpdate();
+    const row = rows.find((r) => Number(r.id) === id);
     return row && toReceivable(row);
   }
 

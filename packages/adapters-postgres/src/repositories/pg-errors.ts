@@ -7,6 +7,9 @@ export function pgCode(error: unknown): string | undefined {
 
 export const PG_UNIQUE_VIOLATION = '23505';
 
+/** PostgreSQL undid the transaction to break a deadlock (40P01), or could not serialize it (40001). */
+export const isTransactionConflict = (error: unknown) => pgCode(error) === '40P01' || pgCode(error) === '40001';
+
 /** A prepared statement whose result columns changed under it (a migration added or dropped one). */
 export const isStalePreparedStatement = (error: unknown) =>
   pgCode(error) === '0A000' && /cached plan must not change result type/.test((error as Error).message);

@@ -178,6 +178,23 @@ describe('receivables', () => {
     ]);
   });
 
+  it('serialises changes to one family arriving together: none deadlocks, children end in their parent status', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 1000)).body;
+    const notes = await Promise.all([1, 2, 3].map(async () => (await child(account.id, parent.id, 10)).body));
+    // Editing a child locks it and its parent; paying the parent locks it and its children: opposite orders, unless
+    // the storage takes every family parent first.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, round) => [
+        status(parent.id, round % 2 === 0 ? 'PAID' : 'PENDING'),
+        ...notes.map((note) => ctx.api.call('put', `/v1/receivables/${note.id}`, { token: ctx.token, body: { amount: 11 + round } })),
+      ]).flat(),
+    );
+    expect(answers.map((a) => (a.status === 200 ? 200 : `${a.status} ${a.body.code}`)).filter((a) => a !== 200 && a !== '422 invalid-status-transition')).toEqual([]);
+    const family = await Promise.all([parent.id, ...notes.map((n) => n.id)].map(get));
+    expect(new Set(family.map((r) => r.status)).size).toBe(1);
+  });
+
   it('edits the editable fields, the amount only while PENDING and never below its children', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const parent = (await invoice(account.id, 100)).body;

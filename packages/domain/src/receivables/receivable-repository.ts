@@ -5,7 +5,11 @@ import type { ReceivableType } from './receivable-type';
 export interface ReceivableRepository {
   /** Stores a new receivable; duplicated-legal-number when the customer already used its legalNumber. */
   insert(draft: NewReceivable): Promise<Receivable>;
-  /** Reads and locks the row: issuing children locks their parent, so their sum is checked one at a time. */
+  /**
+   * Reads and locks the row: issuing children locks their parent, so their sum is checked one at a time. A child's
+   * parent is locked too, before it: every change to a family locks parent then children (by id), so two changes
+   * to one family wait for each other instead of deadlocking.
+   */
   getForUpdate(id: number): Promise<Receivable | undefined>;
   /** Children not cancelled (DISABLED), locked with the parent's transaction. */
   activeChildren(parentId: number): Promise<Receivable[]>;

@@ -49,6 +49,16 @@ export class ConcurrentModificationError extends DomainError {
   }
 }
 
+/**
+ * The storage undid this operation to break a cycle of waits with a concurrent one (a deadlock): nothing was
+ * written, and the same request can simply be sent again.
+ */
+export class TransactionConflictError extends DomainError {
+  constructor() {
+    super('concurrent-modification', 'another operation changed the same records at the same time; nothing was written, retry the request');
+  }
+}
+
 export class InvalidStatusTransitionError extends DomainError {
   constructor(resource: string, from: string, operation: string) {
     super('invalid-status-transition', `${resource} in status ${from} does not allow ${operation}`);

@@ -1,0 +1,57 @@
+import { DEFAULT_CUSTOMER_SETTINGS, TransactionConflictError } from '@rcs/domain';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/**
+ * Two transactions that lock the same rows in opposite orders deadlock; PostgreSQL undoes one of them. The one
+ * undone must reach the caller as a conflict to retry (409), not as a fault of the service (500), whether the
+ * deadlock hits the outermost transaction's own work or work that joined it. PGlite has one connection: no
+ * two transactions ever wait on each other there.
+ */
+describe(`transaction conflicts (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let ids: [number, number];
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 2 });
+    uow = new KnexUnitOfWork(db.knex);
+    const insert = (name: string) => uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: T0 }));
+    ids = [(await insert('conflict A')).customer.id, (await insert('conflict B')).customer.id];
+  });
+  afterAll(async () => db.close());
+
+  /** Locks `first`, waits until the other transaction holds its first row too, then asks for `second`. */
+  function lockInOrder(first: number, second: number, bothHoldOne: Promise<unknown>, holding: () => void, joined: boolean) {
+    const lock = async (id: number) => uow.executor()('customers').where({ id }).forUpdate();
+    const body = async () => {
+      await lock(first);
+      holding();
+      await bothHoldOne;
+      await lock(second);
+    };
+    return uow.run(async () => (joined ? uow.run(body) : body()));
+  }
+
+  itOnRealServer.each([
+    ['its own work', false],
+    ['work that joined it', true],
+  ])('reports the deadlock victim among two transactions as a TransactionConflictError, from %s', async (_where, joined) => {
+    let held = 0;
+    let release!: () => void;
+    const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
+    const holding = () => {
+      if (++held === 2) release();
+    };
+    const outcomes = await Promise.allSettled([
+      lockInOrder(ids[0], ids[1], bothHoldOne, holding, joined),
+      lockInOrder(ids[1], ids[0], bothHoldOne, holding, joined),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
+    expect(failure).toBeInstanceOf(TransactionConflictError);
+    expect(failure.code).toBe('concurrent-modification');
+  });
+});

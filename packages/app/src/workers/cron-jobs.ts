@@ -11,21 +11,28 @@ export const SERVICE_TIMEZONE = 'America/Argentina/Buenos_Aires';
  * version checks), so a second runner finds nothing left to do.
  */
 export function scheduleJobs(app: Application, config: Config, logger: Logger): ScheduledTask[] {
-  const expiration = cron.schedule(
-    config.expirationCron,
-    async () => {
+  // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
+  // console output; the next run picks up what this one left, as every run's work is claimed row by row.
+  const job = (name: string, expression: string, run: () => Promise<void>) =>
+    cron.schedule(
+      expression,
+      async () => {
+        try {
+          await run();
+        } catch (err) {
+          logger.error({ job: name, err }, `${name} run failed; the next run takes over what it left`);
+        }
+      },
+      { noOverlap: true, timezone: SERVICE_TIMEZONE, name },
+    );
+  return [
+    job('expiration', config.expirationCron, async () => {
       const expired = await app.receivables.expire.execute();
       logger.info({ job: 'expiration', expired }, 'expiration run');
-    },
-    { noOverlap: true, timezone: SERVICE_TIMEZONE, name: 'expiration' },
-  );
-  const settlement = cron.schedule(
-    config.settlementCron,
-    async () => {
+    }),
+    job('settlement', config.settlementCron, async () => {
       const run = await app.settlements.run.execute();
       if (run.settlements > 0) logger.info({ job: 'settlement', ...run, settledAmountMinor: run.settledAmountMinor.toString() }, 'settlement run');
-    },
-    { noOverlap: true, timezone: SERVICE_TIMEZONE, name: 'settlement' },
-  );
-  return [expiration, settlement];
+    }),
+  ];
 }

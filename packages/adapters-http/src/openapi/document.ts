@@ -118,7 +118,7 @@ export const openApiDocument = {
       parameters: [pathId],
       get: { summary: 'Get an associate', responses: { '200': one('Associate', 'Associate'), '404': problem('resource-not-found'), ...authErrors } },
       put: {
-        summary: 'Replace an associate (full body); taxId cannot change',
+        summary: 'Replace an associate (full body); taxId cannot change, and a parentAssociateId that reports to this associate (a supervisor loop) is 400 validation',
         parameters: [idempotencyKey(false)],
         requestBody: { required: true, content: json(ref('AssociateInput')) },
         responses: { '200': one('Associate', 'Updated'), '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import {
   Associate,
   ConcurrentModificationError,
+  MAX_SUPERVISOR_DEPTH,
   type AssociateListFilter,
   type AssociateQueries,
   type AssociateRepository,
@@ -11,6 +12,7 @@ import {
   type PageRequest,
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
+import { lockedForChange } from './row-locks';
 
 interface AssociateRow {
   id: string;
@@ -70,8 +72,27 @@ export class KnexAssociateRepository implements AssociateRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async getForUpdate(id: number): Promise<Associate | undefined> {
-    const row: AssociateRow | undefined = await this.trx('associates').where({ id }).forUpdate().first();
+    const row: AssociateRow | undefined = await lockedForChange(this.trx('associates').where({ id })).first();
     return row && toAssociate(row);
+  }
+
+  async getForShare(id: number): Promise<Associate | undefined> {
+    const row: AssociateRow | undefined = await this.trx('associates').where({ id }).forShare().first();
+    return row && toAssociate(row);
+  }
+
+  async supervisorChain(id: number): Promise<number[]> {
+    // The depth bound ends a walk up a loop: one stored before loops were refused, or made by three edits at once.
+    const { rows } = await this.trx.raw(
+      `WITH RECURSIVE chain(id, parent_associate_id, depth) AS (
+         SELECT id, parent_associate_id, 0 FROM associates WHERE id = ?
+         UNION ALL
+         SELECT a.id, a.parent_associate_id, chain.depth + 1 FROM associates a JOIN chain ON a.id = chain.parent_associate_id WHERE chain.depth < ?
+       )
+       SELECT id FROM chain ORDER BY depth`,
+      [id, MAX_SUPERVISOR_DEPTH],
+    );
+    return [...new Set<number>(rows.map((row: { id: string }) => Number(row.id)))];
   }
 
   async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {

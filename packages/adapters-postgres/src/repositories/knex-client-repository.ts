@@ -11,6 +11,7 @@ import {
   type PageRequest,
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
+import { lockedForChange } from './row-locks';
 
 interface ClientRow {
   id: string;
@@ -64,7 +65,7 @@ export class KnexClientRepository implements ClientRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async getForUpdate(id: number): Promise<Client | undefined> {
-    const row: ClientRow | undefined = await this.trx('clients').where({ id }).forUpdate().first();
+    const row: ClientRow | undefined = await lockedForChange(this.trx('clients').where({ id })).first();
     return row && toClient(row);
   }
 

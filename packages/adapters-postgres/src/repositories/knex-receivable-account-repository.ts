@@ -9,6 +9,7 @@ import {
   type ReceivableAccountRepository,
 } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
+import { lockedForChange } from './row-locks';
 import { prepared } from './prepared';
 import {
   OWNER_COLUMNS,
@@ -43,7 +44,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async getForUpdate(id: number): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ id }).forUpdate().first();
+    const row: ReceivableAccountRow | undefined = await lockedForChange(this.trx('receivable_accounts').where({ id })).first();
     return row && toReceivableAccount(row);
   }
 
@@ -53,7 +54,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts').where({ cvu }).forUpdate().first();
+    const row: ReceivableAccountRow | undefined = await lockedForChange(this.trx('receivable_accounts').where({ cvu })).first();
     return row && toReceivableAccount(row);
   }
 
@@ -88,7 +89,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
          WHERE status = 'PROVISIONING' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
          ORDER BY next_attempt_at, id
          LIMIT ?
-         FOR UPDATE SKIP LOCKED
+         FOR NO KEY UPDATE SKIP LOCKED
        ), claimed AS (
          UPDATE receivable_accounts ra SET locked_until = ? FROM due WHERE ra.id = due.id RETURNING ra.*
        )

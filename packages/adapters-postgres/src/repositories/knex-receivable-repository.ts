@@ -3,6 +3,7 @@ import { ConcurrentModificationError, DomainError, POSITIVE_TYPES, type NewRecei
 import { violatedConstraint } from './pg-errors';
 import { prepared } from './prepared';
 import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
+import { lockedForChange } from './row-locks';
 
 type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
 const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
@@ -34,20 +35,17 @@ export class KnexReceivableRepository implements ReceivableRepository {
 
   async getForUpdate(id: number): Promise<Receivable | undefined> {
     // Its parent is locked with it, first: a parent's id is always the lower, and rows are locked in the sorted order.
-    const rows: ReceivableRow[] = await this.trx('receivables')
-      .whereRaw('id = ANY(ARRAY[?::bigint, (SELECT parent_receivable_id FROM receivables WHERE id = ?)])', [id, id])
-      .orderBy('id')
-      .forUpdate();
+    const rows: ReceivableRow[] = await lockedForChange(
+      this.trx('receivables').whereRaw('id = ANY(ARRAY[?::bigint, (SELECT parent_receivable_id FROM receivables WHERE id = ?)])', [id, id]).orderBy('id'),
+    );
     const row = rows.find((r) => Number(r.id) === id);
     return row && toReceivable(row);
   }
 
   async activeChildren(parentId: number): Promise<Receivable[]> {
-    const rows: ReceivableRow[] = await this.trx('receivables')
-      .where({ parent_receivable_id: parentId })
-      .whereNot({ status: 'DISABLED' })
-      .orderBy('id')
-      .forUpdate();
+    const rows: ReceivableRow[] = await lockedForChange(
+      this.trx('receivables').where({ parent_receivable_id: parentId }).whereNot({ status: 'DISABLED' }).orderBy('id'),
+    );
     return rows.map(toReceivable);
   }
 
@@ -64,14 +62,9 @@ export class KnexReceivableRepository implements ReceivableRepository {
 
   async dueForExpiry(today: string, limit: number): Promise<Receivable[]> {
     // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
-    const rows: ReceivableRow[] = await this.trx('receivables')
-      .where('status', 'PENDING')
-      .where('due_date', '<', today)
-      .whereIn('receivable_type', [...POSITIVE_TYPES])
-      .orderBy('id')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
+    const rows: ReceivableRow[] = await lockedForChange(
+      this.trx('receivables').where('status', 'PENDING').where('due_date', '<', today).whereIn('receivable_type', [...POSITIVE_TYPES]).orderBy('id').limit(limit),
+    ).skipLocked();
     return rows.map(toReceivable);
   }
 }

@@ -39,9 +39,10 @@ export class KnexSettlementRepository implements SettlementRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]> {
-    // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting.
+    // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting. NO KEY
+    // UPDATE (see lockedForChange): receivables issued on these accounts meanwhile need not wait for the sweep.
     const { rows: due } = await this.trx.raw(
-      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
       [limit],
     );
     if (due.length === 0) return [];

@@ -96,6 +96,25 @@ describe('associates', () => {
     expect(selfParent.body.invalidParams[0].name).toBe('parentAssociateId');
   });
 
+  it('refuses a supervisor loop, also when two edits naming each other arrive together', async () => {
+    const bossBody = anAssociate({ type: 'SUPERVISOR' });
+    const boss = (await post(bossBody)).body;
+    const worker = (await post(anAssociate({ parentAssociateId: boss.id }))).body;
+    const loop = await ctx.api.call('put', url(boss.id), { token: ctx.token, body: { ...bossBody, parentAssociateId: worker.id } });
+    expect(loop.status).toBe(400);
+    expect(loop.body.invalidParams[0].name).toBe('parentAssociateId');
+    for (let round = 0; round < 4; round++) {
+      const bodies = [anAssociate(), anAssociate()];
+      const [a, b] = await Promise.all(bodies.map(async (body) => (await post(body)).body));
+      const answers = await Promise.all([
+        ctx.api.call('put', url(a.id), { token: ctx.token, body: { ...bodies[0], parentAssociateId: b.id } }),
+        ctx.api.call('put', url(b.id), { token: ctx.token, body: { ...bodies[1], parentAssociateId: a.id } }),
+      ]);
+      // One goes first and the other then sees the loop it would close: never a deadlock (409) or both.
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    }
+  });
+
   it('links a supervisor of the same customer and refuses another customer\'s or a missing one', async () => {
     const boss = (await post(anAssociate({ type: 'SUPERVISOR' }))).body;
     const worker = await post(anAssociate({ parentAssociateId: boss.id }));

@@ -126,6 +126,14 @@ describe('receivables', () => {
     expect(results.filter((r) => r.status === 422).every((r) => r.body.code === 'child-receivables-exceed-parent-amount')).toBe(true);
   });
 
+  it('binds an associate once when concurrent receivables name it for an account without one', async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    const results = await Promise.all(Array.from({ length: 6 }, () => invoice(account.id, 1, { associateId: associate.id })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const bound = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    expect(bound.body.owner).toEqual({ type: 'CLIENT_AND_ASSOCIATE', clientId: expect.any(Number), associateId: associate.id });
+  });
+
   it('never creates two receivables with one legalNumber under concurrent requests', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const results = await Promise.all(Array.from({ length: 8 }, () => invoice(account.id, 1, { legalNumber: `RACE-${account.id}` })));

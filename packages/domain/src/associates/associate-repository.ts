@@ -1,9 +1,20 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
 import type { Associate, AssociateStatus, NewAssociate } from './associate';
 
+/** Deeper than any real hierarchy of drivers, supervisors and distributors; bounds a walk up a stored loop. */
+export const MAX_SUPERVISOR_DEPTH = 100;
+
 export interface AssociateRepository {
   /** Reads and locks the row until the transaction ends. */
   getForUpdate(id: number): Promise<Associate | undefined>;
+  /**
+   * Reads the row and keeps it from changing (not from other readers) until the transaction ends: what a check
+   * that an associate stays ACTIVE needs. Checks of one associate then run side by side, and none of them can
+   * hold it against a change that waits for something the check's transaction holds.
+   */
+  getForShare(id: number): Promise<Associate | undefined>;
+  /** The associate, its supervisor, theirs and so on up the hierarchy (at most MAX_SUPERVISOR_DEPTH steps up). */
+  supervisorChain(id: number): Promise<number[]>;
   /** Inserts unless the customer has an associate with that taxId; concurrent callers agree on one row. */
   insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }>;
   /** Version-checked save; concurrent-modification when someone saved in between. */

@@ -33,6 +33,28 @@ export function associateRepositoryContract(factory: HarnessFactory): void {
       );
     });
 
+    it('reads a row under either lock, and nothing for an unknown id', async () => {
+      const customerId = await ctx.newCustomer();
+      const { associate } = await ctx.h.uow.run((tx) => tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails(), T0)));
+      const read = await ctx.h.uow.run(async (tx) => [await tx.associates.getForShare(associate.id), await tx.associates.getForUpdate(associate.id)]);
+      expect(read.map((a) => a?.toSnapshot())).toEqual([associate.toSnapshot(), associate.toSnapshot()]);
+      expect(await ctx.h.uow.run((tx) => tx.associates.getForShare(999_999_999))).toBeUndefined();
+    });
+
+    it('walks up the supervisor chain, and stops on a loop stored before loops were refused', async () => {
+      const customerId = await ctx.newCustomer();
+      const chain: Associate[] = [];
+      for (let i = 0; i < 3; i++) {
+        const details = anAssociateDetails({ taxId: validTaxId('20', 41000000 + i * 10), parentAssociateId: chain[i - 1]?.id ?? null });
+        chain.push((await ctx.h.uow.run((tx) => tx.associates.insertIfAbsent(Associate.register(customerId, details, at(i))))).associate);
+      }
+      const [top, middle, bottom] = chain;
+      expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(bottom.id))).toEqual([bottom.id, middle.id, top.id]);
+      await ctx.h.uow.run((tx) => tx.associates.update(top.replaceDetails({ ...anAssociateDetails({ taxId: top.toSnapshot().taxId }), parentAssociateId: bottom.id }, at(5))));
+      expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(middle.id))).toEqual([middle.id, top.id, bottom.id]);
+      expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(999_999_999))).toEqual([]);
+    });
+
     it('lists with every filter, newest first', async () => {
       const customerId = await ctx.newCustomer();
       const made: Associate[] = [];

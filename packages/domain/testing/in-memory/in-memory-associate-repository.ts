@@ -1,6 +1,7 @@
 import {
   Associate,
   ConcurrentModificationError,
+  MAX_SUPERVISOR_DEPTH,
   type AssociateListFilter,
   type AssociateQueries,
   type AssociateRepository,
@@ -18,6 +19,19 @@ export class InMemoryAssociateRepository implements AssociateRepository {
   async getForUpdate(id: number): Promise<Associate | undefined> {
     const found = this.ref.tables.associates.get(id);
     return found && Associate.rehydrate(found);
+  }
+
+  getForShare(id: number): Promise<Associate | undefined> {
+    return this.getForUpdate(id);
+  }
+
+  async supervisorChain(id: number): Promise<number[]> {
+    const chain: number[] = [];
+    for (let next = this.ref.tables.associates.get(id); next && !chain.includes(next.id) && chain.length <= MAX_SUPERVISOR_DEPTH; ) {
+      chain.push(next.id);
+      next = next.parentAssociateId === null ? undefined : this.ref.tables.associates.get(next.parentAssociateId);
+    }
+    return chain;
   }
 
   async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {

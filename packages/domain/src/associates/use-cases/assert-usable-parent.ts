@@ -5,7 +5,7 @@ import type { TransactionScope } from '../../shared/unit-of-work';
 /** A supervisor must be the customer's own, existing and ACTIVE associate. */
 export async function assertUsableParent(tx: TransactionScope, customerId: number, parentId: number | null): Promise<void> {
   if (parentId === null) return;
-  const parent = ownedBy(await tx.associates.getForUpdate(parentId), customerId, 'parent associate', parentId);
+  const parent = ownedBy(await tx.associates.getForShare(parentId), customerId, 'parent associate', parentId);
   if (parent.status !== 'ACTIVE') {
     throw new DomainError('associate-disabled', `parent associate ${parentId} is DISABLED`);
   }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import type { Associate, AssociateDetails } from '../associate';
@@ -19,10 +20,19 @@ export class ReplaceAssociate {
   ) {}
 
   execute(input: Target & { readonly details: AssociateDetails }): Promise<Associate> {
-    return change(this.uow, input, async (current, tx) => {
-      const next = current.replaceDetails(input.details, this.clock.now());
-      await assertUsableParent(tx, input.customerId, input.details.parentAssociateId);
-      return next;
+    return this.uow.run(async (tx) => {
+      // The associate and its new parent are locked lower id first: two edits naming each other as parent then
+      // wait for one another instead of each holding one lock and deadlocking on the other.
+      const parentId = input.details.parentAssociateId;
+      if (parentId !== null && parentId < input.associateId) await tx.associates.getForShare(parentId);
+      return change(this.uow, input, async (current) => {
+        const next = current.replaceDetails(input.details, this.clock.now());
+        await assertUsableParent(tx, input.customerId, parentId);
+        if (parentId !== null && (await tx.associates.supervisorChain(parentId)).includes(current.id)) {
+          throw ValidationError.of('parentAssociateId', `associate ${parentId} reports to ${current.id}: a supervisor cannot report to its own report`);
+        }
+        return next;
+      });
     });
   }
 }

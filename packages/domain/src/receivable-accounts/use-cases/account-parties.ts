@@ -12,7 +12,7 @@ export async function assertOwnClient(tx: TransactionScope, customerId: number, 
 
 /** The associate must be the customer's own and ACTIVE. */
 export async function assertUsableAssociate(tx: TransactionScope, customerId: number, associateId: number): Promise<Associate> {
-  const associate = ownedBy(await tx.associates.getForUpdate(associateId), customerId, 'associate', associateId);
+  const associate = ownedBy(await tx.associates.getForShare(associateId), customerId, 'associate', associateId);
   if (associate.status !== 'ACTIVE') throw new DomainError('associate-disabled', `associate ${associateId} is DISABLED`);
   return associate;
 }

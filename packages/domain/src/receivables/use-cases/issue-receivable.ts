@@ -92,9 +92,13 @@ export class IssueReceivable {
    * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). One given
    * for an account without an associate is bound to the account now (SPEC); another than the account's is refused.
    */
-  private async associate(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
-    const current = account.owner.associateId;
+  private async associate(tx: TransactionScope, input: IssueReceivableInput, read: ReceivableAccount): Promise<number | null> {
     if (input.associateId === undefined || input.associateId === null) return null;
+    if (input.associateId === read.owner.associateId) return input.associateId;
+    // Binding changes the account: read it again under lock, so concurrent receivables binding the same associate
+    // wait for the first and find it bound, rather than failing its version check.
+    const account = read.owner.associateId === null ? await receivingAccount(tx, input.customerId, read.id, 'lock') : read;
+    const current = account.owner.associateId;
     if (input.associateId === current) return current;
     if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
     await assertUsableAssociate(tx, input.customerId, input.associateId);

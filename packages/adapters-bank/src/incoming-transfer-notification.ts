@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Money, parseTaxId, ValidationError, type RecordIncomingTransferInput } from '@rcs/domain';
+import { Money, parseTaxId, storedText, ValidationError, type RecordIncomingTransferInput } from '@rcs/domain';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` under the shared notification secret. */
 export const SIGNATURE_HEADER = 'x-bank-signature';
@@ -37,11 +37,11 @@ export function parseIncomingTransfer(body: unknown): RecordIncomingTransferInpu
   if (typeof b.cvu !== 'string' || !/^\d{22}$/.test(b.cvu)) throw ValidationError.of('cvu', 'must be 22 digits');
   if (typeof b.counterParty?.name !== 'string' || !b.counterParty.name) throw ValidationError.of('counterParty.name', 'is required');
   return {
-    providerReference: b.notificationId,
+    providerReference: storedText(b.notificationId, 'notificationId'),
     cvu: b.cvu,
     amount: Money.parse(b.amount, 'amount'),
-    currencyCode: String(b.currencyCode),
-    counterParty: { name: b.counterParty.name, taxId: parseTaxId(b.counterParty.taxId, 'counterParty.taxId') },
+    currencyCode: storedText(String(b.currencyCode), 'currencyCode'),
+    counterParty: { name: storedText(b.counterParty.name, 'counterParty.name'), taxId: parseTaxId(b.counterParty.taxId, 'counterParty.taxId') },
   };
 }
 

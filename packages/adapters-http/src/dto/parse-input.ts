@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError as ClassValidationError } from 'class-validator';
-import { ValidationError, type InvalidParam } from '@rcs/domain';
+import { storedText, ValidationError, type InvalidParam } from '@rcs/domain';
 import { idFromText, isEntityId } from './entity-id';
 
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
@@ -12,25 +12,15 @@ function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidP
   });
 }
 
-/**
- * Text PostgreSQL can store as sent, else refused here, naming the member: it cannot hold NUL at all (the statement
- * would fail), and a lone UTF-16 surrogate would be stored silently replaced by U+FFFD (and trips validators).
- */
-function storableText(text: string, name: string): string {
-  if (text.includes('\u0000')) throw ValidationError.of(name, 'must not contain the NUL character (\\u0000)');
-  if (/\p{Cs}/u.test(text)) throw ValidationError.of(name, 'must be well-formed Unicode (it holds a lone surrogate)');
-  return text;
-}
-
 /** Members named after an object's machinery: never a DTO's, and class-transformer fails on a nested one. */
 const MACHINERY = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Deeper than any member of any body; a megabyte of brackets would otherwise exhaust the stack walking it. */
 const MAX_DEPTH = 32;
 
-/** A copy of parsed JSON or query values without MACHINERY members, its strings storableText. */
+/** A copy of parsed JSON or query values without MACHINERY members, its strings storedText. */
 function storable(value: unknown, name: string, depth = 0): unknown {
-  if (typeof value === 'string') return storableText(value, name);
+  if (typeof value === 'string') return storedText(value, name);
   if (value === null || typeof value !== 'object') return value;
   if (depth === MAX_DEPTH) throw ValidationError.of(name, `nests more than ${MAX_DEPTH} levels deep`);
   if (Array.isArray(value)) return value.map((item, index) => storable(item, `${name}[${index}]`, depth + 1));
@@ -63,4 +53,4 @@ export function parseId(raw: unknown, name = 'id'): number {
 }
 
 /** A path segment naming a resource by its text (a route code). */
-export const parseName = (raw: unknown, name: string): string => storableText(String(raw), name);
+export const parseName = (raw: unknown, name: string): string => storedText(String(raw), name);

@@ -47,5 +47,12 @@ describe('incoming transfers notified by the banking provider', () => {
     expect((await notify({ ...base, cvu: '123' })).body.invalidParams[0].name).toBe('cvu');
     expect((await notify({ ...base, cvu: '0'.repeat(22) })).status).toBe(404);
     expect((await notify({ ...base, currencyCode: 'USD' })).body.code).toBe('unmatching-movement-currency-code');
+    for (const [member, hostile] of [
+      ['notificationId', { notificationId: 'n\u0000' }],
+      ['counterParty.name', { counterParty: { name: 'Pagador \ud800', taxId: '20123456786' } }],
+    ] as const) {
+      const res = await notify({ ...base, ...hostile });
+      expect([res.status, res.body.invalidParams[0].name]).toEqual([400, member]);
+    }
   });
 });

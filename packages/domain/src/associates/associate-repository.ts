@@ -8,9 +8,9 @@ export interface AssociateRepository {
   /** Reads and locks the row until the transaction ends. */
   getForUpdate(id: number): Promise<Associate | undefined>;
   /**
-   * Reads the row and keeps it from changing (not from other readers) until the transaction ends: what a check
-   * that an associate stays ACTIVE needs. Checks of one associate then run side by side, and none of them can
-   * hold it against a change that waits for something the check's transaction holds.
+   * Reads the row and keeps it from changing until the transaction ends, while others may still read and check
+   * it: what a check that an associate stays ACTIVE needs. Checks of one associate run side by side instead of
+   * queueing, as receivables naming the same associate do.
    */
   getForShare(id: number): Promise<Associate | undefined>;
   /** The associate, its supervisor, theirs and so on up the hierarchy (at most MAX_SUPERVISOR_DEPTH steps up). */

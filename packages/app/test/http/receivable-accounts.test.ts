@@ -70,6 +70,27 @@ describe('receivable accounts', () => {
     }
   });
 
+  it('opens accounts and issues receivables for one client and associate at once without deadlocking', async () => {
+    // Opening locks the client, then checks the associate; issuing checks the associate, then its insert's foreign
+    // key reads the client: each used to hold what the other waited for.
+    const answers: Array<{ status: number; body?: { code?: string } }> = [];
+    for (let round = 0; round < 4; round++) {
+      const { client, associate } = await parties(ctx.api, ctx.token);
+      const account = (await open({ clientId: client.id })).body;
+      await ctx.api.provisionAll();
+      const issue = () =>
+        ctx.api.call('post', '/v1/receivables', {
+          token: ctx.token,
+          body: { receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE', associateId: associate.id },
+          headers: { 'Idempotency-Key': `bind-${round}-${++keys}` },
+        });
+      answers.push(...(await Promise.all([issue(), open({ clientId: client.id, associateId: associate.id }), issue(), open({ associateId: associate.id })])));
+    }
+    // Which of the binding and the new account wins is a race; a deadlock (409 concurrent-modification) or a 5xx is not.
+    const outcomes = answers.map((a) => `${a.status} ${a.body?.code ?? ''}`);
+    expect(outcomes.filter((o) => o.startsWith('5') || o.endsWith('concurrent-modification'))).toEqual([]);
+  });
+
   it("refuses another customer's or a missing owner, and a DISABLED associate", async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     expect((await open({ clientId: client.id }, ctx.otherToken)).body.code).toBe('resource-not-accessible');

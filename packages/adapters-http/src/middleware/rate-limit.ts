@@ -9,23 +9,36 @@ interface Counter {
   previous: number;
 }
 
+/** Keys held at most: a flood of new keys (logins under random client ids) must not grow memory without end. */
+export const MAX_LIMITED_KEYS = 100_000;
+
 /**
  * Sliding-window counter per key, kept in this process: the previous minute's count weighs in proportion to how
  * much of it the sliding window still covers. With several instances each enforces its own share.
  */
 export class SlidingWindowLimiter {
   private readonly counters = new Map<string, Counter>();
+  private sweptWindow = 0;
 
   constructor(
     private readonly limitPerMinute: number,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** How many keys it tracks now. */
+  get size(): number {
+    return this.counters.size;
+  }
+
   /** Counts a hit; returns 0 when allowed, else the seconds to wait. */
   hit(key: string): number {
     const now = this.now();
     const windowStart = now - (now % WINDOW_MS);
-    const counter = this.roll(this.counters.get(key), windowStart);
+    const known = this.counters.get(key);
+    if (!known && this.counters.size >= MAX_LIMITED_KEYS) this.makeRoom(windowStart);
+    const counter = this.roll(known, windowStart);
+    // Re-inserted, so the map's order runs from the key hit longest ago to the latest.
+    this.counters.delete(key);
     this.counters.set(key, counter);
     const overlap = 1 - (now - windowStart) / WINDOW_MS;
     const estimate = counter.previous * overlap + counter.current;
@@ -37,13 +50,22 @@ export class SlidingWindowLimiter {
   private roll(counter: Counter | undefined, windowStart: number): Counter {
     if (!counter || counter.windowStart < windowStart - WINDOW_MS) return { windowStart, current: 0, previous: 0 };
     if (counter.windowStart < windowStart) return { windowStart, current: 0, previous: counter.current };
-    if (this.counters.size > 100_000) this.sweep(windowStart);
     return counter;
   }
 
-  /** Forgets keys idle for two windows, so the map stays bounded. */
-  private sweep(windowStart: number): void {
-    for (const [key, counter] of this.counters) if (counter.windowStart < windowStart - WINDOW_MS) this.counters.delete(key);
+  /**
+   * Forgets keys idle for two windows (a full pass at most once a window, so a flood does not pay one per
+   * request), then, if the flood is younger than that, the keys hit longest ago: their counts restart.
+   */
+  private makeRoom(windowStart: number): void {
+    if (this.sweptWindow < windowStart) {
+      this.sweptWindow = windowStart;
+      for (const [key, counter] of this.counters) if (counter.windowStart < windowStart - WINDOW_MS) this.counters.delete(key);
+    }
+    for (const key of this.counters.keys()) {
+      if (this.counters.size < MAX_LIMITED_KEYS) break;
+      this.counters.delete(key);
+    }
   }
 }
 

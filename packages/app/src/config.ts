@@ -37,6 +37,8 @@ export interface Config {
   readonly expirationCron: string;
   /** node-cron expression: when the settlement cycle sweeps collected funds into MAIN current accounts. */
   readonly settlementCron: string;
+  /** node-cron expression: when idempotency records past their 24 hours are deleted. */
+  readonly idempotencyPurgeCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
   readonly rateLimitPerMinute: number;
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     expirationCron: env.EXPIRATION_CRON || '5 0 * * *',
     settlementCron: env.SETTLEMENT_CRON || '*/10 * * * *',
+    idempotencyPurgeCron: env.IDEMPOTENCY_PURGE_CRON || '17 * * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     logLevel: env.LOG_LEVEL || 'info',

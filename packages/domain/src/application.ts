@@ -36,6 +36,7 @@ import { IssueReceivablesBatch } from './receivables/use-cases/issue-receivables
 import { ChangeReceivableStatus } from './receivables/use-cases/change-receivable-status';
 import { EditReceivable } from './receivables/use-cases/edit-receivable';
 import { ExpireReceivables } from './receivables/use-cases/expire-receivables';
+import { PurgeExpiredIdempotencyKeys } from './idempotency/purge-expired-keys';
 import { GetReceivable, ListReceivables } from './receivables/use-cases/read-receivables';
 import type { RouteSettlementQueries } from './route-settlements/route-settlement-repository';
 import type { LedgerQueries } from './ledger/ledger-repository';
@@ -155,6 +156,9 @@ export function createApplication(ports: ApplicationPorts) {
     },
     ledger: {
       verify: new VerifyLedger(ports.ledgerQueries),
+    },
+    idempotency: {
+      purge: new PurgeExpiredIdempotencyKeys(uow, clock),
     },
   };
 }

@@ -74,5 +74,17 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       [response.status, JSON.stringify(response.body ?? null), response.location ?? null, credentialId, key],
     );
   }
+
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    // SKIP LOCKED: a record that a request is taking over as new right now is left to it.
+    const result = await this.trx.raw(
+      `WITH expired AS (
+         SELECT credential_id, key FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+       )
+       DELETE FROM idempotency_keys k USING expired WHERE k.credential_id = expired.credential_id AND k.key = expired.key`,
+      [now, limit],
+    );
+    return result.rowCount ?? 0;
+  }
 }
 

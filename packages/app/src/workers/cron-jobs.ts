@@ -34,5 +34,9 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
       const run = await app.settlements.run.execute();
       if (run.settlements > 0) logger.info({ job: 'settlement', ...run, settledAmountMinor: run.settledAmountMinor.toString() }, 'settlement run');
     }),
+    job('idempotency-purge', config.idempotencyPurgeCron, async () => {
+      const purged = await app.idempotency.purge.execute();
+      if (purged > 0) logger.info({ job: 'idempotency-purge', purged }, 'expired idempotency records deleted');
+    }),
   ];
 }

@@ -27,7 +27,7 @@ describe('scheduled jobs', () => {
       },
     } as unknown as Application;
     // Every second (node-cron's six-field form), so the test sees two ticks.
-    const jobs = scheduleJobs(app, { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *' } as Config, logger);
+    const jobs = scheduleJobs(app, { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *', idempotencyPurgeCron: '0 0 1 1 *' } as Config, logger);
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_100));
     } finally {

@@ -29,4 +29,6 @@ export type IdempotencyClaim =
 export interface IdempotencyRepository {
   claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
   complete(credentialId: number, key: string, response: StoredResponse): Promise<void>;
+  /** Deletes up to `limit` records expired at `now`, leaving any a request is taking over; how many it deleted. */
+  purgeExpired(now: Date, limit: number): Promise<number>;
 }

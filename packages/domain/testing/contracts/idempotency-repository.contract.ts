@@ -60,5 +60,22 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
       });
       expect(await claim('k4', 'fp-2', LATER)).toEqual({ kind: 'acquired' });
     });
+
+    it('purges expired records, up to a limit, and keeps live ones', async () => {
+      const FAR = new Date('2026-04-01T00:00:00.000Z');
+      await ctx.h.uow.run(async (tx) => {
+        for (const [key, expiresAt] of [['p1', EXPIRES], ['p2', EXPIRES], ['p3', FAR]] as const) {
+          await tx.idempotency.claim({ credentialId, key, fingerprint: 'fp-1', now: NOW, expiresAt });
+          await tx.idempotency.complete(credentialId, key, { status: 200, body: {} });
+        }
+      });
+      const purge = (limit: number) => ctx.h.uow.run((tx) => tx.idempotency.purgeExpired(LATER, limit));
+      expect(await purge(1)).toBe(1);
+      expect(await purge(10_000)).toBeGreaterThanOrEqual(1);
+      // Gone: the same key under another body starts afresh (a kept record would say mismatch) ...
+      expect([await claim('p1', 'fp-other'), await claim('p2', 'fp-other')]).toEqual([{ kind: 'acquired' }, { kind: 'acquired' }]);
+      // ... while the live one still answers.
+      expect(await claim('p3', 'fp-other')).toEqual({ kind: 'mismatch' });
+    });
   });
 }

@@ -25,5 +25,11 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     if (!existing) throw new Error(`idempotency key ${key} was never claimed`);
     this.ref.tables.idempotency.set(id, { ...existing, response });
   }
+
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    const expired = [...this.ref.tables.idempotency].filter(([, record]) => record.expiresAt <= now).slice(0, limit);
+    for (const [id] of expired) this.ref.tables.idempotency.delete(id);
+    return expired.length;
+  }
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import { drain } from '../../shared/drain';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import { calendarDay } from '../calendar-day';
 import { store } from './change-receivable-status';
@@ -10,17 +11,14 @@ export class ExpireReceivables {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { batchSize: number } = { batchSize: 500 }): Promise<number> {
+  execute(input: { batchSize: number } = { batchSize: 500 }): Promise<number> {
     const today = calendarDay(this.clock.now());
-    let expired = 0;
-    for (;;) {
-      const count = await this.uow.run(async (tx) => {
+    return drain(input.batchSize, () =>
+      this.uow.run(async (tx) => {
         const due = await tx.receivables.dueForExpiry(today, input.batchSize);
         for (const receivable of due) await store(tx, receivable.expire(this.clock.now()));
         return due.length;
-      });
-      expired += count;
-      if (count < input.batchSize) return expired;
-    }
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { allOf } from './all-of';
 
 /**
  * An id: int64 in storage and a JSON number on the wire, so a positive integer that a JSON number carries
@@ -21,10 +22,5 @@ export function EntityId(options: ValidationOptions = {}): PropertyDecorator {
 
 /** A query parameter holding one id, as its text. */
 export function EntityIdParam(): PropertyDecorator {
-  const fromText = Transform(({ value }) => (typeof value === 'string' ? idFromText(value) : value));
-  const valid = EntityId();
-  return (target, key) => {
-    fromText(target, key);
-    valid(target, key);
-  };
+  return allOf(Transform(({ value }) => (typeof value === 'string' ? idFromText(value) : value)), EntityId());
 }

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
+import { Money } from '@rcs/domain';
 import { listenForBench } from './children';
 
 /**
  * The floor under two scenarios: an Express 5 app that sends the statements the service sends for a creation and
  * for a list, through node-pg (pipelining, like the service), with nothing else: no authentication, validation,
- * domain rules, Knex or mapping. What it reaches is what any implementation of the same data work over Express
+ * domain rules, Knex or mapping (the amount alone is read, as the service reads it, with Money.parse). What it reaches is what any implementation of the same data work over Express
  * and node-pg could reach on this machine; the service's distance to it is the cost of everything else.
  * DATABASE_URL: the service's database, migrated and seeded; POOL_SIZE: connections.
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true } as pg.PoolConfig);
-
-/** Exact minor units of a decimal JSON amount, from its text. */
-const minorOf = (amount: number): bigint => {
-  const [units, cents = ''] = String(amount).split('.');
-  return BigInt(units) * 100n + BigInt(cents.padEnd(2, '0'));
-};
 
 const RECEIVABLE_COLUMNS = 'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, due_date, receivable_date, creation_date, modification_date, version';
 
@@ -36,7 +31,7 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
     await client.query({
       name: 'insert',
       text: `INSERT INTO receivables (${RECEIVABLE_COLUMNS}) VALUES ($1, $2, $3, $4, 'ARS', $5, 'PENDING', $6, $7, $8, $9, $9, 1) RETURNING *`,
-      values: [account.customer_id, account.id, account.client_id, minorOf(body.amount), body.receivableType, body.description, body.dueDate, now.toISOString().slice(0, 10), now],
+      values: [account.customer_id, account.id, account.client_id, Money.parse(body.amount).minor, body.receivableType, body.description, body.dueDate, now.toISOString().slice(0, 10), now],
     })
   ).rows[0];
   const json = JSON.stringify(receivable);

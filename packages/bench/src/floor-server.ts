@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
 import { Money } from '@rcs/domain';
+import { eventColumns, INSERT_EVENTS, newEventIds } from '@rcs/adapters-postgres';
 import { listenForBench } from './children';
 
 /**
@@ -35,13 +36,12 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
     })
   ).rows[0];
   const json = JSON.stringify(receivable);
-  const event = JSON.stringify([{ id: `evt_${randomUUID()}`, customer_id: account.customer_id, type: 'receivable.created', data: { receivable }, occurred_at: now }]);
+  const event = eventColumns([{ customerId: Number(account.customer_id), type: 'receivable.created', occurredAt: now, data: { receivable } }], newEventIds(1));
   const writes = [
     client.query({
       name: 'event',
-      text: `INSERT INTO outbox_events (id, customer_id, type, data, occurred_at) SELECT id, customer_id, type, data, occurred_at
-             FROM jsonb_to_recordset($1::jsonb) AS e (id text, customer_id bigint, type text, data jsonb, occurred_at timestamptz)`,
-      values: [event],
+      text: INSERT_EVENTS,
+      values: event,
     }),
     client.query({
       name: 'answer',

@@ -4,6 +4,7 @@ import * as receivableAccounts from './002-receivable-accounts';
 import * as receivables from './003-receivables';
 import * as ledger from './004-ledger-and-settlements';
 import * as providerReferences from './005-provider-references';
+import * as payloadsAsJson from './006-payloads-as-json';
 import pg from 'pg';
 
 interface Migration {
@@ -18,6 +19,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['003-receivables', receivables],
   ['004-ledger-and-settlements', ledger],
   ['005-provider-references', providerReferences],
+  ['006-payloads-as-json', payloadsAsJson],
 ];
 
 /** Every migration's name, in order. */

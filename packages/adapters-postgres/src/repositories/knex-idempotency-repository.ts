@@ -70,7 +70,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     await this.writes.send(
       'idempotency_keys.complete',
       'UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_location = ? WHERE credential_id = ? AND key = ?',
-      // JSONB keeps the body as sent; JSON.stringify so arrays are not taken for Postgres arrays.
+      // A JSON column keeps the body's text as sent; JSON.stringify so arrays are not taken for Postgres arrays.
       [response.status, JSON.stringify(response.body ?? null), response.location ?? null, credentialId, key],
     );
   }

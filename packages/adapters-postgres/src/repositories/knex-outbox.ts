@@ -2,14 +2,36 @@ import { randomBytes } from 'node:crypto';
 import type { DomainEvent, Outbox } from '@rcs/domain';
 import type { TransactionWrites } from './transaction-writes';
 
-/** Rows per INSERT: the batch travels as one JSON parameter, so this only bounds a statement's size. */
+/** Rows per INSERT: this only bounds a statement's size. */
 const BATCH_ROWS = 5_000;
 
-const INSERT_EVENTS = `INSERT INTO outbox_events (id, customer_id, type, data, occurred_at)
+/**
+ * A batch travels as one text parameter per column, its values joined by the record separator (U+001E), which
+ * none of them holds raw: JSON.stringify escapes every control character, and ids, types, numbers and ISO
+ * timestamps have none. PostgreSQL splits them back and only checks each payload is JSON (a json column, kept as
+ * text): the jsonb array this replaced made it build every payload's binary form, half the cost of the insert.
+ * ORDER BY n: seq follows the order of the events.
+ */
+const SEPARATOR = '\x1e';
+
+export const INSERT_EVENTS = `INSERT INTO outbox_events (id, customer_id, type, data, occurred_at)
   SELECT id, customer_id, type, data, occurred_at
-  FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (id text, customer_id bigint, type text, data jsonb, occurred_at timestamptz))
+  FROM unnest(string_to_array($1, chr(30)), string_to_array($2, chr(30))::bigint[], string_to_array($3, chr(30)),
+              string_to_array($4, chr(30))::json[], string_to_array($5, chr(30))::timestamptz[])
     WITH ORDINALITY AS e (id, customer_id, type, data, occurred_at, n)
   ORDER BY n`;
+
+/** The parameters of INSERT_EVENTS for `events`, under `ids`. */
+export function eventColumns(events: readonly DomainEvent[], ids: readonly string[]): string[] {
+  const column = (value: (event: DomainEvent) => string | number) => events.map(value).join(SEPARATOR);
+  return [
+    ids.join(SEPARATOR),
+    column((event) => event.customerId),
+    column((event) => event.type),
+    column((event) => JSON.stringify(event.data)),
+    column((event) => event.occurredAt.toISOString()),
+  ];
+}
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -44,15 +66,13 @@ export class KnexOutbox implements Outbox {
   constructor(private readonly writes: TransactionWrites) {}
 
   async record(events: readonly DomainEvent[]): Promise<void> {
-    // One statement text for any number of events (a JSON array, not a VALUES row each), so it is prepared once
-    // per connection and serialised in one native JSON.stringify; in batches so a settlement chunk's tens of
-    // thousands of events do not make one huge statement. All batches run in the caller's transaction, so they
+    // One statement text for any number of events (a parameter per column, not a VALUES row each), so it is
+    // prepared once per connection; in batches so a settlement chunk's tens of thousands of events do not make
+    // one huge statement. All batches run in the caller's transaction, so they
     // still commit or roll back together; nobody reads their result, so they go out without a round trip each.
     for (let start = 0; start < events.length; start += BATCH_ROWS) {
       const batch = events.slice(start, start + BATCH_ROWS);
-      const ids = newEventIds(batch.length);
-      const rows = batch.map((event, i) => ({ id: ids[i], customer_id: event.customerId, type: event.type, data: event.data, occurred_at: event.occurredAt }));
-      await this.writes.send('outbox_events.insert', INSERT_EVENTS, [JSON.stringify(rows)]);
+      await this.writes.send('outbox_events.insert', INSERT_EVENTS, eventColumns(batch, newEventIds(batch.length)));
     }
   }
 }

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { validTaxId } from '@rcs/domain/testing';
 import { useTestApi } from '../support/test-api';
 
@@ -24,6 +25,17 @@ describe('idempotency', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(await countClients(aClient(1).taxId)).toBe(1);
+  });
+
+  it('replays from storage, on another instance, the very text of the first answer', async () => {
+    const first = await post('key-stored-text', aClient(9));
+    const replay = await request(ctx.api.otherInstance)
+      .post('/v1/clients')
+      .set('Authorization', `Bearer ${ctx.token}`)
+      .set('Idempotency-Key', 'key-stored-text')
+      .send(aClient(9));
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
   });
 
   it('fingerprints the body canonically: key order and unknown fields do not matter', async () => {

@@ -21,6 +21,8 @@ export interface CallOptions {
 
 export interface TestApi {
   readonly http: Express;
+  /** The same service as a second instance would serve it: its own process-local state (replay cache), same storage. */
+  readonly otherInstance: Express;
   readonly app: Application;
   readonly db: TestDatabase;
   /** Runs provisioning passes until no account is due (the simulator assigns at once in tests). */
@@ -51,6 +53,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   };
   return {
     http,
+    otherInstance: httpAppOf(container, async () => true),
     app,
     db,
     call,

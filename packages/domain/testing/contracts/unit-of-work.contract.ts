@@ -39,6 +39,20 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(events[0].id).not.toBe(events[1].id);
     });
 
+    it('keeps each event as given, in order, whatever characters its payload holds', async () => {
+      const customerId = await ctx.newCustomer();
+      const awkward = ['record\u001eseparator', 'unit\u001fseparator', 'quote " and \\ backslash', 'line\nbreak\ttab', 'ñandú 🧾', '\u0001', ''];
+      const events = awkward.map((text, i) => ({
+        customerId,
+        type: i % 2 === 0 ? ('receivable.created' as const) : ('receivable.paid' as const),
+        occurredAt: new Date(T0.getTime() + i),
+        data: { text, list: [text, i], nested: { [text || 'empty']: text } },
+      }));
+      await ctx.h.uow.run((tx) => tx.outbox.record(events));
+      const stored = await ctx.h.readOutbox(customerId);
+      expect(stored.map(({ customerId: c, type, occurredAt, data }) => ({ customerId: c, type, occurredAt, data }))).toEqual(events);
+    });
+
     it('records any number of events in one call (beyond a statement\'s 65,535 parameters)', async () => {
       const customerId = await ctx.newCustomer();
       const events = Array.from({ length: 14_000 }, (_, i) => ({ customerId, type: 'receivable.settled' as const, occurredAt: T0, data: { receivable: { id: i } } }));

@@ -9,8 +9,8 @@ const BATCH_ROWS = 5_000;
  * A batch travels as one text parameter per column, its values joined by the record separator (U+001E), which
  * none of them holds raw: JSON.stringify escapes every control character, and ids, types, numbers and ISO
  * timestamps have none. PostgreSQL splits them back and only checks each payload is JSON (a json column, kept as
- * text): the jsonb array this replaced made it build every payload's binary form, about 60 % of the insert's database time.
- * ORDER BY n: seq follows the order of the events.
+ * text): the jsonb array this replaced made it build every payload's binary form, about 60 % of the insert's
+ * database time. ORDER BY n: seq follows the order of the events.
  */
 const SEPARATOR = '\x1e';
 

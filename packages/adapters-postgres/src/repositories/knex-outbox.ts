@@ -14,10 +14,12 @@ const BATCH_ROWS = 5_000;
  */
 const SEPARATOR = '\x1e';
 
+/** Parameter `n` split back into an array of `type`. */
+const splitColumn = (n: number, type: string) => `string_to_array($${n}, chr(${SEPARATOR.charCodeAt(0)}))::${type}[]`;
+
 export const INSERT_EVENTS = `INSERT INTO outbox_events (id, customer_id, type, data, occurred_at)
   SELECT id, customer_id, type, data, occurred_at
-  FROM unnest(string_to_array($1, chr(30)), string_to_array($2, chr(30))::bigint[], string_to_array($3, chr(30)),
-              string_to_array($4, chr(30))::json[], string_to_array($5, chr(30))::timestamptz[])
+  FROM unnest(${splitColumn(1, 'text')}, ${splitColumn(2, 'bigint')}, ${splitColumn(3, 'text')}, ${splitColumn(4, 'json')}, ${splitColumn(5, 'timestamptz')})
     WITH ORDINALITY AS e (id, customer_id, type, data, occurred_at, n)
   ORDER BY n`;
 
@@ -68,8 +70,8 @@ export class KnexOutbox implements Outbox {
   async record(events: readonly DomainEvent[]): Promise<void> {
     // One statement text for any number of events (a parameter per column, not a VALUES row each), so it is
     // prepared once per connection; in batches so a settlement chunk's tens of thousands of events do not make
-    // one huge statement. All batches run in the caller's transaction, so they
-    // still commit or roll back together; nobody reads their result, so they go out without a round trip each.
+    // one huge statement. All batches run in the caller's transaction, so they still commit or roll back
+    // together; nobody reads their result, so they go out without a round trip each.
     for (let start = 0; start < events.length; start += BATCH_ROWS) {
       const batch = events.slice(start, start + BATCH_ROWS);
       await this.writes.send('outbox_events.insert', INSERT_EVENTS, eventColumns(batch, newEventIds(batch.length)));

@@ -29,7 +29,7 @@ describe('idempotency', () => {
 
   it('replays from storage, on another instance, the very text of the first answer', async () => {
     const first = await post('key-stored-text', aClient(9));
-    const replay = await request(ctx.api.otherInstance)
+    const replay = await request(ctx.api.otherInstance())
       .post('/v1/clients')
       .set('Authorization', `Bearer ${ctx.token}`)
       .set('Idempotency-Key', 'key-stored-text')

@@ -22,7 +22,7 @@ export interface CallOptions {
 export interface TestApi {
   readonly http: Express;
   /** The same service as a second instance would serve it: its own process-local state (replay cache), same storage. */
-  readonly otherInstance: Express;
+  otherInstance(): Express;
   readonly app: Application;
   readonly db: TestDatabase;
   /** Runs provisioning passes until no account is due (the simulator assigns at once in tests). */
@@ -42,7 +42,8 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
-  const http = httpAppOf(container, async () => true);
+  const ready = async () => true;
+  const http = httpAppOf(container, ready);
   const call: TestApi['call'] = async (method, url, options = {}) => {
     let req = request(http)[method](url);
     if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
@@ -53,7 +54,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   };
   return {
     http,
-    otherInstance: httpAppOf(container, async () => true),
+    otherInstance: () => httpAppOf(container, ready),
     app,
     db,
     call,

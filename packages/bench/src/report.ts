@@ -5,8 +5,8 @@ import type { Measurement } from './stats';
 export interface Row {
   readonly storage: string;
   readonly scenario: string;
-  /** Null for a scenario whose feature does not exist yet. */
-  readonly result: (Measurement & { readonly unit?: string }) | null;
+  /** Null for a scenario whose feature does not exist yet; a Rate for work that is not requests (no latencies). */
+  readonly result: Measurement | Rate | null;
   readonly baseline?: string;
   readonly ratio?: number;
   readonly target?: string;
@@ -14,21 +14,32 @@ export interface Row {
   readonly note?: string;
 }
 
+/** The throughput of work measured as a whole, not request by request: a settlement cycle. */
+export interface Rate {
+  readonly throughput: number;
+  readonly unit: string;
+  readonly errors: number;
+  readonly count: number;
+}
+
+const isRequests = (result: Row['result']): result is Measurement => result !== null && !('unit' in result);
+
 const fixed = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function printTable(rows: readonly Row[]): string {
   const header = ['storage', 'scenario', 'throughput', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU us/req svc+db', 'vs baseline', 'target', 'met'];
-  const cpu = (m: Measurement | null) => {
-    const c = m?.cpuPerRequestUs;
+  const cpu = (result: Row['result']) => {
+    const c = isRequests(result) ? result.cpuPerRequestUs : undefined;
     return c ? `${fixed(c.service)}${c.database === undefined ? '' : ` + ${fixed(c.database)}`}` : '';
   };
+  const latency = (r: Row, quantile: 'p50' | 'p95' | 'p99') => (isRequests(r.result) ? fixed(r.result[quantile], 1) : '');
   const lines = rows.map((r) => [
     r.storage,
     r.scenario,
-    r.result ? `${fixed(r.result.throughput)} ${r.result.unit ?? 'req/s'}` : 'pending',
-    r.result ? fixed(r.result.p50, 1) : '',
-    r.result ? fixed(r.result.p95, 1) : '',
-    r.result ? fixed(r.result.p99, 1) : '',
+    r.result ? `${fixed(r.result.throughput)} ${isRequests(r.result) ? 'req/s' : r.result.unit}` : 'pending',
+    latency(r, 'p50'),
+    latency(r, 'p95'),
+    latency(r, 'p99'),
     r.result ? String(r.result.errors) : '',
     cpu(r.result),
     r.ratio === undefined ? '' : `${fixed(r.ratio * 100)}% of ${r.baseline}`,
@@ -42,10 +53,10 @@ export function printTable(rows: readonly Row[]): string {
 
 /** Two panels of horizontal bars: throughput and p99 per scenario. */
 function chart(rows: readonly Row[]): string {
-  const measured = rows.filter((r) => r.result && !r.result.unit);
+  const measured = rows.filter((r): r is Row & { result: Measurement } => isRequests(r.result));
   const bar = 12;
   const height = 60 + measured.length * (bar + 6) * 2 + 40;
-  const panel = (title: string, y0: number, value: (r: Row) => number, unit: string, colour: string) => {
+  const panel = (title: string, y0: number, value: (r: (typeof measured)[number]) => number, unit: string, colour: string) => {
     const max = Math.max(1, ...measured.map(value));
     const bars = measured.map((r, i) => {
       const y = y0 + 20 + i * (bar + 6);
@@ -57,8 +68,8 @@ function chart(rows: readonly Row[]): string {
   const secondTop = 40 + measured.length * (bar + 6) + 20;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="860" height="${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
-${panel('Throughput (higher is better)', 10, (r) => r.result!.throughput, 'req/s', '#3b7dd8')}
-${panel('p99 latency (lower is better)', secondTop, (r) => r.result!.p99, 'ms', '#d8643b')}
+${panel('Throughput (higher is better)', 10, (r) => r.result.throughput, 'req/s', '#3b7dd8')}
+${panel('p99 latency (lower is better)', secondTop, (r) => r.result.p99, 'ms', '#d8643b')}
 </svg>
 `;
 }

@@ -8,8 +8,9 @@ import { listenForBench } from './children';
 /**
  * The floor under two scenarios: an Express 5 app that sends the statements the service sends for a creation and
  * for a list, through node-pg (pipelining, like the service), with nothing else: no authentication, validation,
- * domain rules, Knex or mapping (the amount alone is read, as the service reads it, with Money.parse). What it reaches is what any implementation of the same data work over Express
- * and node-pg could reach on this machine; the service's distance to it is the cost of everything else.
+ * domain rules, Knex or mapping (the amount alone is read, as the service reads it, with Money.parse). What it
+ * reaches is what any implementation of the same data work over Express and node-pg could reach on this machine;
+ * the service's distance to it is the cost of everything else.
  * DATABASE_URL: the service's database, migrated and seeded; POOL_SIZE: connections.
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true } as pg.PoolConfig);

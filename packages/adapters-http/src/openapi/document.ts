@@ -352,6 +352,21 @@ export const openApiDocument = {
         },
       },
     },
+    '/v1/sandbox/expiration-runs': {
+      post: {
+        summary:
+          "Sandbox only: run the daily expiry job now for the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Needs receivables:write",
+        security: [{ bearer: ['receivables:write'] }],
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: false, content: json(ref('ExpirationRunInput')) },
+        responses: {
+          ...writeErrors,
+          '201': one('ExpirationRun', 'How many receivables the run expired'),
+          '403': problem('insufficient-scope (receivables:write)'),
+          '404': problem('in production the whole path answers 404'),
+        },
+      },
+    },
     '/v1/current-accounts': {
       get: {
         summary: 'List current accounts (read-only)',

@@ -1,10 +1,18 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { Money, movementView, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
+import { ExpirationRunBody } from '../dto/receivable-dto';
 import { settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { keyedBody } from './respond';
+
+/** A run's body is optional: a POST with none asks for the defaults (a body that is not JSON is still refused). */
+const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
+  const sentNone = req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
+  if (req.body === undefined && sentNone) req.body = {};
+  next();
+};
 
 /**
  * Sandbox helpers (CONTRACT): each acts for the caller's customer alone and needs the write scope of what it
@@ -28,6 +36,12 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
 
   router.post('/sandbox/settlement-runs', receivablesWrite, async (req, res) => {
     res.status(201).json(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })));
+  });
+
+  router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody), async (req, res) => {
+    const { date } = req.body as ExpirationRunBody;
+    const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
+    res.status(201).json({ expiredReceivables });
   });
 
   return router;

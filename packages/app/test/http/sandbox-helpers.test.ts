@@ -114,7 +114,7 @@ describe('sandbox helpers', () => {
       expect(await statusOf(ctx.token, dueToday.id)).toBe('PENDING');
     });
 
-    it.each(['2026-02-30', '01/02/2026', 20260101])('answers date %p with 400 validation naming date', async (date) => {
+    it.each(['2026-02-30', '01/02/2026', '0000-01-01', 20260101])('answers date %p with 400 validation naming date', async (date) => {
       const res = await post('/v1/sandbox/expiration-runs', ctx.token, { date });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'date' }] });

@@ -1,8 +1,9 @@
 import { ValidateBy } from 'class-validator';
 
-const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+/** Years 0001 to 9999: PostgreSQL has no year 0000 (it would fail the statement, a 500, instead of a 400 here). */
+const DAY = /^(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-/** A YYYY-MM-DD date that exists (not 2026-02-30). */
+/** A YYYY-MM-DD date that exists (not 2026-02-30, not in year 0000). */
 export function isCalendarDate(value: unknown): boolean {
   if (typeof value !== 'string' || !DAY.test(value)) return false;
   return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;

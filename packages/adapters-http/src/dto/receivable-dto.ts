@@ -77,6 +77,11 @@ export class ReceivableStatusBody {
   status!: ReceivableStatus;
 }
 
+/** POST /v1/sandbox/expiration-runs: the day to expire as of (null or absent: today in Buenos Aires). */
+export class ExpirationRunBody {
+  @IsOptional() @CalendarDate() date?: string | null;
+}
+
 /** The batch envelope; items are validated one by one, each standing alone. */
 export class ReceivableBatchBody {
   @IsDefined()

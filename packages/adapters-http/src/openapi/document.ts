@@ -327,19 +327,45 @@ export const openApiDocument = {
     },
     '/v1/sandbox/collections': {
       post: {
-        summary: 'Sandbox only: simulate money arriving on an ACTIVE receivable account (CREDIT/DEPOSIT movement, event movement.created)',
+        summary: "Sandbox only: simulate money arriving on one of the caller's ACTIVE receivable accounts (CREDIT/DEPOSIT movement, event movement.created). Needs receivable-accounts:write",
+        security: [{ bearer: ['receivable-accounts:write'] }],
         parameters: [idempotencyKey(false)],
         requestBody: { required: true, content: json(ref('CollectionInput')) },
         responses: {
           ...writeErrors,
           '201': one('Movement', 'The movement'),
+          '403': problem("insufficient-scope (receivable-accounts:write); resource-not-accessible: another customer's account"),
           '404': problem('resource-not-found; in production the whole path answers 404'),
           '422': problem('receivable-account-not-active, unmatching-movement-currency-code, current-account-not-receivable-enabled'),
         },
       },
     },
     '/v1/sandbox/settlement-runs': {
-      post: { summary: 'Sandbox only: run the settlement cycle now', responses: { '201': one('SettlementRun', 'What the cycle did'), ...authErrors } },
+      post: {
+        summary: "Sandbox only: run the settlement cycle now for the caller's customer alone (other customers' accounts wait for the scheduled cycle). Needs receivables:write",
+        security: [{ bearer: ['receivables:write'] }],
+        responses: {
+          ...authErrors,
+          '201': one('SettlementRun', "What the cycle did for the caller's customer"),
+          '403': problem('insufficient-scope (receivables:write)'),
+          '404': problem('in production the whole path answers 404'),
+        },
+      },
+    },
+    '/v1/sandbox/expiration-runs': {
+      post: {
+        summary:
+          "Sandbox only: run the daily expiry job now for the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Needs receivables:write",
+        security: [{ bearer: ['receivables:write'] }],
+        parameters: [idempotencyKey(false)],
+        requestBody: { required: false, content: json(ref('ExpirationRunInput')) },
+        responses: {
+          ...writeErrors,
+          '201': one('ExpirationRun', 'How many receivables the run expired'),
+          '403': problem('insufficient-scope (receivables:write)'),
+          '404': problem('in production the whole path answers 404'),
+        },
+      },
     },
     '/v1/current-accounts': {
       get: {

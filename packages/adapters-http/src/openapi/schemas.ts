@@ -404,6 +404,16 @@ export const schemas = {
     required: ['settlements', 'settledReceivables', 'settledAmount'],
     properties: { settlements: { type: 'integer' }, settledReceivables: { type: 'integer' }, settledAmount: { type: 'number' } },
   },
+  ExpirationRunInput: {
+    type: 'object',
+    properties: { date: { ...nullableDate, description: 'The Buenos Aires calendar day to run as of (YYYY-MM-DD); absent or null: today there' } },
+  },
+  ExpirationRun: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['expiredReceivables'],
+    properties: { expiredReceivables: { type: 'integer', minimum: 0, description: 'Receivables the run turned EXPIRED' } },
+  },
   Health: {
     type: 'object',
     required: ['status', 'database'],

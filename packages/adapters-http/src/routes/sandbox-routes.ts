@@ -1,16 +1,28 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { Money, movementView, parseTaxId } from '@rcs/domain';
-import { authOf } from '../auth/authenticate';
+import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
+import { ExpirationRunBody } from '../dto/receivable-dto';
 import { settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { keyedBody } from './respond';
 
-/** Sandbox helpers (CONTRACT): any valid token; mounted only in sandbox mode, so production answers 404. */
+/** A run's body is optional: a POST with none asks for the defaults (a body that is not JSON is still refused). */
+const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
+  const sentNone = req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
+  if (req.body === undefined && sentNone) req.body = {};
+  next();
+};
+
+/**
+ * Sandbox helpers (CONTRACT): each acts for the caller's customer alone and needs the write scope of what it
+ * moves; mounted only in sandbox mode, so production answers 404.
+ */
 export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
+  const receivablesWrite = requireScope('receivables:write');
 
-  router.post('/sandbox/collections', ...keyedBody(keys, 'optional', CollectionBody), async (req, res) => {
+  router.post('/sandbox/collections', requireScope('receivable-accounts:write'), ...keyedBody(keys, 'optional', CollectionBody), async (req, res) => {
     const body = req.body as CollectionBody;
     const movement = await app.collections.record.execute({
       customerId: authOf(req).customerId,
@@ -22,8 +34,14 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     res.status(201).json(movementView(movement));
   });
 
-  router.post('/sandbox/settlement-runs', async (_req, res) => {
-    res.status(201).json(settlementRunResponse(await app.settlements.run.execute()));
+  router.post('/sandbox/settlement-runs', receivablesWrite, async (req, res) => {
+    res.status(201).json(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })));
+  });
+
+  router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody), async (req, res) => {
+    const { date } = req.body as ExpirationRunBody;
+    const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
+    res.status(201).json({ expiredReceivables });
   });
 
   return router;

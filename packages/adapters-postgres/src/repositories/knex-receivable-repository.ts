@@ -60,11 +60,11 @@ export class KnexReceivableRepository implements ReceivableRepository {
     if (changed !== 1) throw new ConcurrentModificationError('receivable', next.id);
   }
 
-  async dueForExpiry(today: string, limit: number): Promise<Receivable[]> {
+  async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
-    const rows: ReceivableRow[] = await lockedForChange(
-      this.trx('receivables').where('status', 'PENDING').where('due_date', '<', today).whereIn('receivable_type', [...POSITIVE_TYPES]).orderBy('id').limit(limit),
-    ).skipLocked();
+    const due = this.trx('receivables').where('status', 'PENDING').where('due_date', '<', today).whereIn('receivable_type', [...POSITIVE_TYPES]).orderBy('id').limit(limit);
+    if (customerId !== undefined) due.where('customer_id', customerId);
+    const rows: ReceivableRow[] = await lockedForChange(due).skipLocked();
     return rows.map(toReceivable);
   }
 }

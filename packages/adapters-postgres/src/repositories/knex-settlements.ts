@@ -38,12 +38,14 @@ const toSettlement = (row: SettlementRow): Settlement => ({
 export class KnexSettlementRepository implements SettlementRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
-  async settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]> {
+  async settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]> {
     // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting. NO KEY
     // UPDATE (see lockedForChange): receivables issued on these accounts meanwhile need not wait for the sweep.
+    // The statements after this one act on the accounts it chose, so one customer's run needs only this filter.
+    const forCustomer = customerId === undefined ? { sql: '', bindings: [] } : { sql: 'AND customer_id = ?', bindings: [customerId] };
     const { rows: due } = await this.trx.raw(
-      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
-      [limit],
+      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ${forCustomer.sql} ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
+      [...forCustomer.bindings, limit],
     );
     if (due.length === 0) return [];
     const accountIds = due.map((r: { id: string }) => r.id);

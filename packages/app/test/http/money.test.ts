@@ -96,7 +96,7 @@ describe('sandbox helpers in production mode', () => {
     try {
       const { clientId, clientSecret } = await api.app.customers.create.execute({ name: `Production ${Date.now()}` });
       const token = await api.login({ clientId, clientSecret });
-      for (const path of ['/v1/sandbox/collections', '/v1/sandbox/settlement-runs']) {
+      for (const path of ['/v1/sandbox/collections', '/v1/sandbox/settlement-runs', '/v1/sandbox/expiration-runs']) {
         const res = await request(api.http).post(path).set('Authorization', `Bearer ${token}`).send({});
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('resource-not-found');

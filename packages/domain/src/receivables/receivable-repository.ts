@@ -15,8 +15,11 @@ export interface ReceivableRepository {
   activeChildren(parentId: number): Promise<Receivable[]>;
   /** Version-checked save; duplicated-legal-number on a clash. */
   update(receivable: Receivable): Promise<void>;
-  /** PENDING receivables of positive types due before `today`, up to `limit`, locked for expiring. */
-  dueForExpiry(today: string, limit: number): Promise<Receivable[]>;
+  /**
+   * PENDING receivables of positive types due before `today`, up to `limit`, locked for expiring: only
+   * `customerId`'s when given (the sandbox helper), every customer's without (the daily job).
+   */
+  dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]>;
 }
 
 export interface ReceivableListFilter extends CommonListFilter {

@@ -8,8 +8,9 @@ export interface SettlementRepository {
    * holds: per account one settlement record into the customer's MAIN current account, its SETTLEMENT_OUT
    * movement and balance, and its PAID receivables turned SETTLED. Set-based, in the caller's transaction, so the
    * chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
+   * With `customerId`, only that customer's accounts (the sandbox helper); without, every customer's (the cycle).
    */
-  settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]>;
+  settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]>;
   /**
    * The receivables `settleDue` turned SETTLED for `settlements`, as they are now, lowest id first, at most
    * `batchSize` at a time: an account with a million PAID receivables never sits in memory whole.

@@ -106,6 +106,26 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
     });
 
+    it("settles only one customer's accounts when asked for that customer, and the others' at the next run for all", async () => {
+      const mine = await setUp();
+      const theirs = await setUp();
+      await ctx.h.uow.run(async (tx) => {
+        await tx.ledger.append(collection(mine.customerId, mine.a.account.id, 500n, at(1)));
+        await tx.ledger.append(collection(theirs.customerId, theirs.a.account.id, 700n, at(1)));
+      });
+      const settleDue = (customerId?: number) =>
+        ctx.h.uow.run(async (tx) => {
+          const settlements = await tx.settlements.settleDue(at(5), 10_000, customerId);
+          await tx.settlements.credit(settlements, at(5));
+          return settlements.map((s) => [s.customerId, s.receivableAccountId, s.amountMinor]);
+        });
+      expect(await settleDue(mine.customerId)).toEqual([[mine.customerId, mine.a.account.id, 500n]]);
+      expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(0n);
+      expect(await settleDue()).toContainEqual([theirs.customerId, theirs.a.account.id, 700n]);
+      expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(700n);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+    });
+
     it('finds accounts by CVU and movements by provider reference, one movement per reference', async () => {
       const { customerId, a } = await setUp();
       const cvu = a.account.toSnapshot().cvu!;

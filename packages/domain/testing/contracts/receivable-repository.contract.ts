@@ -73,6 +73,16 @@ export function receivableRepositoryContract(factory: HarnessFactory): void {
       expect(queue).not.toContain(kept.id);
     });
 
+    it("keeps the expiry queue to one customer's receivables when asked for that customer", async () => {
+      const [mine, theirs] = [await setUp(), await setUp()];
+      const [own] = await ctx.h.uow.run(async (tx) => [
+        await tx.receivables.insert(aDraft(mine, { dueDate: '2026-03-01' })),
+        await tx.receivables.insert(aDraft(theirs, { dueDate: '2026-03-01' })),
+      ]);
+      const queue = (await ctx.h.uow.run((tx) => tx.receivables.dueForExpiry('2026-03-10', 10_000, mine.customerId))).map((r) => r.id);
+      expect(queue).toEqual([own.id]);
+    });
+
     it('lists with every filter, newest first', async () => {
       const base = await setUp();
       const other = await ctx.h.uow.run((tx) => anAccount(tx, base.customerId));

@@ -44,9 +44,9 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
     saveVersioned(this.ref.tables.receivables, next, () => new ConcurrentModificationError('receivable', next.id));
   }
 
-  async dueForExpiry(today: string, limit: number): Promise<Receivable[]> {
+  async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     return [...this.ref.tables.receivables.values()]
-      .filter((r) => r.status === 'PENDING' && isPositive(r.receivableType) && r.dueDate !== null && r.dueDate < today)
+      .filter((r) => r.status === 'PENDING' && isPositive(r.receivableType) && r.dueDate !== null && r.dueDate < today && (customerId === undefined || r.customerId === customerId))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map(Receivable.rehydrate);

@@ -20,10 +20,10 @@ const settlementMovement = (s: OpenedSettlement, now: Date) =>
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly ref: TablesRef) {}
 
-  async settleDue(now: Date, limit: number): Promise<readonly OpenedSettlement[]> {
+  async settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]> {
     const { tables } = this.ref;
     const due = [...tables.receivableAccounts.values()]
-      .filter((a) => (tables.balances.get(a.id) ?? 0n) > 0n)
+      .filter((a) => (tables.balances.get(a.id) ?? 0n) > 0n && (customerId === undefined || a.customerId === customerId))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit);
     const settlements: Settlement[] = [];

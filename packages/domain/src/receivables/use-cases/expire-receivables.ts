@@ -4,6 +4,14 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import { calendarDay } from '../calendar-day';
 import { store } from './change-receivable-status';
 
+interface ExpireReceivablesInput {
+  /** Only this customer's receivables (the sandbox helper); every customer's when absent (the daily job). */
+  readonly customerId?: number;
+  /** The Buenos Aires calendar day (YYYY-MM-DD) to run as if it were; today there when absent. */
+  readonly day?: string;
+  readonly batchSize?: number;
+}
+
 /** The daily job: PENDING receivables past their due date (a Buenos Aires calendar day) become EXPIRED, in batches. */
 export class ExpireReceivables {
   constructor(
@@ -11,11 +19,11 @@ export class ExpireReceivables {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: { batchSize: number } = { batchSize: 500 }): Promise<number> {
-    const today = calendarDay(this.clock.now());
-    return drain(input.batchSize, () =>
+  execute(input: ExpireReceivablesInput = {}): Promise<number> {
+    const { customerId, day = calendarDay(this.clock.now()), batchSize = 500 } = input;
+    return drain(batchSize, () =>
       this.uow.run(async (tx) => {
-        const due = await tx.receivables.dueForExpiry(today, input.batchSize);
+        const due = await tx.receivables.dueForExpiry(day, batchSize, customerId);
         for (const receivable of due) await store(tx, receivable.expire(this.clock.now()));
         return due.length;
       }),

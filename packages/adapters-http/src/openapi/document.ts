@@ -278,13 +278,13 @@ export const openApiDocument = {
     '/v1/receivables/{id}/status': {
       parameters: [pathId],
       patch: {
-        summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back',
+        summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition)',
         parameters: [idempotencyKey(false)],
         requestBody: { required: true, content: json(ref('ReceivableStatusInput')) },
         responses: {
           '200': one('Receivable', 'Moved'),
           '404': problem('resource-not-found'),
-          '422': problem('invalid-status-transition, receivable-has-related-items'),
+          '422': problem('updating-receivable-final-status (the receivable is SETTLED or DISABLED, whatever is asked), invalid-status-transition, receivable-has-related-items'),
           ...writeErrors,
         },
       },

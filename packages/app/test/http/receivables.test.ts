@@ -76,6 +76,16 @@ describe('receivables', () => {
     expect((await invoice(987654321)).status).toBe(404);
   });
 
+  it('answers a receivable naming a DISABLED associate, even the one its account is bound to, with 422 associate-disabled', async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    expect((await invoice(account.id, 1, { associateId: associate.id })).status).toBe(201);
+    await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
+    const res = await invoice(account.id, 1, { associateId: associate.id });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('associate-disabled');
+    expect(await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+
   it('requires the voucher fields once invoiceData is present, naming the missing ones', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const res = await invoice(account.id, 10, { invoiceData: { version: '1', authCodeType: 'CAE' } });

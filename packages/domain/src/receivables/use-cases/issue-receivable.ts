@@ -89,19 +89,19 @@ export class IssueReceivable {
   }
 
   /**
-   * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). One given
+   * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). It must be
+   * ACTIVE, bound to the account already or not (SPEC: operations on a DISABLED associate are refused). One given
    * for an account without an associate is bound to the account now (SPEC); another than the account's is refused.
    */
   private async associate(tx: TransactionScope, input: IssueReceivableInput, read: ReceivableAccount): Promise<number | null> {
     if (input.associateId === undefined || input.associateId === null) return null;
-    if (input.associateId === read.owner.associateId) return input.associateId;
     // Binding changes the account: read it again under lock, so concurrent receivables binding the same associate
     // wait for the first and find it bound, rather than failing its version check.
     const account = read.owner.associateId === null ? await receivingAccount(tx, input.customerId, read.id, 'lock') : read;
+    await assertUsableAssociate(tx, input.customerId, input.associateId);
     const current = account.owner.associateId;
     if (input.associateId === current) return current;
     if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
-    await assertUsableAssociate(tx, input.customerId, input.associateId);
     await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
     const bound = account.update({ associateId: input.associateId }, this.clock.now());
     await tx.receivableAccounts.update(bound);

@@ -243,7 +243,8 @@ export const openApiDocument = {
         responses: {
           ...writeErrors,
           '201': created('Receivable'),
-          '404': problem('resource-not-found (account, parent, associate)'),
+          '403': problem("resource-not-accessible: the account, parent, clientId or associateId is another customer's; insufficient-scope"),
+          '404': problem('resource-not-found (account, parent, client, associate)'),
           '409': problem('duplicated-legal-number, idempotency conflicts'),
           '422': problem(
             'current-account-not-receivable-enabled, receivable-account-not-active, unmatching-receivable-currency-code, unmatching-receivable-client-id, receivable-account-associate-conflict, associate-disabled, missing-parent-receivable, parent-receivable-not-modifiable, parent-receivable-different-account, parent-receivable-invalid-type, child-receivables-exceed-parent-amount, missing-invoice-fields (missingFields)',

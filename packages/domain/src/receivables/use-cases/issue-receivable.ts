@@ -3,7 +3,7 @@ import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
-import { assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { assertOwnClient, assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
 import { Receivable, type ReceivableStatus } from '../receivable';
@@ -40,12 +40,10 @@ export class IssueReceivable {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const account = await this.account(tx, input);
-      const owner = account.owner;
       if (input.currencyCode !== account.toSnapshot().currencyCode) {
         throw new DomainError('unmatching-receivable-currency-code', `currencyCode must be ${account.toSnapshot().currencyCode}, the account's`);
       }
-      const clientId = input.clientId ?? owner.clientId;
-      if (clientId !== owner.clientId) throw new DomainError('unmatching-receivable-client-id', `clientId must be the account's client (${owner.clientId})`);
+      const clientId = await this.client(tx, input, account);
       const associateId = await this.associate(tx, input, account);
       const [status, parentReceivableId] = await this.parent(tx, input);
       const receivableDate = input.receivableDate ?? calendarDay(now);
@@ -86,6 +84,14 @@ export class IssueReceivable {
     const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
     if (account.status === 'DISABLED') throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is DISABLED`);
     return account;
+  }
+
+  /** Inherited from the account when omitted; one given must be the account's, and first the customer's own (404, 403). */
+  private async client(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
+    const own = account.owner.clientId;
+    if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
+    await assertOwnClient(tx, input.customerId, input.clientId);
+    throw new DomainError('unmatching-receivable-client-id', `clientId must be the account's client (${own})`);
   }
 
   /**

@@ -31,6 +31,16 @@ const TRANSITIONS: Readonly<Record<ReceivableStatus, Partial<Record<ReceivableOp
   DISABLED: {},
 };
 
+/** Each operation as an integrator would say it, for the errors they read. */
+const ASKED: Readonly<Record<ReceivableOperation, string>> = {
+  markPaid: 'marked PAID',
+  undoPayment: 'moved back to PENDING',
+  expire: 'expired',
+  cancel: 'cancelled',
+  settle: 'settled',
+  edit: 'edited',
+};
+
 export const RECEIVABLE_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableStatus[];
 
 export const FINAL_STATUSES: readonly ReceivableStatus[] = RECEIVABLE_STATUSES.filter((status) => Object.keys(TRANSITIONS[status]).length === 0);
@@ -105,6 +115,11 @@ export function receivableView(r: ReceivableSnapshot) {
     creationDate: r.creationDate.toISOString(),
     modificationDate: r.modificationDate.toISOString(),
   };
+}
+
+/** SPEC rule 3 broken: the children of `parentId` would total more than its amount (both in the API's decimals). */
+export function childrenExceedParent(parentId: number, childrenMinor: bigint, parentMinor: bigint): DomainError {
+  return new DomainError('child-receivables-exceed-parent-amount', `children of parent ${parentId} would total ${formatMinor(childrenMinor)}, more than its amount ${formatMinor(parentMinor)}`);
 }
 
 /** An accounting record of a debt (positive types) or of a reduction of one (negative types, always children). */
@@ -194,7 +209,7 @@ export class Receivable {
   edit(edits: ReceivableEdits, now: Date): Receivable {
     this.assertModifiable();
     if (edits.amountMinor !== undefined && edits.amountMinor !== this.state.amountMinor && this.state.status !== 'PENDING') {
-      throw new InvalidStatusTransitionError('receivable', this.state.status, 'changing the amount (only while PENDING)');
+      throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
     if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
@@ -204,7 +219,7 @@ export class Receivable {
   private move(operation: ReceivableOperation, now: Date, changes: Partial<ReceivableSnapshot>): Receivable {
     this.assertModifiable();
     const status = Receivable.nextStatus(this.state.status, operation);
-    if (!status) throw new InvalidStatusTransitionError('receivable', this.state.status, operation);
+    if (!status) throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, ASKED[operation]);
     const next: ReceivableSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
     const type = status === this.state.status ? undefined : EVENT_OF[status];
     const events: DomainEvent[] = type ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivable: receivableView(next) } }] : [];

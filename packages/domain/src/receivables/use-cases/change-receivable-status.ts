@@ -34,11 +34,12 @@ export class ChangeReceivableStatus {
       const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
       current.assertModifiable();
       if (!isRequestable(input.status)) {
-        throw new InvalidStatusTransitionError('receivable', current.status, `setting ${input.status} (the service's own jobs do that)`);
+        throw new InvalidStatusTransitionError('receivable', current.id, current.status, `set to ${input.status} on request (only the service's own jobs set it)`);
       }
       if (input.status === 'DISABLED') return this.cancel(tx, current, now);
       if (!current.isPositive) {
-        throw new InvalidStatusTransitionError('receivable', current.status, `${input.status} on a ${current.toSnapshot().receivableType} (it follows its parent)`);
+        const type = current.toSnapshot().receivableType;
+        throw new InvalidStatusTransitionError('receivable', current.id, current.status, `set to ${input.status} on its own (a ${type} follows its parent)`);
       }
       const next = input.status === 'PAID' ? current.markPaid(now) : current.undoPayment(now);
       await store(tx, next);

@@ -6,7 +6,7 @@ import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import { assertOwnClient, assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
-import { Receivable, type ReceivableStatus } from '../receivable';
+import { childrenExceedParent, Receivable, type ReceivableStatus } from '../receivable';
 import { isPositive, type ReceivableType } from '../receivable-type';
 import { calendarDay } from '../calendar-day';
 
@@ -91,7 +91,7 @@ export class IssueReceivable {
     const own = account.owner.clientId;
     if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
     await assertOwnClient(tx, input.customerId, input.clientId);
-    throw new DomainError('unmatching-receivable-client-id', `clientId must be the account's client (${own})`);
+    throw new DomainError('unmatching-receivable-client-id', own === null ? 'clientId must be left out: the account has no client' : `clientId must be the account's client (${own})`);
   }
 
   /**
@@ -107,7 +107,7 @@ export class IssueReceivable {
     await assertUsableAssociate(tx, input.customerId, input.associateId);
     const current = account.owner.associateId;
     if (input.associateId === current) return current;
-    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
+    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `associateId must be the account's associate (${current})`);
     await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
     const bound = account.update({ associateId: input.associateId }, this.clock.now());
     await tx.receivableAccounts.update(bound);
@@ -126,11 +126,11 @@ export class IssueReceivable {
     const p = parent.toSnapshot();
     if (p.receivableAccountId !== input.receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${parentId} is on account ${p.receivableAccountId}`);
     if (!parent.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${parentId} is a ${p.receivableType}; parents are INVOICE or DEBT`);
-    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}`);
+    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}; children hang only from a PENDING, PAID or EXPIRED one`);
     const children = await tx.receivables.activeChildren(parentId);
     const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
     if (used + input.amount.minor > p.amountMinor) {
-      throw new DomainError('child-receivables-exceed-parent-amount', `children would total more than parent ${parentId}'s amount`);
+      throw childrenExceedParent(parentId, used + input.amount.minor, p.amountMinor);
     }
     // A child of a PAID parent is paid with it; otherwise it is owed like its parent.
     return [p.status === 'PAID' ? 'PAID' : 'PENDING', parentId];

@@ -47,7 +47,9 @@ export function createHttpApp(options: HttpOptions): Express {
   http.use(requestContext(options.logger));
   // Before the JSON parser: the signature covers the raw bytes.
   if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
-  http.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody }));
+  // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
+  // object, instead of being reported as "not valid JSON".
+  http.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
 
   http.get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';

@@ -7,7 +7,11 @@ import { idFromText, isEntityId } from './entity-id';
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
   return errors.flatMap((error) => {
     const name = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((reason) => ({ name, reason }));
+    // Optional members are not checked when absent, so an absent one at fault is a required one: saying so beats
+    // listing every check it fails ("must be shorter than 254 characters").
+    const missing = error.constraints && (error.value === undefined || error.value === null);
+    const reasons = missing ? ['is required'] : Object.values(error.constraints ?? {});
+    const own = reasons.map((reason) => ({ name, reason }));
     return [...own, ...flatten(error.children ?? [], name)];
   });
 }
@@ -40,7 +44,7 @@ export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: un
     throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
   }
   const instance = plainToInstance(dto, storable(plain, ''), { exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: false } });
+  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
 }

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
-import { RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
+import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { ListQuery } from './list-query';
-
-const STATUSES: readonly ReceivableStatus[] = ['PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'];
 
 export class InvoiceDataBody {
   @IsOptional() @IsString() @MaxLength(40) version?: string;
@@ -73,7 +71,7 @@ export class ReceivableEditBody extends ReceivableEditableBody {
 }
 
 export class ReceivableStatusBody {
-  @IsIn(STATUSES, { message: `status must be one of ${STATUSES.join(', ')}` })
+  @IsIn(RECEIVABLE_STATUSES, { message: `status must be one of ${RECEIVABLE_STATUSES.join(', ')}` })
   status!: ReceivableStatus;
 }
 
@@ -92,7 +90,7 @@ export class ReceivableListQuery extends ListQuery {
   @IsOptional() @EntityIdParam() receivableAccountId?: number;
   @IsOptional() @EntityIdParam() clientId?: number;
   @IsOptional() @EntityIdParam() associateId?: number;
-  @IsOptional() @IsIn(STATUSES, { message: `status must be one of ${STATUSES.join(', ')}` }) status?: ReceivableStatus;
+  @IsOptional() @IsIn(RECEIVABLE_STATUSES, { message: `status must be one of ${RECEIVABLE_STATUSES.join(', ')}` }) status?: ReceivableStatus;
   @IsOptional() @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` }) receivableType?: ReceivableType;
   @IsOptional() @CalendarDate() fromDueDate?: string;
   @IsOptional() @CalendarDate() toDueDate?: string;

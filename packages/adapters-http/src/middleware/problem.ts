@@ -61,6 +61,9 @@ const WIRE_CODE: Partial<Record<ErrorCode, string>> = {
   'route-code-already-used-for-date': 'route-code-already-used',
 };
 
+/** The code a caller sees for a domain code. */
+export const wireCodeOf = (code: ErrorCode): string => WIRE_CODE[code] ?? code;
+
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemBody {
@@ -78,7 +81,7 @@ function titleOf(code: string): string {
 }
 
 export function problemOf(code: ErrorCode, detail: string, extras: Readonly<Record<string, unknown>> = {}): ProblemBody {
-  const wire = WIRE_CODE[code] ?? code;
+  const wire = wireCodeOf(code);
   return {
     type: `https://docs.receivables.example/errors/${wire}`,
     title: titleOf(wire),

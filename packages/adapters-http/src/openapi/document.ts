@@ -1,5 +1,6 @@
 import { schemas } from './schemas';
-import { STATUS_BY_CODE } from '../middleware/problem';
+import { STATUS_BY_CODE, wireCodeOf } from '../middleware/problem';
+import type { ErrorCode } from '@rcs/domain';
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -61,7 +62,7 @@ export const openApiDocument = {
     description: [
       'Record receivables, collect on dedicated CVU accounts, settle into current accounts, pay by transfer, hear about it by signed webhooks.',
       'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
-      Object.entries(STATUS_BY_CODE).map(([code, status]) => `${code} ${status}`).join(', '),
+      Object.entries(STATUS_BY_CODE).map(([code, status]) => `${wireCodeOf(code as ErrorCode)} ${status}`).join(', '),
       'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, and bodies nested more than 32 levels deep, are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
@@ -243,7 +244,8 @@ export const openApiDocument = {
         responses: {
           ...writeErrors,
           '201': created('Receivable'),
-          '404': problem('resource-not-found (account, parent, associate)'),
+          '403': problem("resource-not-accessible: the account, parent, clientId or associateId is another customer's; insufficient-scope"),
+          '404': problem('resource-not-found (account, parent, client, associate)'),
           '409': problem('duplicated-legal-number, idempotency conflicts'),
           '422': problem(
             'current-account-not-receivable-enabled, receivable-account-not-active, unmatching-receivable-currency-code, unmatching-receivable-client-id, receivable-account-associate-conflict, associate-disabled, missing-parent-receivable, parent-receivable-not-modifiable, parent-receivable-different-account, parent-receivable-invalid-type, child-receivables-exceed-parent-amount, missing-invoice-fields (missingFields)',
@@ -278,13 +280,13 @@ export const openApiDocument = {
     '/v1/receivables/{id}/status': {
       parameters: [pathId],
       patch: {
-        summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back',
+        summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition)',
         parameters: [idempotencyKey(false)],
         requestBody: { required: true, content: json(ref('ReceivableStatusInput')) },
         responses: {
           '200': one('Receivable', 'Moved'),
           '404': problem('resource-not-found'),
-          '422': problem('invalid-status-transition, receivable-has-related-items'),
+          '422': problem('updating-receivable-final-status (the receivable is SETTLED or DISABLED, whatever is asked), invalid-status-transition, receivable-has-related-items'),
           ...writeErrors,
         },
       },

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { DomainError, InvalidStatusTransitionError, MAX_BATCH_ITEMS, REQUESTABLE_STATUSES, ValidationError, type RequestableStatus } from '@rcs/domain';
+import { DomainError, MAX_BATCH_ITEMS, ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
@@ -57,10 +57,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
 
   router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody), async (req, res) => {
     const { status } = req.body as ReceivableStatusBody;
-    if (!(REQUESTABLE_STATUSES as readonly string[]).includes(status)) {
-      throw new InvalidStatusTransitionError('receivable', 'any', `setting ${status} (the service's own jobs do that)`);
-    }
-    res.json(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status: status as RequestableStatus })));
+    res.json(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
   });
 
   router.get('/receivable-accounts/:id/receivables', read, async (req, res) => {

@@ -101,6 +101,15 @@ describe('receivable accounts', () => {
     expect(res.body.code).toBe('associate-disabled');
   });
 
+  it('answers a PUT naming the DISABLED associate the account is already bound to with 422 associate-disabled', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id, associateId: associate.id })).body;
+    await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
+    const res = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { associateId: associate.id } });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('associate-disabled');
+  });
+
   it('refuses an owner type the customer has not enabled with 422 owner-type-not-supported', async () => {
     const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Clients only ${Date.now()}` });
     await ctx.api.db.knex('customers').where({ id: customer.id }).update({ enabled_owner_types: ['CLIENT'] });

@@ -76,6 +76,16 @@ describe('receivables', () => {
     expect((await invoice(987654321)).status).toBe(404);
   });
 
+  it('answers a receivable naming a DISABLED associate, even the one its account is bound to, with 422 associate-disabled', async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    expect((await invoice(account.id, 1, { associateId: associate.id })).status).toBe(201);
+    await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
+    const res = await invoice(account.id, 1, { associateId: associate.id });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('associate-disabled');
+    expect(await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+
   it('requires the voucher fields once invoiceData is present, naming the missing ones', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const res = await invoice(account.id, 10, { invoiceData: { version: '1', authCodeType: 'CAE' } });
@@ -169,8 +179,7 @@ describe('receivables', () => {
     expect(blocked.body.code).toBe('receivable-has-related-items');
     expect((await status(note.id, 'DISABLED')).body.status).toBe('DISABLED');
     expect((await status(parent.id, 'DISABLED')).body.status).toBe('DISABLED');
-    expect((await status(parent.id, 'PAID')).body.code).toBe('invalid-status-transition');
-    expect((await status(parent.id, 'SETTLED')).body.code).toBe('invalid-status-transition');
+    expect((await status(parent.id, 'PAID')).body.code).toBe('updating-receivable-final-status');
     expect((await status(parent.id, 'GONE')).status).toBe(400);
     const events = (await ctx.api.db.knex('outbox_events').whereRaw(`(data->'receivable'->>'id')::bigint IN (?, ?)`, [parent.id, note.id]).orderBy('seq')).map(
       (e) => [e.type, e.data.receivable.id],

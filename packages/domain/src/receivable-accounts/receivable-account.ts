@@ -20,6 +20,16 @@ const TRANSITIONS: Readonly<Record<ReceivableAccountStatus, Partial<Record<Recei
   DISABLED: { activate: 'ACTIVE' },
 };
 
+/** Each operation as an integrator would say it, for the errors they read. */
+const ASKED: Readonly<Record<ReceivableAccountOperation, string>> = {
+  assignCvu: 'given a CVU',
+  retryProvisioning: 'provisioned again',
+  failProvisioning: 'failed in provisioning',
+  update: 'changed',
+  disable: 'disabled',
+  activate: 'activated',
+};
+
 /** Where the provider conversation stands; kept so provisioning survives restarts. */
 export interface ProvisioningState {
   /** Failed attempts in a row (provider down or timing out); a PENDING answer is not a failure. */
@@ -141,12 +151,14 @@ export class ReceivableAccount {
     const next: Partial<ReceivableAccountSnapshot> = {};
     if (changes.associateId !== undefined && changes.associateId !== this.state.associateId) {
       if (this.state.associateId !== null && this.state.cvu !== null && this.state.status === 'ACTIVE') {
-        throw new DomainError('receivable-account-owner-immutable', `account ${this.state.id} already has associate ${this.state.associateId} and an active CVU`);
+        throw new DomainError('receivable-account-owner-immutable', `receivable account ${this.state.id} has an active CVU for associate ${this.state.associateId}; associateId cannot change`);
       }
       Object.assign(next, { associateId: changes.associateId });
     }
     if (changes.alias !== undefined && changes.alias !== this.state.alias) {
-      if (this.state.alias === null) throw new InvalidStatusTransitionError('receivable account', this.state.status, 'changing the alias before the CVU is assigned');
+      if (this.state.alias === null) {
+        throw new InvalidStatusTransitionError('receivable account', this.state.id, this.state.status, 'given an alias before its CVU is assigned');
+      }
       Object.assign(next, { alias: changes.alias });
     }
     return this.move('update', now, next);
@@ -169,7 +181,7 @@ export class ReceivableAccount {
     target?: ReceivableAccountStatus,
   ): ReceivableAccount {
     const allowed = ReceivableAccount.nextStatus(this.state.status, operation);
-    if (!allowed) throw new InvalidStatusTransitionError('receivable account', this.state.status, operation);
+    if (!allowed) throw new InvalidStatusTransitionError('receivable account', this.state.id, this.state.status, ASKED[operation]);
     const status = target ?? allowed;
     const next: ReceivableAccountSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
     const type = status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;

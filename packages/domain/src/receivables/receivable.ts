@@ -18,7 +18,11 @@ export type ReceivableStatus =
 
 export type ReceivableOperation = 'markPaid' | 'undoPayment' | 'expire' | 'cancel' | 'settle' | 'edit';
 
-/** The one table of legal moves. */
+/**
+ * The one table of legal moves. A status with none is final (SETTLED, DISABLED): any change to it, a status move
+ * or an edit, is updating-receivable-final-status; a move it lacks from any other status is
+ * invalid-status-transition (CONTRACT).
+ */
 const TRANSITIONS: Readonly<Record<ReceivableStatus, Partial<Record<ReceivableOperation, ReceivableStatus>>>> = {
   PENDING: { markPaid: 'PAID', expire: 'EXPIRED', cancel: 'DISABLED', edit: 'PENDING' },
   PAID: { undoPayment: 'PENDING', cancel: 'DISABLED', settle: 'SETTLED', edit: 'PAID' },
@@ -27,7 +31,19 @@ const TRANSITIONS: Readonly<Record<ReceivableStatus, Partial<Record<ReceivableOp
   DISABLED: {},
 };
 
-export const FINAL_STATUSES: readonly ReceivableStatus[] = ['SETTLED', 'DISABLED'];
+/** Each operation as an integrator would say it, for the errors they read. */
+const ASKED: Readonly<Record<ReceivableOperation, string>> = {
+  markPaid: 'marked PAID',
+  undoPayment: 'moved back to PENDING',
+  expire: 'expired',
+  cancel: 'cancelled',
+  settle: 'settled',
+  edit: 'edited',
+};
+
+export const RECEIVABLE_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableStatus[];
+
+export const FINAL_STATUSES: readonly ReceivableStatus[] = RECEIVABLE_STATUSES.filter((status) => Object.keys(TRANSITIONS[status]).length === 0);
 
 const EVENT_OF: Partial<Record<ReceivableStatus, EventType>> = {
   PAID: 'receivable.paid',
@@ -99,6 +115,11 @@ export function receivableView(r: ReceivableSnapshot) {
     creationDate: r.creationDate.toISOString(),
     modificationDate: r.modificationDate.toISOString(),
   };
+}
+
+/** SPEC rule 3 broken: the children of `parentId` would total more than its amount (both in the API's decimals). */
+export function childrenExceedParent(parentId: number, childrenMinor: bigint, parentMinor: bigint): DomainError {
+  return new DomainError('child-receivables-exceed-parent-amount', `children of parent ${parentId} would total ${formatMinor(childrenMinor)}, more than its amount ${formatMinor(parentMinor)}`);
 }
 
 /** An accounting record of a debt (positive types) or of a reduction of one (negative types, always children). */
@@ -177,13 +198,18 @@ export class Receivable {
     return this.move(operation, now, {});
   }
 
+  /** Refuses any change to a final receivable, before any other rule of the change is weighed (CONTRACT). */
+  assertModifiable(): void {
+    if (FINAL_STATUSES.includes(this.state.status)) {
+      throw new DomainError('updating-receivable-final-status', `receivable ${this.state.id} is ${this.state.status}, a final status, and cannot be modified`);
+    }
+  }
+
   /** PUT: editable fields only; a final receivable cannot change, the amount only while PENDING. */
   edit(edits: ReceivableEdits, now: Date): Receivable {
-    if (FINAL_STATUSES.includes(this.state.status)) {
-      throw new DomainError('updating-receivable-final-status', `receivable ${this.state.id} is ${this.state.status} and cannot be modified`);
-    }
+    this.assertModifiable();
     if (edits.amountMinor !== undefined && edits.amountMinor !== this.state.amountMinor && this.state.status !== 'PENDING') {
-      throw new InvalidStatusTransitionError('receivable', this.state.status, 'changing the amount (only while PENDING)');
+      throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
     if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
@@ -191,11 +217,9 @@ export class Receivable {
   }
 
   private move(operation: ReceivableOperation, now: Date, changes: Partial<ReceivableSnapshot>): Receivable {
+    this.assertModifiable();
     const status = Receivable.nextStatus(this.state.status, operation);
-    if (!status) {
-      if (operation === 'edit') throw new DomainError('updating-receivable-final-status', `receivable ${this.state.id} is ${this.state.status}`);
-      throw new InvalidStatusTransitionError('receivable', this.state.status, operation);
-    }
+    if (!status) throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, ASKED[operation]);
     const next: ReceivableSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
     const type = status === this.state.status ? undefined : EVENT_OF[status];
     const events: DomainEvent[] = type ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivable: receivableView(next) } }] : [];

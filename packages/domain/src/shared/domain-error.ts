@@ -59,8 +59,9 @@ export class TransactionConflictError extends DomainError {
   }
 }
 
+/** `change` is what was asked, in the API's words ("marked PAID"), never an internal operation name. */
 export class InvalidStatusTransitionError extends DomainError {
-  constructor(resource: string, from: string, operation: string) {
-    super('invalid-status-transition', `${resource} in status ${from} does not allow ${operation}`);
+  constructor(resource: string, id: number, from: string, change: string) {
+    super('invalid-status-transition', `${resource} ${id} is ${from} and cannot be ${change}`);
   }
 }

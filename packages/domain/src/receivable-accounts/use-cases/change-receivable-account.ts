@@ -25,9 +25,12 @@ export class UpdateReceivableAccount {
   execute(input: Target & { readonly alias?: string; readonly associateId?: number }): Promise<ReceivableAccount> {
     return change(this.uow, input, async (current, tx) => {
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
-      if (input.associateId !== undefined && input.associateId !== current.owner.associateId) {
+      if (input.associateId !== undefined) {
+        // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
         await assertUsableAssociate(tx, input.customerId, input.associateId);
-        await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+        if (input.associateId !== current.owner.associateId) {
+          await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+        }
       }
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
       if (alias !== undefined && alias !== current.toSnapshot().alias && (await tx.receivableAccounts.aliasInUse(alias, current.id))) {

@@ -8,6 +8,8 @@ import type { Receivable, ReceivableStatus } from '../receivable';
 export const REQUESTABLE_STATUSES = ['PAID', 'PENDING', 'DISABLED'] as const;
 export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
 
+const isRequestable = (status: ReceivableStatus): status is RequestableStatus => (REQUESTABLE_STATUSES as readonly string[]).includes(status);
+
 /** Saves a receivable with its events. */
 export async function store(tx: TransactionScope, receivable: Receivable): Promise<void> {
   await tx.receivables.update(receivable);
@@ -18,6 +20,7 @@ export async function store(tx: TransactionScope, receivable: Receivable): Promi
  * PATCH /v1/receivables/{id}/status: PAID (from PENDING or EXPIRED), PENDING (undo a payment), DISABLED (cancel).
  * Active children follow their parent to PAID and back to PENDING; a parent with active children cannot be
  * cancelled (cancel the children first). A negative receivable moves only with its parent, except to be cancelled.
+ * A final receivable refuses whatever is asked, before any of these rules (CONTRACT).
  */
 export class ChangeReceivableStatus {
   constructor(
@@ -25,13 +28,18 @@ export class ChangeReceivableStatus {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: { customerId: number; receivableId: number; status: RequestableStatus }): Promise<Receivable> {
+  execute(input: { customerId: number; receivableId: number; status: ReceivableStatus }): Promise<Receivable> {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
+      current.assertModifiable();
+      if (!isRequestable(input.status)) {
+        throw new InvalidStatusTransitionError('receivable', current.id, current.status, `set to ${input.status} on request (only the service's own jobs set it)`);
+      }
       if (input.status === 'DISABLED') return this.cancel(tx, current, now);
       if (!current.isPositive) {
-        throw new InvalidStatusTransitionError('receivable', current.status, `${input.status} on a ${current.toSnapshot().receivableType} (it follows its parent)`);
+        const type = current.toSnapshot().receivableType;
+        throw new InvalidStatusTransitionError('receivable', current.id, current.status, `set to ${input.status} on its own (a ${type} follows its parent)`);
       }
       const next = input.status === 'PAID' ? current.markPaid(now) : current.undoPayment(now);
       await store(tx, next);

@@ -1,8 +1,8 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError, ValidationError } from '../../shared/domain-error';
+import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
-import type { Receivable, ReceivableEdits } from '../receivable';
+import { childrenExceedParent, type Receivable, type ReceivableEdits } from '../receivable';
 
 /** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
 export interface ReceivableIdentity {
@@ -33,14 +33,14 @@ export class EditReceivable {
         const parentId = current.toSnapshot().parentReceivableId;
         if (parentId === null) {
           const children = await tx.receivables.activeChildren(current.id);
-          if (children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n) > amount) {
-            throw new DomainError('child-receivables-exceed-parent-amount', `receivable ${current.id}'s children total more than ${amount} cents`);
-          }
+          const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
+          if (used > amount) throw childrenExceedParent(current.id, used, amount);
         } else {
           const parent = (await tx.receivables.getForUpdate(parentId))!;
           const siblings = (await tx.receivables.activeChildren(parentId)).filter((c) => c.id !== current.id);
-          if (siblings.reduce((sum, c) => sum + c.toSnapshot().amountMinor, amount) > parent.toSnapshot().amountMinor) {
-            throw new DomainError('child-receivables-exceed-parent-amount', `children would total more than parent ${parentId}'s amount`);
+          const total = siblings.reduce((sum, c) => sum + c.toSnapshot().amountMinor, amount);
+          if (total > parent.toSnapshot().amountMinor) {
+            throw childrenExceedParent(parentId, total, parent.toSnapshot().amountMinor);
           }
         }
       }

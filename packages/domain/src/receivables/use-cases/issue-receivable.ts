@@ -3,10 +3,10 @@ import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
-import { assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { assertOwnClient, assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
-import { Receivable, type ReceivableStatus } from '../receivable';
+import { childrenExceedParent, Receivable, type ReceivableStatus } from '../receivable';
 import { isPositive, type ReceivableType } from '../receivable-type';
 import { calendarDay } from '../calendar-day';
 
@@ -40,12 +40,10 @@ export class IssueReceivable {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const account = await this.account(tx, input);
-      const owner = account.owner;
       if (input.currencyCode !== account.toSnapshot().currencyCode) {
         throw new DomainError('unmatching-receivable-currency-code', `currencyCode must be ${account.toSnapshot().currencyCode}, the account's`);
       }
-      const clientId = input.clientId ?? owner.clientId;
-      if (clientId !== owner.clientId) throw new DomainError('unmatching-receivable-client-id', `clientId must be the account's client (${owner.clientId})`);
+      const clientId = await this.client(tx, input, account);
       const associateId = await this.associate(tx, input, account);
       const [status, parentReceivableId] = await this.parent(tx, input);
       const receivableDate = input.receivableDate ?? calendarDay(now);
@@ -88,20 +86,28 @@ export class IssueReceivable {
     return account;
   }
 
+  /** Inherited from the account when omitted; one given must be the account's, and first the customer's own (404, 403). */
+  private async client(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
+    const own = account.owner.clientId;
+    if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
+    await assertOwnClient(tx, input.customerId, input.clientId);
+    throw new DomainError('unmatching-receivable-client-id', own === null ? 'clientId must be left out: the account has no client' : `clientId must be the account's client (${own})`);
+  }
+
   /**
-   * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). One given
+   * The operator registering the receivable: none when omitted (unlike clientId, it is not inherited). It must be
+   * ACTIVE, bound to the account already or not (SPEC: operations on a DISABLED associate are refused). One given
    * for an account without an associate is bound to the account now (SPEC); another than the account's is refused.
    */
   private async associate(tx: TransactionScope, input: IssueReceivableInput, read: ReceivableAccount): Promise<number | null> {
     if (input.associateId === undefined || input.associateId === null) return null;
-    if (input.associateId === read.owner.associateId) return input.associateId;
     // Binding changes the account: read it again under lock, so concurrent receivables binding the same associate
     // wait for the first and find it bound, rather than failing its version check.
     const account = read.owner.associateId === null ? await receivingAccount(tx, input.customerId, read.id, 'lock') : read;
+    await assertUsableAssociate(tx, input.customerId, input.associateId);
     const current = account.owner.associateId;
     if (input.associateId === current) return current;
-    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `the account's associate is ${current}`);
-    await assertUsableAssociate(tx, input.customerId, input.associateId);
+    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `associateId must be the account's associate (${current})`);
     await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
     const bound = account.update({ associateId: input.associateId }, this.clock.now());
     await tx.receivableAccounts.update(bound);
@@ -120,11 +126,11 @@ export class IssueReceivable {
     const p = parent.toSnapshot();
     if (p.receivableAccountId !== input.receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${parentId} is on account ${p.receivableAccountId}`);
     if (!parent.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${parentId} is a ${p.receivableType}; parents are INVOICE or DEBT`);
-    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}`);
+    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}; children hang only from a PENDING, PAID or EXPIRED one`);
     const children = await tx.receivables.activeChildren(parentId);
     const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
     if (used + input.amount.minor > p.amountMinor) {
-      throw new DomainError('child-receivables-exceed-parent-amount', `children would total more than parent ${parentId}'s amount`);
+      throw childrenExceedParent(parentId, used + input.amount.minor, p.amountMinor);
     }
     // A child of a PAID parent is paid with it; otherwise it is owed like its parent.
     return [p.status === 'PAID' ? 'PAID' : 'PENDING', parentId];

@@ -72,9 +72,12 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
         if (Object.values(tally).every((n) => n === 0)) return;
       }
     },
+    /** Also ends the suite with the ledger verified: whatever its tests did, every balance equals its movements. */
     async close() {
+      const mismatches = await app.ledger.verify.execute();
       await bank.stop();
       await db.close();
+      expect(mismatches).toEqual([]);
     },
   };
 }

@@ -43,7 +43,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     associates: { ...associate, supervisorId: supervisor.id },
     'receivable-accounts': account,
     receivables: receivable,
-    'route-settlements': { ...routeSettlement, id: routeSettlement.id ?? 0 },
+    'route-settlements': routeSettlement,
     settlements: settlement,
     'current-accounts': currentAccount,
   };

@@ -15,3 +15,5 @@ export * from './in-memory/in-memory-queries';
 export * from './in-memory-application';
 export * from './builders';
 export * from './contracts/repository.contract';
+export * from './contracts/bank-provider.contract';
+export * from './contracts/security-ports.contract';

@@ -25,6 +25,8 @@ export interface TestApi {
   otherInstance(): Express;
   readonly app: Application;
   readonly db: TestDatabase;
+  /** The banking provider's simulator this service talks to. */
+  readonly bankUrl: string;
   /** Runs provisioning passes until no account is due (the simulator assigns at once in tests). */
   provisionAll(): Promise<void>;
   /** Sends a request and checks the response against the OpenAPI document. */
@@ -57,6 +59,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     otherInstance: () => httpAppOf(container, ready),
     app,
     db,
+    bankUrl: bank.url,
     call,
     async login(credentials) {
       const res = await call('post', '/v1/auth/login', { body: credentials });
@@ -69,9 +72,12 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
         if (Object.values(tally).every((n) => n === 0)) return;
       }
     },
+    /** Also ends the suite with the ledger verified: whatever its tests did, every balance equals its movements. */
     async close() {
+      const mismatches = await app.ledger.verify.execute();
       await bank.stop();
       await db.close();
+      expect(mismatches).toEqual([]);
     },
   };
 }

@@ -168,9 +168,6 @@ const withIds = documentedOperations.filter((op) => op.template.includes('{id}')
 const withNames = documentedOperations.filter((op) => op.template.includes('{') && !op.template.includes('{id}'));
 const bodyReferences = documentedOperations.flatMap((op) => referencesIn(requestSchemaOf(op)).map((at) => ({ op, at, name: `${op.method.toUpperCase()} ${op.template} ${at.join('.')}` })));
 
-/** Issue 16, item 10 (last bullet): another customer's clientId or associateId in a receivable body answers 422. */
-const KNOWN_FAILURES = new Set(['POST /v1/receivables clientId', 'POST /v1/receivables associateId', 'POST /v1/receivables/batches items.0.clientId', 'POST /v1/receivables/batches items.0.associateId']);
-
 describe('tenant isolation, walked over the OpenAPI document', () => {
   const ctx = useTestApi();
   const worlds = {} as { mine: World; theirs: World };
@@ -200,14 +197,9 @@ describe('tenant isolation, walked over the OpenAPI document', () => {
     await expectRefused(op, urlIn(worlds.mine, op.template), bodyFor(op, worlds.mine), NOT_FOUND);
   });
 
-  const byReference = (known: boolean) => bodyReferences.filter(({ name }) => KNOWN_FAILURES.has(name) === known).map((ref) => [ref.name, ref] as const);
-  const refusesReference = async (_name: string, { op, at }: (typeof bodyReferences)[number]) => {
+  it.each(bodyReferences.map((ref) => [ref.name, ref] as const))("%s naming another customer's resource answers 403 resource-not-accessible and changes nothing", async (_name, { op, at }) => {
     const theirs = worlds.mine[segmentOf(at[at.length - 1])];
     if (!theirs) throw new Error(`no resource seeded for the reference ${at.join('.')}: add one to worldOf`);
     await expectRefused(op, urlIn(worlds.theirs, op.template), withReference(bodyFor(op, worlds.theirs), at, theirs.id));
-  };
-  it.each(byReference(false))("%s naming another customer's resource answers 403 resource-not-accessible and changes nothing", refusesReference);
-  // Issue 16 item 10 (another engineer's fix): it.failing passes while these still answer 422. When it lands, they
-  // pass here and fail as it.failing: remove this line and KNOWN_FAILURES.
-  it.failing.each(byReference(true))("%s naming another customer's resource answers 403 resource-not-accessible and changes nothing", refusesReference);
+  });
 });

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { authenticate, authOf } from './auth/authenticate';
 import { CredentialStatusCache } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
+import { withDecodingErrorsTyped } from './middleware/body-decoding';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
@@ -49,7 +50,7 @@ export function createHttpApp(options: HttpOptions): Express {
   if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
   // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
   // object, instead of being reported as "not valid JSON".
-  http.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
+  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody })));
 
   http.get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';

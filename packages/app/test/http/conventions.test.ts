@@ -1,8 +1,10 @@
+import pino from 'pino';
 import request from 'supertest';
 import { useTestApi } from '../support/test-api';
 
 describe('HTTP conventions', () => {
-  const ctx = useTestApi();
+  const errorLogs: unknown[] = [];
+  const ctx = useTestApi({}, pino({ level: 'error' }, { write: (line: string) => errorLogs.push(JSON.parse(line)) }));
 
   it('echoes a caller X-Request-Id and makes one when absent', async () => {
     const given = await ctx.api.call('get', '/v1/me', { token: ctx.token, headers: { 'X-Request-Id': 'trace-123' } });
@@ -31,6 +33,21 @@ describe('HTTP conventions', () => {
     const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'text/plain').send('hello');
     expect(res.status).toBe(400);
     expect(res.body.invalidParams[0].name).toBe('body');
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('answers a body whose %s encoding does not decode with 400 validation, before any token, logging no error', async (encoding) => {
+    const logged = errorLogs.length;
+    const res = await request(ctx.api.http).post('/v1/clients').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('not compressed at all');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
+    expect(errorLogs.slice(logged)).toEqual([]);
+  });
+
+  it('answers a provider notification whose gzip body does not decode with 400 validation', async () => {
+    const res = await request(ctx.api.http).post('/bank/notifications/incoming-transfers').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not compressed at all');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
   });
 
   it('answers a body over 1 MB with 413 Problem JSON', async () => {

@@ -28,7 +28,7 @@ const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',
   required,
-  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Answers 5xx, 429 and 409 concurrent-modification are not kept: the key is released and a retry runs again.',
+  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation\'s results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.',
   schema: { type: 'string', maxLength: 255 },
 });
 const listParams = [

@@ -74,6 +74,31 @@ describe('HTTP conventions', () => {
     expect(res.body.code).toBe('resource-not-found');
   });
 
+  it.each([
+    ['delete', '/v1/clients', 'GET, HEAD, POST'],
+    ['patch', '/v1/receivables/7', 'GET, HEAD, PUT'],
+    ['delete', '/v1/receivables/batches', 'GET, HEAD, POST, PUT'],
+    ['post', '/v1/current-accounts/3/movements', 'GET, HEAD'],
+  ] as const)('answers %s on %s, a path served with other methods, with 405 method-not-allowed and Allow: %s', async (method, path, allow) => {
+    const res = await request(ctx.api.http)[method](path).set('Authorization', `Bearer ${ctx.token}`);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('method-not-allowed');
+  });
+
+  it.each([
+    ['get', '/v1/auth/login', 'POST'],
+    ['delete', '/v1/openapi.json', 'GET, HEAD'],
+    ['post', '/health', 'GET, HEAD'],
+    ['get', '/bank/notifications/incoming-transfers', 'POST'],
+  ] as const)('answers %s on the public path %s with 405 and Allow: %s without a token', async (method, path, allow) => {
+    const res = await request(ctx.api.http)[method](path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.body.code).toBe('method-not-allowed');
+  });
+
   it('serves the OpenAPI 3.1 document without a token', async () => {
     const res = await ctx.api.call('get', '/v1/openapi.json');
     expect(res.status).toBe(200);

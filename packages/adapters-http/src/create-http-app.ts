@@ -1,9 +1,11 @@
-import express, { type Express } from 'express';
+import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, authOf } from './auth/authenticate';
 import { CredentialStatusCache } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
+import { withDecodingErrorsTyped } from './middleware/body-decoding';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { methodNotAllowed } from './middleware/method-not-allowed';
 import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
@@ -45,32 +47,37 @@ export function createHttpApp(options: HttpOptions): Express {
   http.set('etag', false);
   http.set('query parser', 'simple');
   http.use(requestContext(options.logger));
-  // Before the JSON parser: the signature covers the raw bytes.
-  if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
-  // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
-  // object, instead of being reported as "not valid JSON".
-  http.use(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
-
-  http.get('/health', async (_req, res) => {
+  const health = Router().get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
-  http.get('/v1/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
+  const outsideApi = [health];
+  if (options.bankNotificationSecret) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotificationSecret));
+  // Before the JSON parser: the provider's signature covers the raw bytes.
+  for (const router of outsideApi) http.use(enteredByPrefix(router));
+  // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
+  // object, instead of being reported as "not valid JSON".
+  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody })));
 
   const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
   const api = express.Router();
-  api.use(enteredByPrefix(authRoutes(options.app, limiter, authenticated)));
+  const document = Router().get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  const open = [authRoutes(options.app, limiter, authenticated), document];
+  for (const router of open) api.use(enteredByPrefix(router));
+  // A wrong method on an open path is answered before the token is asked for; on the others, after (like an unknown path).
+  api.use(methodNotAllowed(open));
   api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
-  for (const resource of [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes]) {
-    api.use(enteredByPrefix(resource(routes)));
-  }
-  if (options.sandbox) api.use(enteredByPrefix(sandboxRoutes(routes)));
+  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) => resource(routes));
+  if (options.sandbox) resources.push(sandboxRoutes(routes));
+  for (const router of resources) api.use(enteredByPrefix(router));
+  api.use(methodNotAllowed(resources));
   http.use('/v1', api);
 
+  http.use(methodNotAllowed(outsideApi));
   http.use(notFoundHandler);
   http.use(errorHandler(options.logger));
   return http;

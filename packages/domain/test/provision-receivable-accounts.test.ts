@@ -46,6 +46,7 @@ describe('provisioning receivable accounts', () => {
     expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ disabled: 1 });
     expect(w.state()).toMatchObject({ status: 'DISABLED', provisioning: { attempts: 8, nextAttemptAt: null } });
     expect(w.state().provisioning.lastError).toMatch(/gave up after 8 failed attempts; last: TIMEOUT/);
+    expect(w.state().disabled).toEqual({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null });
     expect(w.events()).toEqual(['receivable-account.disabled']);
   });
 
@@ -54,6 +55,7 @@ describe('provisioning receivable accounts', () => {
     w.bank.script(w.requestId, { state: 'REJECTED', reason: 'blocked holder' });
     expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ disabled: 1 });
     expect(w.state().provisioning.lastError).toBe('rejected by the provider: blocked holder');
+    expect(w.state().disabled).toEqual({ reason: 'PROVIDER_REJECTED', message: 'blocked holder' });
   });
 
   it('treats a CVU with wrong check digits as a failed attempt', async () => {

@@ -1,4 +1,4 @@
-import { ReceivableAccount, type ReceivableAccountOperation, type ReceivableAccountStatus } from '../src';
+import { ReceivableAccount, receivableAccountView, type ReceivableAccountOperation, type ReceivableAccountStatus } from '../src';
 
 const T0 = new Date('2026-02-01T00:00:00Z');
 const T1 = new Date('2026-02-01T00:01:00Z');
@@ -14,7 +14,7 @@ function accountIn(status: ReceivableAccountStatus, withCvu = true): ReceivableA
 const apply: Record<ReceivableAccountOperation, (a: ReceivableAccount) => ReceivableAccount> = {
   assignCvu: (a) => a.assignCvu(CVU, 'cta.0000009', T1),
   retryProvisioning: (a) => a.retryProvisioning(T1, 'HTTP_503', T1),
-  failProvisioning: (a) => a.failProvisioning('gave up', T1),
+  failProvisioning: (a) => a.giveUpProvisioning('TIMEOUT', T1),
   update: (a) => a.update({ associateId: 4 }, T1),
   disable: (a) => a.disable(T1),
   activate: (a) => a.activate(T1),
@@ -59,11 +59,27 @@ describe('receivable account state machine', () => {
   });
 
   it('sends a DISABLED account that never got a CVU back to PROVISIONING with a fresh retry budget', () => {
-    const failed = accountIn('PROVISIONING').retryProvisioning(T0, 'HTTP_503', T0).failProvisioning('gave up', T0);
+    const failed = accountIn('PROVISIONING').retryProvisioning(T0, 'HTTP_503', T0).giveUpProvisioning('HTTP_503', T0);
     const again = failed.activate(T1);
     expect(again.status).toBe('PROVISIONING');
     expect(again.toSnapshot().provisioning).toEqual({ attempts: 0, nextAttemptAt: T1, lastError: null });
     expect(again.events).toEqual([]);
+  });
+
+  it('says why a DISABLED account is disabled: the provider\'s refusal with its words, exhausted retries, or the customer', () => {
+    const provisioning = accountIn('PROVISIONING');
+    expect(provisioning.rejectProvisioning('blocked holder', T1).toSnapshot().disabled).toEqual({ reason: 'PROVIDER_REJECTED', message: 'blocked holder' });
+    expect(provisioning.giveUpProvisioning('TIMEOUT', T1).toSnapshot().disabled).toEqual({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null });
+    expect(accountIn('ACTIVE').disable(T1).toSnapshot().disabled).toEqual({ reason: 'DISABLED_BY_CUSTOMER', message: null });
+  });
+
+  it('has no disabled reason unless DISABLED, in its view and events too', () => {
+    const disabled = accountIn('ACTIVE').disable(T1);
+    expect(disabled.events[0].data).toEqual({ receivableAccount: expect.objectContaining({ disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null }) });
+    const active = disabled.activate(T1);
+    expect(active.toSnapshot().disabled).toBeNull();
+    expect(receivableAccountView(active.toSnapshot())).toMatchObject({ disabledReason: null, disabledMessage: null });
+    expect(receivableAccountView(accountIn('PROVISIONING').toSnapshot())).toMatchObject({ disabledReason: null, disabledMessage: null });
   });
 
   it('lets an associate be replaced before the CVU is active, never after', () => {

@@ -12,6 +12,6 @@ export function isCalendarDate(value: unknown): boolean {
 export function CalendarDate(): PropertyDecorator {
   return ValidateBy({
     name: 'calendarDate',
-    validator: { validate: isCalendarDate, defaultMessage: (args) => `${args?.property} must be a date as YYYY-MM-DD` },
+    validator: { validate: isCalendarDate, defaultMessage: (args) => `${args?.property} must be a date as YYYY-MM-DD, years 0001 to 9999` },
   });
 }

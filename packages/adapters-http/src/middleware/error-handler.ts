@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError } from '@rcs/domain';
+import { BODY_DECODING_FAILED } from './body-decoding';
 import { problemOf, sendProblem } from './problem';
 
 /** Errors raised by Express's body parser (http-errors), told apart by their `type`. */
@@ -12,6 +13,7 @@ interface BodyParserError {
 
 const BODY_PARSER_DETAIL: Readonly<Record<string, string>> = {
   'entity.parse.failed': 'the request body is not valid JSON',
+  [BODY_DECODING_FAILED]: 'the request body does not decode as its Content-Encoding says',
   'encoding.unsupported': 'the request body encoding is not supported',
   'charset.unsupported': 'the request body charset must be utf-8',
   'request.aborted': 'the request body was not received completely',

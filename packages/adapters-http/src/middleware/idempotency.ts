@@ -47,12 +47,17 @@ function requestDigest(req: Request, ...parts: ReadonlyArray<string | Buffer>): 
   return hash.digest('base64url');
 }
 
+/** Refusals that are the operation's answer to what was asked (CONTRACT "Idempotency"): asking again changes nothing. */
+const KEPT_REFUSALS: ReadonlySet<number> = new Set([403, 404, 409, 422]);
+
 /**
- * Kept results: everything below 500 except 429 and concurrent-modification, which, like 5xx, say when the request
- * came rather than what it asked: they release the key so a retry runs again.
+ * Kept results: successes and business refusals. The rest keep nothing and release the key, as Stripe does: a
+ * request refused as invalid (400, even when the use case finds it so) or before the operation (401, 413, 415,
+ * 429) is to be corrected and sent again under the same key, and a 5xx or concurrent-modification says when the
+ * request came rather than what it asked.
  */
 const keeps = (response: StoredResponse) =>
-  response.status < 500 && response.status !== 429 && (response.body as { code?: unknown } | null)?.code !== 'concurrent-modification';
+  (response.status < 400 || KEPT_REFUSALS.has(response.status)) && (response.body as { code?: unknown } | null)?.code !== 'concurrent-modification';
 
 type Outcome = Exclude<IdempotencyClaim, { kind: 'acquired' }> | { readonly kind: 'executed'; readonly response: StoredResponse };
 
@@ -67,7 +72,8 @@ class Undo extends Error {
  * SPEC idempotency: the key is claimed in the same transaction as the operation (use cases join it), so key,
  * change and events commit together; the same key and body replays the stored response; another body gets 409
  * idempotency-key-reuse; a concurrent duplicate waits for the first (up to the lock timeout) and replays it.
- * A refused request (4xx) rolls back whatever it wrote and stores its answer in a transaction of its own.
+ * A refused request (4xx) rolls back whatever it wrote; a business refusal's answer is then kept in a transaction
+ * of its own.
  * Completed responses are kept in `replays` too, so a repeat usually costs no database round trip.
  * Mount after the body is parsed: the fingerprint covers the whitelisted body.
  */

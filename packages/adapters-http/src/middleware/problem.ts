@@ -13,6 +13,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   'insufficient-scope': 403,
   'resource-not-accessible': 403,
   'resource-not-found': 404,
+  'method-not-allowed': 405,
   'idempotency-key-reuse': 409,
   'idempotency-request-in-progress': 409,
   'concurrent-modification': 409,

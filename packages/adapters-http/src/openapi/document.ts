@@ -28,7 +28,7 @@ const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',
   required,
-  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Answers 5xx, 429 and 409 concurrent-modification are not kept: the key is released and a retry runs again.',
+  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation\'s results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.',
   schema: { type: 'string', maxLength: 255 },
 });
 const listParams = [
@@ -63,7 +63,8 @@ export const openApiDocument = {
       'Record receivables, collect on dedicated CVU accounts, settle into current accounts, pay by transfer, hear about it by signed webhooks.',
       'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
       Object.entries(STATUS_BY_CODE).map(([code, status]) => `${wireCodeOf(code as ErrorCode)} ${status}`).join(', '),
-      'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, and bodies nested more than 32 levels deep, are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
+      'A method a path does not serve is 405 method-not-allowed with an Allow header listing the methods it serves; an unknown path is 404 resource-not-found. Under /v1 both come after the token check, except on the paths that need no token.',
+      'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, bodies nested more than 32 levels deep, and dates (YYYY-MM-DD) outside the years 0001 to 9999 are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
   servers: [{ url: '/' }],

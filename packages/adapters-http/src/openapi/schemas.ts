@@ -162,13 +162,19 @@ export const schemas = {
   ReceivableAccount: {
     type: 'object',
     additionalProperties: false,
-    required: ['id', 'cvu', 'alias', 'currencyCode', 'status', 'owner', 'stats', 'creationDate', 'modificationDate'],
+    required: ['id', 'cvu', 'alias', 'currencyCode', 'status', 'disabledReason', 'disabledMessage', 'owner', 'stats', 'creationDate', 'modificationDate'],
     properties: {
       id,
       cvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null while PROVISIONING' },
       alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned' },
       currencyCode: { const: 'ARS' },
       status: { enum: ['PROVISIONING', 'ACTIVE', 'DISABLED'] },
+      disabledReason: {
+        enum: ['PROVIDER_REJECTED', 'PROVISIONING_RETRIES_EXHAUSTED', 'DISABLED_BY_CUSTOMER', null],
+        description:
+          'Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.',
+      },
+      disabledMessage: { type: ['string', 'null'], description: "The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise" },
       owner: {
         oneOf: [
           {

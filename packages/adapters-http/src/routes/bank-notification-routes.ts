@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { DomainError, movementView, type Application } from '@rcs/domain';
 import { parseIncomingTransfer, SIGNATURE_HEADER, verifyNotificationSignature } from '@rcs/adapters-bank';
+import { withDecodingErrorsTyped } from '../middleware/body-decoding';
 
 /**
  * POST /bank/notifications/incoming-transfers: the banking provider telling us money arrived on a CVU. Outside
@@ -9,7 +10,7 @@ import { parseIncomingTransfer, SIGNATURE_HEADER, verifyNotificationSignature } 
  */
 export function bankNotificationRoutes(app: Application, secret: string): Router {
   const router = Router();
-  router.post('/bank/notifications/incoming-transfers', express.raw({ type: () => true, limit: '64kb' }), async (req, res) => {
+  router.post('/bank/notifications/incoming-transfers', withDecodingErrorsTyped(express.raw({ type: () => true, limit: '64kb' })), async (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!verifyNotificationSignature(raw, req.header(SIGNATURE_HEADER), secret)) {
       throw new DomainError('unauthorized', `missing or wrong ${SIGNATURE_HEADER} signature`);

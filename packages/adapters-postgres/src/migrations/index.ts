@@ -5,6 +5,7 @@ import * as receivables from './003-receivables';
 import * as ledger from './004-ledger-and-settlements';
 import * as providerReferences from './005-provider-references';
 import * as payloadsAsJson from './006-payloads-as-json';
+import * as disabledReason from './007-disabled-reason';
 import pg from 'pg';
 
 interface Migration {
@@ -20,6 +21,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['004-ledger-and-settlements', ledger],
   ['005-provider-references', providerReferences],
   ['006-payloads-as-json', payloadsAsJson],
+  ['007-disabled-reason', disabledReason],
 ];
 
 /** Every migration's name, in order. */

@@ -1,4 +1,4 @@
-import { ReceivableAccount, type OwnerDetails, type ReceivableAccountSnapshot } from '@rcs/domain';
+import { ReceivableAccount, type DisabledReason, type OwnerDetails, type ReceivableAccountSnapshot } from '@rcs/domain';
 
 export interface ReceivableAccountRow {
   id: string;
@@ -12,6 +12,8 @@ export interface ReceivableAccountRow {
   provisioning_attempts: number;
   next_attempt_at: Date | null;
   last_provisioning_error: string | null;
+  disabled_reason: DisabledReason | null;
+  disabled_message: string | null;
   creation_date: Date;
   modification_date: Date;
   version: number;
@@ -49,6 +51,7 @@ export const toReceivableAccount = (row: ReceivableAccountRow): ReceivableAccoun
     cvu: row.cvu,
     alias: row.alias,
     provisioning: { attempts: row.provisioning_attempts, nextAttemptAt: row.next_attempt_at, lastError: row.last_provisioning_error },
+    disabled: row.disabled_reason === null ? null : { reason: row.disabled_reason, message: row.disabled_message },
     creationDate: row.creation_date,
     modificationDate: row.modification_date,
     version: row.version,
@@ -66,6 +69,8 @@ export const toReceivableAccountRow = (a: ReceivableAccountSnapshot) => ({
   provisioning_attempts: a.provisioning.attempts,
   next_attempt_at: a.provisioning.nextAttemptAt,
   last_provisioning_error: a.provisioning.lastError,
+  disabled_reason: a.disabled?.reason ?? null,
+  disabled_message: a.disabled?.message ?? null,
   creation_date: a.creationDate,
   modification_date: a.modificationDate,
   version: a.version,

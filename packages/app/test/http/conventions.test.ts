@@ -1,8 +1,10 @@
+import pino from 'pino';
 import request from 'supertest';
 import { useTestApi } from '../support/test-api';
 
 describe('HTTP conventions', () => {
-  const ctx = useTestApi();
+  const errorLogs: unknown[] = [];
+  const ctx = useTestApi({}, pino({ level: 'error' }, { write: (line: string) => errorLogs.push(JSON.parse(line)) }));
 
   it('echoes a caller X-Request-Id and makes one when absent', async () => {
     const given = await ctx.api.call('get', '/v1/me', { token: ctx.token, headers: { 'X-Request-Id': 'trace-123' } });
@@ -33,6 +35,21 @@ describe('HTTP conventions', () => {
     expect(res.body.invalidParams[0].name).toBe('body');
   });
 
+  it.each(['gzip', 'deflate', 'br'])('answers a body whose %s encoding does not decode with 400 validation, before any token, logging no error', async (encoding) => {
+    const logged = errorLogs.length;
+    const res = await request(ctx.api.http).post('/v1/clients').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('not compressed at all');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
+    expect(errorLogs.slice(logged)).toEqual([]);
+  });
+
+  it('answers a provider notification whose gzip body does not decode with 400 validation', async () => {
+    const res = await request(ctx.api.http).post('/bank/notifications/incoming-transfers').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not compressed at all');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
+  });
+
   it('answers a body over 1 MB with 413 Problem JSON', async () => {
     const res = await request(ctx.api.http)
       .post('/v1/clients')
@@ -55,6 +72,31 @@ describe('HTTP conventions', () => {
     const res = await request(ctx.api.http).get('/v1/nothing-here').set('Authorization', `Bearer ${ctx.token}`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('resource-not-found');
+  });
+
+  it.each([
+    ['delete', '/v1/clients', 'GET, HEAD, POST'],
+    ['patch', '/v1/receivables/7', 'GET, HEAD, PUT'],
+    ['delete', '/v1/receivables/batches', 'GET, HEAD, POST, PUT'],
+    ['post', '/v1/current-accounts/3/movements', 'GET, HEAD'],
+  ] as const)('answers %s on %s, a path served with other methods, with 405 method-not-allowed and Allow: %s', async (method, path, allow) => {
+    const res = await request(ctx.api.http)[method](path).set('Authorization', `Bearer ${ctx.token}`);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('method-not-allowed');
+  });
+
+  it.each([
+    ['get', '/v1/auth/login', 'POST'],
+    ['delete', '/v1/openapi.json', 'GET, HEAD'],
+    ['post', '/health', 'GET, HEAD'],
+    ['get', '/bank/notifications/incoming-transfers', 'POST'],
+  ] as const)('answers %s on the public path %s with 405 and Allow: %s without a token', async (method, path, allow) => {
+    const res = await request(ctx.api.http)[method](path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.body.code).toBe('method-not-allowed');
   });
 
   it('serves the OpenAPI 3.1 document without a token', async () => {

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import type request from 'supertest';
+import request from 'supertest';
 import { ERROR_CODES, type ErrorCode } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
 import { openApiDocument, STATUS_BY_CODE, wireCodeOf } from '@rcs/adapters-http';
@@ -68,6 +68,8 @@ describe('error details', () => {
       return { res: await call('get', `/v1/clients/${client.id}`, { token: ctx.otherToken }), names: [`client ${client.id}`] };
     },
     'resource-not-found': async () => ({ res: await call('get', '/v1/clients/987654321'), names: ['client 987654321'] }),
+    // Not through `call`: the OpenAPI document has no operation for a method a path does not serve.
+    'method-not-allowed': async () => ({ res: await request(ctx.api.http).delete('/v1/clients').set('Authorization', `Bearer ${ctx.token}`), names: ['DELETE', '/v1/clients', 'GET, HEAD, POST'] }),
     'idempotency-key-reuse': async () => {
       const headers = key('reuse');
       await call('post', '/v1/clients', { headers, body: clientBody({ businessName: 'Primero SA' }) });

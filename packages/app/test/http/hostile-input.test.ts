@@ -112,6 +112,61 @@ describe('Hostile input', () => {
     expect(byCode.body.invalidParams[0].name).toBe('routeCode');
   });
 
+  describe('a date PostgreSQL cannot store (year 0000, or beyond 9999)', () => {
+    const dates = { account: 0, receivable: 0, associate: 0 };
+    beforeAll(async () => {
+      const { account, associate } = await activeAccount(ctx.api, ctx.token);
+      dates.account = account.id;
+      dates.associate = associate.id;
+      dates.receivable = (await post('/v1/receivables', invoice(account.id))).body.id;
+    });
+    const member = (name: string, value: string) => ({ [name]: value });
+
+    it.each(['0000-01-01', '10000-01-01'])('is refused in a receivable body with 400 validation naming the member (%s)', async (date) => {
+      for (const name of ['issueDate', 'dueDate', 'receivableDate']) {
+        const res = await post('/v1/receivables', invoice(dates.account, member(name, date)));
+        expect(res.status).toBe(400);
+        expect(res.body.invalidParams).toEqual([{ name, reason: expect.stringMatching(/years 0001 to 9999/) }]);
+      }
+    });
+
+    it('is refused in a receivable edit with 400 validation naming the member', async () => {
+      for (const name of ['issueDate', 'dueDate']) {
+        const res = await ctx.api.call('put', `/v1/receivables/${dates.receivable}`, { token: ctx.token, body: member(name, '0000-06-15') });
+        expect(res.status).toBe(400);
+        expect(res.body.invalidParams[0].name).toBe(name);
+      }
+    });
+
+    it('is refused in a batch item as that item\'s 400, the other items created', async () => {
+      const items = ['issueDate', 'dueDate', 'receivableDate'].map((name) => invoice(dates.account, member(name, '0000-12-31')));
+      const res = await post('/v1/receivables/batches', { items: [invoice(dates.account), ...items] });
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 400, 400, 400]);
+      expect(res.body.results[3].error.invalidParams[0].name).toBe('receivableDate');
+    });
+
+    it.each([
+      ['/v1/receivables', 'fromDueDate'],
+      ['/v1/receivables', 'toDueDate'],
+      ['/v1/receivables', 'fromIssueDate'],
+      ['/v1/receivables', 'toIssueDate'],
+      ['/v1/route-settlements', 'fromDate'],
+      ['/v1/route-settlements', 'toDate'],
+    ])('is refused as the %s filter %s with 400 validation naming it', async (path, name) => {
+      const res = await ctx.api.call('get', `${path}?${name}=0000-01-01`, { token: ctx.token });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams[0].name).toBe(name);
+    });
+
+    it('is refused as a route settlement date with 400 validation, and nothing is stored', async () => {
+      const res = await ctx.api.call('post', '/v1/route-settlements', { token: ctx.token, body: { routeCode: 'R-0000', date: '0000-01-01', associateId: dates.associate } });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams[0].name).toBe('date');
+      expect(await ctx.api.db.knex('route_settlements').where({ route_code: 'R-0000' })).toEqual([]);
+    });
+  });
+
   it('answers a path that does not percent-decode with 400 validation', async () => {
     const res = await ctx.api.call('get', '/v1/route-settlements/%FF', { token: ctx.token });
     expect(res.status).toBe(400);

@@ -77,6 +77,18 @@ describe('idempotency', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 
+  it('keeps nothing for a request the operation refused as invalid (400), so its corrected retry runs under the same key', async () => {
+    const created = await post('key-invalid-create', aClient(10));
+    const put = (body: object) => ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body, headers: { 'Idempotency-Key': 'key-invalid' } });
+    const refused = await put(aClient(10, { businessName: 'Renamed', taxId: validTaxId('30', 80000990) }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('validation');
+    const corrected = await put(aClient(10, { businessName: 'Renamed' }));
+    expect(corrected.status).toBe(200);
+    expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    expect(corrected.body.businessName).toBe('Renamed');
+  });
+
   it('refuses keys over 255 characters and empty keys with 400 validation naming the header', async () => {
     for (const key of ['k'.repeat(256), '']) {
       const res = await post(key, aClient(7));

@@ -190,6 +190,19 @@ describe('receivable accounts', () => {
     expect(disabled.map((e) => e.data.receivableAccount.id)).toEqual(expect.arrayContaining([account.id, early.id]));
   });
 
+  it('says a DISABLED account was DISABLED_BY_CUSTOMER, in the account and its event, and no reason while not DISABLED', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    expect(account).toMatchObject({ status: 'PROVISIONING', disabledReason: null, disabledMessage: null });
+    await ctx.api.provisionAll();
+    await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    expect((await get(account.id)).body).toMatchObject({ status: 'DISABLED', disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null });
+    const [event] = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.disabled' }).whereRaw(`data->'receivableAccount'->>'id' = ?`, [String(account.id)]);
+    expect(event.data.receivableAccount).toMatchObject({ disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null });
+    const back = await ctx.api.call('post', `/v1/receivable-accounts/${account.id}/activations`, { token: ctx.token });
+    expect(back.body).toMatchObject({ status: 'ACTIVE', disabledReason: null, disabledMessage: null });
+  });
+
   it('lists with filters, ACTIVE by default, and through the client and associate', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const a = (await open({ clientId: client.id })).body;
@@ -247,6 +260,20 @@ describe('receivable account provisioning when the provider misbehaves', () => {
     expect(row.last_provisioning_error).toEqual(expect.any(String));
     const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.disabled' });
     expect(events.map((e) => e.data.receivableAccount.id)).toContain(account.id);
+  });
+
+  it("says an account the provider refused was PROVIDER_REJECTED, with the provider's message", async () => {
+    const account = await openFor('SIM-REJECT');
+    await ctx.api.provisionAll();
+    const res = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    expect(res.body).toMatchObject({ status: 'DISABLED', disabledReason: 'PROVIDER_REJECTED', disabledMessage: 'holder rejected by compliance (simulated)' });
+  });
+
+  it('says an account given up on after failed attempts was PROVISIONING_RETRIES_EXHAUSTED, without the failures\' internals', async () => {
+    const account = await openFor('SIM-DOWN');
+    await ctx.api.provisionAll();
+    const res = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    expect(res.body).toMatchObject({ status: 'DISABLED', disabledReason: 'PROVISIONING_RETRIES_EXHAUSTED', disabledMessage: null });
   });
 
   it('activates after a flaky provider recovers', async () => {

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import request from 'supertest';
 import type { Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
@@ -36,10 +36,9 @@ export interface TestApi {
 }
 
 /** The real Express app on real storage (the run's PostgreSQL or PGlite), with the two sandbox customers. */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApi> {
   const db = await openTestDatabase();
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', WORKERS_ENABLED: 'false', ...env });
-  const logger = pino({ level: 'silent' });
   const bank = await startBankSimulator(0, { provisioningDelayMs: 0, hangMs: 1_000 });
   const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);
@@ -82,11 +81,11 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   };
 }
 
-/** Starts one API for a describe block and logs in as both sandbox customers. */
-export function useTestApi(env: Record<string, string> = {}) {
+/** Starts one API for a describe block (logging to `logger`, silent by default) and logs in as both sandbox customers. */
+export function useTestApi(env: Record<string, string> = {}, logger?: Logger) {
   const ctx = {} as { api: TestApi; token: string; otherToken: string };
   beforeAll(async () => {
-    ctx.api = await startTestApi(env);
+    ctx.api = await startTestApi(env, logger);
     ctx.token = await ctx.api.login(SANDBOX);
     ctx.otherToken = await ctx.api.login(SANDBOX2);
   });

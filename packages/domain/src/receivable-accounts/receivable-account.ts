@@ -39,6 +39,21 @@ export interface ProvisioningState {
   readonly lastError: string | null;
 }
 
+/** Why a DISABLED account is disabled, as responses and events tell it. */
+export type DisabledReason =
+  /** The provider refused to issue the CVU, for good. */
+  | 'PROVIDER_REJECTED'
+  /** The provider could not be reached, or answered unusably, as many times in a row as the policy allows. */
+  | 'PROVISIONING_RETRIES_EXHAUSTED'
+  /** The customer disabled it (DELETE). */
+  | 'DISABLED_BY_CUSTOMER';
+
+export interface Disablement {
+  readonly reason: DisabledReason;
+  /** The provider's own words for its refusal; null otherwise: failures to reach it are ours, kept in lastError. */
+  readonly message: string | null;
+}
+
 export interface ReceivableAccountSnapshot extends AccountOwner {
   readonly id: number;
   readonly customerId: number;
@@ -47,6 +62,8 @@ export interface ReceivableAccountSnapshot extends AccountOwner {
   readonly cvu: string | null;
   readonly alias: string | null;
   readonly provisioning: ProvisioningState;
+  /** Set while DISABLED, null otherwise. */
+  readonly disabled: Disablement | null;
   readonly creationDate: Date;
   readonly modificationDate: Date;
   readonly version: number;
@@ -61,6 +78,8 @@ export function receivableAccountView(a: ReceivableAccountSnapshot) {
     alias: a.alias,
     currencyCode: a.currencyCode,
     status: a.status,
+    disabledReason: a.disabled?.reason ?? null,
+    disabledMessage: a.disabled?.message ?? null,
     owner: type === 'CLIENT_AND_ASSOCIATE' ? { type, clientId: a.clientId, associateId: a.associateId } : { type, id: (a.clientId ?? a.associateId) as number },
     creationDate: a.creationDate.toISOString(),
     modificationDate: a.modificationDate.toISOString(),
@@ -88,6 +107,7 @@ export class ReceivableAccount {
       cvu: null,
       alias: null,
       provisioning: { attempts: 0, nextAttemptAt: now, lastError: null },
+      disabled: null,
       creationDate: now,
       modificationDate: now,
       version: 1,
@@ -137,10 +157,15 @@ export class ReceivableAccount {
     return this.move('retryProvisioning', now, { provisioning: { attempts, nextAttemptAt, lastError: failure ?? this.state.provisioning.lastError } });
   }
 
-  /** Retries exhausted or a permanent refusal: DISABLED, with the reason kept. */
-  failProvisioning(reason: string, now: Date): ReceivableAccount {
+  /** The provider refused for good: DISABLED, its reason told to the customer. */
+  rejectProvisioning(providerReason: string, now: Date): ReceivableAccount {
+    return this.failProvisioning({ reason: 'PROVIDER_REJECTED', message: providerReason }, `rejected by the provider: ${providerReason}`, now);
+  }
+
+  /** The last attempt the policy allows failed too: DISABLED; what failed stays internal. */
+  giveUpProvisioning(lastFailure: string, now: Date): ReceivableAccount {
     const attempts = this.state.provisioning.attempts + 1;
-    return this.move('failProvisioning', now, { provisioning: { attempts, nextAttemptAt: null, lastError: reason } });
+    return this.failProvisioning({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null }, `gave up after ${attempts} failed attempts; last: ${lastFailure}`, now);
   }
 
   /**
@@ -165,13 +190,19 @@ export class ReceivableAccount {
   }
 
   disable(now: Date): ReceivableAccount {
-    return this.move('disable', now, { provisioning: { ...this.state.provisioning, nextAttemptAt: null } });
+    const disabled: Disablement = { reason: 'DISABLED_BY_CUSTOMER', message: null };
+    return this.move('disable', now, { provisioning: { ...this.state.provisioning, nextAttemptAt: null }, disabled });
   }
 
   /** Re-enables; an account that never got a CVU goes back to PROVISIONING with a fresh retry budget. */
   activate(now: Date): ReceivableAccount {
-    if (this.state.cvu !== null) return this.move('activate', now, {});
-    return this.move('activate', now, { provisioning: { attempts: 0, nextAttemptAt: now, lastError: null } }, 'PROVISIONING');
+    if (this.state.cvu !== null) return this.move('activate', now, { disabled: null });
+    return this.move('activate', now, { provisioning: { attempts: 0, nextAttemptAt: now, lastError: null }, disabled: null }, 'PROVISIONING');
+  }
+
+  private failProvisioning(disabled: Disablement, lastError: string, now: Date): ReceivableAccount {
+    const attempts = this.state.provisioning.attempts + 1;
+    return this.move('failProvisioning', now, { provisioning: { attempts, nextAttemptAt: null, lastError }, disabled });
   }
 
   private move(

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'insufficient-scope',
   'resource-not-accessible',
   'resource-not-found',
+  'method-not-allowed',
   'idempotency-key-reuse',
   'idempotency-request-in-progress',
   'concurrent-modification',

@@ -76,12 +76,10 @@ export class ProvisionReceivableAccounts {
       case 'PENDING':
         return [current.retryProvisioning(at(this.policy.pendingPollMs), null, now), 'pending'];
       case 'REJECTED':
-        return [current.failProvisioning(`rejected by the provider: ${answer.reason}`, now), 'disabled'];
+        return [current.rejectProvisioning(answer.reason, now), 'disabled'];
       case 'FAILED': {
         const attempts = current.toSnapshot().provisioning.attempts + 1;
-        if (attempts >= this.policy.maxAttempts) {
-          return [current.failProvisioning(`gave up after ${attempts} failed attempts; last: ${answer.reason}`, now), 'disabled'];
-        }
+        if (attempts >= this.policy.maxAttempts) return [current.giveUpProvisioning(answer.reason, now), 'disabled'];
         return [current.retryProvisioning(at(retryDelayMs(this.policy, attempts)), answer.reason, now), 'retrying'];
       }
     }

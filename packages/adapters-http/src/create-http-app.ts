@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, authOf } from './auth/authenticate';
-import { CredentialStatusCache } from './auth/credential-status-cache';
+import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
@@ -32,8 +32,8 @@ export interface HttpOptions {
   readonly sandbox: boolean;
   /** Shared secret of the provider's signed notifications; without it the notification route is not served. */
   readonly bankNotificationSecret?: string;
-  /** Whether a credential may still act (revocation); cached briefly per credential. */
-  readonly credentialActive: (credentialId: number) => Promise<boolean>;
+  /** A token's credential as it is now (revocation, owner), or undefined; cached briefly per credential. */
+  readonly credentialOfToken: (credentialId: number) => Promise<TokenCredential | undefined>;
   /** Database readiness for /health. */
   readonly ready: () => Promise<boolean>;
 }
@@ -59,7 +59,7 @@ export function createHttpApp(options: HttpOptions): Express {
     res.json(openApiDocument);
   });
 
-  const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
+  const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialOfToken));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
   const api = express.Router();
   api.use(enteredByPrefix(authRoutes(options.app, limiter, authenticated)));

@@ -9,7 +9,7 @@ const problem = (description: string) => ({ description, content: { 'application
 /** The error responses every authenticated operation may give. */
 const authErrors = {
   '400': problem('validation: malformed request, with invalidParams'),
-  '401': problem('unauthorized, invalid-token or token-expired'),
+  '401': problem('unauthorized (no token); invalid-token: malformed, wrongly signed, of an unknown or revoked credential, claiming another customer or clientId than its credential\'s, or a lifetime beyond the 43200 s tokens are issued for; token-expired'),
   '403': problem('insufficient-scope or resource-not-accessible (another customer\'s resource)'),
   '429': problem('rate-limit-exceeded; see Retry-After'),
   '500': problem('internal-error, with requestId'),

@@ -1,10 +1,11 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { authenticate, authOf } from './auth/authenticate';
+import { authenticate } from './auth/authenticate';
 import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
+import { countRequest, rateLimit } from './middleware/rate-limit';
+import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
@@ -27,7 +28,9 @@ export interface HttpOptions {
   readonly clock: Clock;
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
-  readonly rateLimitPerMinute: number;
+  readonly rateLimits: RateLimits;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the source address (req.ip). */
+  readonly trustProxy: boolean | number | string;
   /** Serve the sandbox helpers (APP_MODE=sandbox). */
   readonly sandbox: boolean;
   /** Shared secret of the provider's signed notifications; without it the notification route is not served. */
@@ -44,6 +47,7 @@ export function createHttpApp(options: HttpOptions): Express {
   http.disable('x-powered-by');
   http.set('etag', false);
   http.set('query parser', 'simple');
+  http.set('trust proxy', options.trustProxy);
   http.use(requestContext(options.logger));
   // Before the JSON parser: the signature covers the raw bytes.
   if (options.bankNotificationSecret) http.use(enteredByPrefix(bankNotificationRoutes(options.app, options.bankNotificationSecret)));
@@ -59,11 +63,14 @@ export function createHttpApp(options: HttpOptions): Express {
     res.json(openApiDocument);
   });
 
-  const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialOfToken));
-  const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
+  const limits = rateLimitRules(options.rateLimits);
+  const authenticated = [
+    authenticate(options.tokens, new CredentialStatusCache(options.credentialOfToken), (req, res) => countRequest(req, res, [limits.bySource])),
+    rateLimit(limits.byCredential),
+  ];
   const api = express.Router();
-  api.use(enteredByPrefix(authRoutes(options.app, limiter, authenticated)));
-  api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
+  api.use(enteredByPrefix(authRoutes(options.app, limits, authenticated)));
+  api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
   for (const resource of [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes]) {
     api.use(enteredByPrefix(resource(routes)));

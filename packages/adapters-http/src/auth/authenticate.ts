@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { DomainError, type AccessTokenClaims } from '@rcs/domain';
 import type { CredentialStatusCache, TokenCredential } from './credential-status-cache';
 import type { JwtTokenService } from './jwt-token-service';
@@ -11,20 +11,29 @@ declare module 'express-serve-static-core' {
 
 /**
  * Requires a valid bearer token of a credential that is still active and whose claims are its own, and attaches
- * them to the request.
+ * them to the request. A refused one is reported to `refused` first (which may answer 429 instead).
  */
-export function authenticate(tokens: JwtTokenService, credentials: CredentialStatusCache): RequestHandler {
-  return async (req, _res, next) => {
-    const header = req.header('authorization');
-    if (!header) throw new DomainError('unauthorized', 'missing Authorization: Bearer <token> header');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new DomainError('invalid-token', 'the Authorization header must be "Bearer <token>"');
-    const claims = tokens.verify(match[1]);
-    const refusal = credentialRefusal(claims, await credentials.get(claims.credentialId));
-    if (refusal) throw new DomainError('invalid-token', refusal);
-    req.auth = claims;
+export function authenticate(tokens: JwtTokenService, credentials: CredentialStatusCache, refused: (req: Request, res: Response) => void): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      req.auth = await claimsOf(req, tokens, credentials);
+    } catch (error) {
+      if (error instanceof DomainError) refused(req, res);
+      throw error;
+    }
     next();
   };
+}
+
+async function claimsOf(req: Request, tokens: JwtTokenService, credentials: CredentialStatusCache): Promise<AccessTokenClaims> {
+  const header = req.header('authorization');
+  if (!header) throw new DomainError('unauthorized', 'missing Authorization: Bearer <token> header');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new DomainError('invalid-token', 'the Authorization header must be "Bearer <token>"');
+  const claims = tokens.verify(match[1]);
+  const refusal = credentialRefusal(claims, await credentials.get(claims.credentialId));
+  if (refusal) throw new DomainError('invalid-token', refusal);
+  return claims;
 }
 
 /**

@@ -11,7 +11,7 @@ const authErrors = {
   '400': problem('validation: malformed request, with invalidParams'),
   '401': problem('unauthorized (no token); invalid-token: malformed, wrongly signed, of an unknown or revoked credential, claiming another customer or clientId than its credential\'s, or a lifetime beyond the 43200 s tokens are issued for; token-expired'),
   '403': problem('insufficient-scope or resource-not-accessible (another customer\'s resource)'),
-  '429': problem('rate-limit-exceeded; see Retry-After'),
+  '429': problem('rate-limit-exceeded: the credential\'s allowance is spent, or, for a request without a valid token, its source address\'s; see Retry-After'),
   '500': problem('internal-error, with requestId'),
 };
 const writeErrors = {
@@ -75,7 +75,7 @@ export const openApiDocument = {
         summary: 'Exchange client credentials for a bearer token (HS256 JWT, 43200 s)',
         security: [],
         requestBody: { required: true, content: json(ref('LoginRequest')) },
-        responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded (per clientId)') },
+        responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded: too many logins from this source address, or to this clientId from it; see Retry-After') },
       },
     },
     '/v1/me': { get: { summary: 'Who the token acts for', responses: { '200': one('Me', 'Identity'), ...authErrors } } },

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { ALL_SCOPES } from '@rcs/domain';
-import { SANDBOX, startTestApi, TEST_JWT_SECRET, useTestApi } from '../support/test-api';
+import { SANDBOX, startTestApi, TEST_JWT_SECRET, useTestApi, type TestApi } from '../support/test-api';
 
 describe('authentication', () => {
   const ctx = useTestApi();
@@ -131,22 +131,78 @@ describe('authentication', () => {
 });
 
 describe('rate limiting', () => {
-  it('answers past the per-credential limit with 429 rate-limit-exceeded and Retry-After', async () => {
-    const api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '5' });
+  const withApi = async (env: Record<string, string>, run: (api: TestApi) => Promise<void>) => {
+    const api = await startTestApi(env);
     try {
+      await run(api);
+    } finally {
+      await api.close();
+    }
+  };
+  /** Behind a trusted proxy (here the loopback the tests connect from), X-Forwarded-For names the source. */
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+  const loginStatuses = async (api: TestApi, bodies: object[], headers: Record<string, string> = {}) => {
+    const statuses: number[] = [];
+    for (const body of bodies) statuses.push((await api.call('post', '/v1/auth/login', { body, headers })).status);
+    return statuses;
+  };
+
+  it('answers past the per-credential limit with 429 rate-limit-exceeded and Retry-After', () =>
+    withApi({ RATE_LIMIT_PER_MINUTE: '5' }, async (api) => {
       const token = await api.login(SANDBOX);
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await api.call('get', '/v1/clients', { token })).status);
-      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      for (let i = 0; i < 5; i++) statuses.push((await api.call('get', '/v1/clients', { token })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
       const limited = await api.call('get', '/v1/clients', { token });
       expect(limited.status).toBe(429);
       expect(limited.body.code).toBe('rate-limit-exceeded');
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      const logins = [];
-      for (let i = 0; i < 6; i++) logins.push((await api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client-2', clientSecret: 'bad' } })).status);
-      expect(logins).toEqual([401, 401, 401, 401, 401, 429]);
-    } finally {
-      await api.close();
-    }
-  });
+    }));
+
+  it('counts GET /v1/me against the credential like every other operation', () =>
+    withApi({ RATE_LIMIT_PER_MINUTE: '2' }, async (api) => {
+      const token = await api.login(SANDBOX);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await api.call('get', '/v1/me', { token })).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    }));
+
+  it('limits logins per source address, so random clientIds from one address cannot keep the scrypt hashing busy', () =>
+    withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'loopback' }, async (api) => {
+      const strangers = Array.from({ length: 4 }, (_, i) => ({ clientId: `random-${i}`, clientSecret: 'x' }));
+      expect(await loginStatuses(api, strangers, from('203.0.113.7'))).toEqual([401, 401, 401, 429]);
+      expect(await loginStatuses(api, [SANDBOX], from('198.51.100.9'))).toEqual([200]);
+    }));
+
+  it("keeps a stranger's wrong secrets from locking the owner out: logins count per clientId and source address", () =>
+    withApi({ LOGIN_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'loopback' }, async (api) => {
+      const wrong = { ...SANDBOX, clientSecret: 'guess' };
+      expect(await loginStatuses(api, [wrong, wrong, wrong, wrong], from('203.0.113.7'))).toEqual([401, 401, 401, 429]);
+      expect(await loginStatuses(api, [SANDBOX], from('198.51.100.9'))).toEqual([200]);
+    }));
+
+  it('counts requests with a missing or bad token against their source address, not valid ones', () =>
+    withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'loopback' }, async (api) => {
+      const token = await api.login(SANDBOX);
+      const headers = from('203.0.113.7');
+      const refused = [
+        await api.call('get', '/v1/me', { headers }),
+        await api.call('get', '/v1/clients', { headers: { ...headers, Authorization: 'Bearer not-a-jwt' } }),
+        await api.call('get', '/v1/clients', { headers: { ...headers, Authorization: 'Bearer not-a-jwt' } }),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([401, 401, 401]);
+      expect((await api.call('get', '/v1/clients', { token, headers })).status).toBe(200);
+      const limited = await api.call('get', '/v1/me', { headers: { ...headers, Authorization: 'Bearer not-a-jwt' } });
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('rate-limit-exceeded');
+    }));
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY says the proxy in front may set it', () =>
+    withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '2' }, async (api) => {
+      const statuses: number[] = [];
+      for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+        statuses.push((await api.call('get', '/v1/me', { headers: from(address) })).status);
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+    }));
 });

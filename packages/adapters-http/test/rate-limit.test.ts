@@ -16,6 +16,15 @@ describe('sliding-window rate limiter', () => {
     expect([wait(limiter.hit('k')), wait(limiter.hit('k'))]).toEqual([0, 45]);
   });
 
+  it('reports what a key has left, the previous minute weighing in as it slides away', () => {
+    let now = 60_000 * 1_000;
+    const limiter = new SlidingWindowLimiter(4, () => now);
+    expect([1, 2, 3, 4].map(() => limiter.hit('k').remaining)).toEqual([3, 2, 1, 0]);
+    // A quarter into the next minute three of the previous four still count: one more fits, then none.
+    now += 75_000;
+    expect(limiter.hit('k')).toEqual({ allowed: true, limit: 4, remaining: 0, resetSeconds: 45 });
+  });
+
   it('keeps its memory bounded under a flood of new keys, and still limits a key hit during the flood', () => {
     let now = 60_000 * 1_000;
     const limiter = new SlidingWindowLimiter(2, () => now);

@@ -90,15 +90,29 @@ export interface RateLimitRule {
   readonly keyOf: (req: Request) => string;
 }
 
-/** Counts the request under each rule in turn; the first spent one stops it: 429 rate-limit-exceeded with Retry-After. */
+/**
+ * Counts the request under each rule in turn; the first spent one stops it: 429 rate-limit-exceeded with
+ * Retry-After. The answer tells the allowance closest to running out in the RateLimit-Limit, RateLimit-Remaining
+ * and RateLimit-Reset headers of draft-ietf-httpapi-ratelimit-headers-06, so clients can pace themselves.
+ */
 export function countRequest(req: Request, res: Response, rules: readonly RateLimitRule[]): void {
   for (const { limiter, keyOf } of rules) {
     const allowance = limiter.hit(keyOf(req));
+    show(res, allowance);
     if (!allowance.allowed) {
       res.setHeader('Retry-After', String(allowance.resetSeconds));
       throw new DomainError('rate-limit-exceeded', `too many requests; retry after ${allowance.resetSeconds} s`);
     }
   }
+}
+
+/** A request can meet several limits (login: its source's, then its clientId's there); a spent one always shows. */
+function show(res: Response, allowance: Allowance): void {
+  const shown = res.getHeader('RateLimit-Remaining');
+  if (allowance.allowed && shown !== undefined && Number(shown) <= allowance.remaining) return;
+  res.setHeader('RateLimit-Limit', String(allowance.limit));
+  res.setHeader('RateLimit-Remaining', String(allowance.remaining));
+  res.setHeader('RateLimit-Reset', String(allowance.resetSeconds));
 }
 
 /** Middleware form of countRequest. */

@@ -1,6 +1,7 @@
 import { schemas } from './schemas';
 import { STATUS_BY_CODE, wireCodeOf } from '../middleware/problem';
 import type { ErrorCode } from '@rcs/domain';
+import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -63,12 +64,13 @@ export const openApiDocument = {
       'Record receivables, collect on dedicated CVU accounts, settle into current accounts, pay by transfer, hear about it by signed webhooks.',
       'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
       Object.entries(STATUS_BY_CODE).map(([code, status]) => `${wireCodeOf(code as ErrorCode)} ${status}`).join(', '),
+      'Rate limits: every answer under /v1 (this document aside) carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, the separate headers of draft-ietf-httpapi-ratelimit-headers-06 (not the combined RateLimit/RateLimit-Policy of later drafts), telling the allowance closest to running out: per credential for a valid token; per source address for logins and for requests whose token is missing or refused; per clientId and source address for logins. Limits count requests per sliding minute. A 429 rate-limit-exceeded also carries Retry-After. A body that cannot be read at all (400 or 413 before authentication) carries none.',
       'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, and bodies nested more than 32 levels deep, are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
   servers: [{ url: '/' }],
   security: [{ bearer: [] }],
-  paths: {
+  paths: withRateLimitHeaders({
     '/health': { get: { summary: 'Liveness and database readiness', security: [], responses: { '200': one('Health', 'Ready'), '503': one('Health', 'Database unreachable') } } },
     '/v1/auth/login': {
       post: {
@@ -432,9 +434,10 @@ export const openApiDocument = {
       },
     },
     '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
-  },
+  }),
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    headers: rateLimitHeaders,
     schemas,
   },
 } as const;

@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { ALL_SCOPES } from '@rcs/domain';
+import { openApiDocument } from '@rcs/adapters-http';
 import { SANDBOX, startTestApi, TEST_JWT_SECRET, useTestApi, type TestApi } from '../support/test-api';
 
 describe('authentication', () => {
@@ -196,6 +197,64 @@ describe('rate limiting', () => {
       expect(limited.status).toBe(429);
       expect(limited.body.code).toBe('rate-limit-exceeded');
     }));
+
+  const allowanceOf = (res: { status: number; headers: Record<string, string> }) => [res.status, res.headers['ratelimit-limit'], res.headers['ratelimit-remaining']];
+
+  it('tells the caller its allowance on every answer: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset', () =>
+    withApi({ RATE_LIMIT_PER_MINUTE: '5' }, async (api) => {
+      const token = await api.login(SANDBOX);
+      const answers = [
+        await api.call('get', '/v1/clients', { token }),
+        await api.call('post', '/v1/clients', { token, body: {} }),
+        await api.call('get', '/v1/clients/999999', { token }),
+      ];
+      expect(answers.map(allowanceOf)).toEqual([
+        [200, '5', '4'],
+        [400, '5', '3'],
+        [404, '5', '2'],
+      ]);
+      for (const res of answers) expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+      for (const res of answers) expect(Number(res.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
+    }));
+
+  it('answers past the allowance with RateLimit-Remaining 0 and a Retry-After equal to RateLimit-Reset', () =>
+    withApi({ RATE_LIMIT_PER_MINUTE: '1' }, async (api) => {
+      const token = await api.login(SANDBOX);
+      expect(allowanceOf(await api.call('get', '/v1/clients', { token }))).toEqual([200, '1', '0']);
+      const limited = await api.call('get', '/v1/clients', { token });
+      expect(allowanceOf(limited)).toEqual([429, '1', '0']);
+      expect(limited.headers['retry-after']).toBe(limited.headers['ratelimit-reset']);
+    }));
+
+  it("shows a login the tighter of its source address's and its clientId's allowances", () =>
+    withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '10', LOGIN_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }, async (api) => {
+      const headers = from('203.0.113.7');
+      const wrong = await api.call('post', '/v1/auth/login', { body: { ...SANDBOX, clientSecret: 'guess' }, headers });
+      const invalid = await api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client' }, headers });
+      expect([wrong, invalid].map(allowanceOf)).toEqual([
+        [401, '2', '1'],
+        [400, '10', '8'],
+      ]);
+    }));
+
+  it("shows a request with a missing or refused token its source address's allowance", () =>
+    withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '3' }, async (api) => {
+      expect(allowanceOf(await api.call('get', '/v1/clients'))).toEqual([401, '3', '2']);
+      expect(allowanceOf(await api.call('get', '/v1/me', { token: 'not-a-jwt' }))).toEqual([401, '3', '1']);
+    }));
+
+  it('documents the RateLimit headers on every answer of every /v1 operation, and Retry-After on each 429', () => {
+    type Operation = { responses: Record<string, { headers?: Record<string, unknown> }> };
+    const paths = openApiDocument.paths as unknown as Record<string, Record<string, Operation>>;
+    const answers = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/v1/') && path !== '/v1/openapi.json')
+      .flatMap(([, item]) => Object.values(item).flatMap((operation) => Object.entries(operation.responses ?? {})));
+    expect(answers.length).toBeGreaterThan(100);
+    for (const [status, response] of answers) {
+      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+      if (status === '429') expect(response.headers).toHaveProperty('Retry-After');
+    }
+  });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY says the proxy in front may set it', () =>
     withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '2' }, async (api) => {

@@ -1,12 +1,13 @@
 import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
-import { authenticate, authOf } from './auth/authenticate';
-import { CredentialStatusCache } from './auth/credential-status-cache';
+import { authenticate } from './auth/authenticate';
+import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
 import type { JwtTokenService } from './auth/jwt-token-service';
 import { withDecodingErrorsTyped } from './middleware/body-decoding';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { methodNotAllowed } from './middleware/method-not-allowed';
-import { rateLimit, SlidingWindowLimiter } from './middleware/rate-limit';
+import { countRequest, rateLimit } from './middleware/rate-limit';
+import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
@@ -29,13 +30,15 @@ export interface HttpOptions {
   readonly clock: Clock;
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
-  readonly rateLimitPerMinute: number;
+  readonly rateLimits: RateLimits;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the source address (req.ip). */
+  readonly trustProxy: boolean | number | string;
   /** Serve the sandbox helpers (APP_MODE=sandbox). */
   readonly sandbox: boolean;
   /** Shared secret of the provider's signed notifications; without it the notification route is not served. */
   readonly bankNotificationSecret?: string;
-  /** Whether a credential may still act (revocation); cached briefly per credential. */
-  readonly credentialActive: (credentialId: number) => Promise<boolean>;
+  /** A token's credential as it is now (revocation, owner), or undefined; cached briefly per credential. */
+  readonly credentialOfToken: (credentialId: number) => Promise<TokenCredential | undefined>;
   /** Database readiness for /health. */
   readonly ready: () => Promise<boolean>;
 }
@@ -46,6 +49,7 @@ export function createHttpApp(options: HttpOptions): Express {
   http.disable('x-powered-by');
   http.set('etag', false);
   http.set('query parser', 'simple');
+  http.set('trust proxy', options.trustProxy);
   http.use(requestContext(options.logger));
   const health = Router().get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';
@@ -59,17 +63,20 @@ export function createHttpApp(options: HttpOptions): Express {
   // object, instead of being reported as "not valid JSON".
   http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody })));
 
-  const authenticated = authenticate(options.tokens, new CredentialStatusCache(options.credentialActive));
-  const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute);
+  const limits = rateLimitRules(options.rateLimits);
+  const authenticated = [
+    authenticate(options.tokens, new CredentialStatusCache(options.credentialOfToken), (req, res) => countRequest(req, res, [limits.bySource])),
+    rateLimit(limits.byCredential),
+  ];
   const api = express.Router();
   const document = Router().get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  const open = [authRoutes(options.app, limiter, authenticated), document];
+  const open = [authRoutes(options.app, limits, authenticated), document];
   for (const router of open) api.use(enteredByPrefix(router));
   // A wrong method on an open path is answered before the token is asked for; on the others, after (like an unknown path).
   api.use(methodNotAllowed(open));
-  api.use(authenticated, rateLimit(limiter, (req) => `credential:${authOf(req).sub}`));
+  api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
   const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 export * from './create-http-app';
+export type { RateLimits } from './middleware/rate-limit-rules';
 export * from './auth/jwt-token-service';
 export * from './auth/scrypt-secret-hasher';
 export * from './auth/random-secret-generator';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Credential } from '@rcs/domain';
 
 /** Readiness: the database answers a trivial query. */
 export async function databaseReady(knex: Knex): Promise<boolean> {
@@ -10,8 +11,8 @@ export async function databaseReady(knex: Knex): Promise<boolean> {
   }
 }
 
-/** Whether a credential exists and is not revoked: bearer tokens of revoked credentials stop working. */
-export async function credentialActive(knex: Knex, credentialId: number): Promise<boolean> {
-  const row = await knex('credentials').where({ id: credentialId, status: 'ACTIVE' }).first('id');
-  return row !== undefined;
+/** What a bearer token's credential is now (its owner, its clientId, revoked or not); undefined if there is none. */
+export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<Credential, 'customerId' | 'clientId' | 'status'> | undefined> {
+  const row = await knex('credentials').where({ id: credentialId }).first('customer_id', 'client_id', 'status');
+  return row && { customerId: Number(row.customer_id), clientId: row.client_id, status: row.status };
 }

@@ -31,13 +31,18 @@ export function runPrimary(config: Config, logger: Logger): void {
 
 /**
  * What one of several workers runs with: connections arrive round-robin, so each enforces its share of a
- * credential's rate limit; background jobs run in the first worker only (they are safe in several, but would
+ * key's rate limit; background jobs run in the first worker only (they are safe in several, but would
  * only compete for the same rows).
  */
 export function workerConfig(config: Config, workerId: number): Config {
+  const share = (perMinute: number) => Math.ceil(perMinute / config.httpWorkers);
   return {
     ...config,
-    rateLimitPerMinute: Math.ceil(config.rateLimitPerMinute / config.httpWorkers),
+    rateLimits: {
+      perCredential: share(config.rateLimits.perCredential),
+      perSource: share(config.rateLimits.perSource),
+      loginPerSource: share(config.rateLimits.loginPerSource),
+    },
     workersEnabled: config.workersEnabled && workerId === 1,
   };
 }

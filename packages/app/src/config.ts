@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RateLimits } from '@rcs/adapters-http';
 
 export type AppMode = 'sandbox' | 'production';
 
@@ -41,7 +42,9 @@ export interface Config {
   readonly idempotencyPurgeCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
-  readonly rateLimitPerMinute: number;
+  readonly rateLimits: RateLimits;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For names the source address the limits count. */
+  readonly trustProxy: boolean | number | string;
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly sandboxCredentials: readonly SandboxCredential[];
@@ -49,6 +52,13 @@ export interface Config {
 
 /** A setting that stops start-up, reported as one line. */
 export class ConfigError extends Error {}
+
+/** TRUST_PROXY as Express reads it: true/false, a hop count, or addresses, subnets and names (loopback, ...). */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
@@ -93,7 +103,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settlementCron: env.SETTLEMENT_CRON || '*/10 * * * *',
     idempotencyPurgeCron: env.IDEMPOTENCY_PURGE_CRON || '17 * * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    rateLimits: {
+      perCredential: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+      perSource: integer(env, 'SOURCE_RATE_LIMIT_PER_MINUTE', 120),
+      loginPerSource: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20),
+    },
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     sandboxCredentials:

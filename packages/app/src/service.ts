@@ -4,7 +4,7 @@ import type { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Application, Clock, UnitOfWork } from '@rcs/domain';
-import { credentialActive, databaseReady } from '@rcs/adapters-postgres';
+import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
 import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, TYPES } from './container';
@@ -52,10 +52,11 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     clock: container.get<Clock>(TYPES.Clock),
     tokens: container.get<JwtTokenService>(TYPES.Tokens),
     logger: container.get<Logger>(TYPES.Logger),
-    rateLimitPerMinute: container.get<Config>(TYPES.Config).rateLimitPerMinute,
+    rateLimits: container.get<Config>(TYPES.Config).rateLimits,
+    trustProxy: container.get<Config>(TYPES.Config).trustProxy,
     sandbox: container.get<Config>(TYPES.Config).mode === 'sandbox',
     bankNotificationSecret: container.get<Config>(TYPES.Config).bankNotificationSecret,
-    credentialActive: (credentialId) => credentialActive(knex, credentialId),
+    credentialOfToken: (credentialId) => credentialOfToken(knex, credentialId),
     ready,
   });
 }

@@ -56,10 +56,11 @@ describe('HTTP workers', () => {
 
   it('gives each worker its share of the rate limit, and background jobs to the first one only', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://db', HTTP_WORKERS: '3', RATE_LIMIT_PER_MINUTE: '1000' });
-    expect([1, 2, 3].map((id) => workerConfig(config, id)).map((c) => [c.rateLimitPerMinute, c.workersEnabled])).toEqual([
-      [334, true],
-      [334, false],
-      [334, false],
+    const share = { perCredential: 334, perSource: 40, loginPerSource: 7 };
+    expect([1, 2, 3].map((id) => workerConfig(config, id)).map((c) => [c.rateLimits, c.workersEnabled])).toEqual([
+      [share, true],
+      [share, false],
+      [share, false],
     ]);
   });
 

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../src/config';
 describe('configuration', () => {
   it('starts in sandbox with the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimitPerMinute: 1200, databaseUrl: undefined, workersEnabled: true, httpWorkers: 1 });
+    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimits: { perCredential: 1200, perSource: 120, loginPerSource: 20 }, trustProxy: false, databaseUrl: undefined, workersEnabled: true, httpWorkers: 1 });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],
       ['Sandbox Customer 2', 'sandbox-client-2'],
@@ -18,10 +18,21 @@ describe('configuration', () => {
   });
 
   it.each([
+    ['true', true],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+    ['false', false],
+  ])('reads TRUST_PROXY=%p as Express does: %p', (raw, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
+  });
+
+  it.each([
     [{ APP_MODE: 'staging' }, /APP_MODE/],
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
+    [{ SOURCE_RATE_LIMIT_PER_MINUTE: 'many' }, /SOURCE_RATE_LIMIT_PER_MINUTE/],
+    [{ LOGIN_RATE_LIMIT_PER_MINUTE: '0' }, /LOGIN_RATE_LIMIT_PER_MINUTE/],
     [{ HTTP_WORKERS: '2' }, /HTTP_WORKERS above 1 needs DATABASE_URL/],
   ])('refuses %p', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

@@ -34,7 +34,7 @@ async function spawnService(env: Record<string, string>): Promise<{ child: Child
   // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = tracked(spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: { ...process.env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false', ...env },
+    env: { ...process.env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', SOURCE_RATE_LIMIT_PER_MINUTE: '100000000', LOGIN_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   }));
   const url = `http://127.0.0.1:${port}`;

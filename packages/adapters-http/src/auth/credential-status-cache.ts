@@ -1,22 +1,28 @@
+import type { Credential } from '@rcs/domain';
+
+/** What authentication checks of a token's credential. */
+export type TokenCredential = Pick<Credential, 'customerId' | 'clientId' | 'status'>;
+
 /**
- * Remembers for a few seconds whether a credential is still active, so revocation takes effect within `ttlMs`
- * on every instance without a database read on every request.
+ * Remembers a credential's owner and status for a few seconds, so revocation takes effect within `ttlMs` on
+ * every instance without a database read on every request.
  */
 export class CredentialStatusCache {
-  private readonly entries = new Map<number, { active: boolean; until: number }>();
+  private readonly entries = new Map<number, { credential: TokenCredential | undefined; until: number }>();
 
   constructor(
-    private readonly lookup: (credentialId: number) => Promise<boolean>,
+    private readonly lookup: (credentialId: number) => Promise<TokenCredential | undefined>,
     private readonly ttlMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async isActive(credentialId: number): Promise<boolean> {
+  /** The credential, or undefined when none has that id. */
+  async get(credentialId: number): Promise<TokenCredential | undefined> {
     const cached = this.entries.get(credentialId);
-    if (cached && cached.until > this.now()) return cached.active;
-    const active = await this.lookup(credentialId);
+    if (cached && cached.until > this.now()) return cached.credential;
+    const credential = await this.lookup(credentialId);
     if (this.entries.size > 10_000) this.entries.clear();
-    this.entries.set(credentialId, { active, until: this.now() + this.ttlMs });
-    return active;
+    this.entries.set(credentialId, { credential, until: this.now() + this.ttlMs });
+    return credential;
   }
 }

@@ -5,6 +5,9 @@ import { DomainError, type AccessTokenClaims, type IssuedToken, type TokenIssuer
 /** Token lifetime in seconds (CONTRACT: expiresIn 43200). */
 export const TOKEN_TTL_SECONDS = 43_200;
 
+/** How far ahead of this instance's clock another instance's may run when it stamps a token's iat. */
+const CLOCK_SKEW_SECONDS = 60;
+
 /** Bound of the verified-token memo; past it the oldest entry goes. */
 const MAX_VERIFIED_TOKENS = 10_000;
 
@@ -65,9 +68,14 @@ export class JwtTokenService implements TokenIssuer {
       if (error instanceof jwt.TokenExpiredError) throw new DomainError('token-expired', 'the access token has expired; log in again');
       throw new DomainError('invalid-token', 'the access token is malformed or its signature is wrong');
     }
-    const p = payload as Partial<TokenPayload & { exp: number }>;
-    if (typeof p.sub !== 'string' || !Number.isSafeInteger(p.customerId) || !Number.isSafeInteger(p.cid) || typeof p.scope !== 'string' || !Number.isSafeInteger(p.exp)) {
+    const p = payload as Partial<TokenPayload & { exp: number; iat: number }>;
+    if (typeof p.sub !== 'string' || !Number.isSafeInteger(p.customerId) || !Number.isSafeInteger(p.cid) || typeof p.scope !== 'string' || !Number.isSafeInteger(p.exp) || !Number.isSafeInteger(p.iat)) {
       throw new DomainError('invalid-token', 'the access token lacks required claims');
+    }
+    // Only a holder of the signing secret can write these: a token outliving what this service issues (or stamped
+    // in the future, to stretch its life) was not issued by it.
+    if (p.exp! - p.iat! > TOKEN_TTL_SECONDS || p.iat! > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+      throw new DomainError('invalid-token', `the access token claims a lifetime beyond the ${TOKEN_TTL_SECONDS} s this service issues`);
     }
     return { sub: p.sub, customerId: p.customerId!, credentialId: p.cid!, scopes: p.scope.split(' ').filter(Boolean), expiresAt: p.exp! };
   }

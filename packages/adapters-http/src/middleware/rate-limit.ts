@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '@rcs/domain';
 
 const WINDOW_MS = 60_000;
@@ -7,6 +7,16 @@ interface Counter {
   windowStart: number;
   current: number;
   previous: number;
+}
+
+/** What a key has left after a hit. */
+export interface Allowance {
+  readonly allowed: boolean;
+  readonly limit: number;
+  /** Requests the key may still make now. */
+  readonly remaining: number;
+  /** Seconds until the current minute ends: a refused key's wait. */
+  readonly resetSeconds: number;
 }
 
 /** Keys held at most: a flood of new keys (logins under random client ids) must not grow memory without end. */
@@ -30,8 +40,8 @@ export class SlidingWindowLimiter {
     return this.counters.size;
   }
 
-  /** Counts a hit; returns 0 when allowed, else the seconds to wait. */
-  hit(key: string): number {
+  /** Counts a hit unless the key has spent its allowance. */
+  hit(key: string): Allowance {
     const now = this.now();
     const windowStart = now - (now % WINDOW_MS);
     const known = this.counters.get(key);
@@ -42,9 +52,14 @@ export class SlidingWindowLimiter {
     this.counters.set(key, counter);
     const overlap = 1 - (now - windowStart) / WINDOW_MS;
     const estimate = counter.previous * overlap + counter.current;
-    if (estimate >= this.limitPerMinute) return Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-    counter.current++;
-    return 0;
+    const allowed = estimate < this.limitPerMinute;
+    if (allowed) counter.current++;
+    return {
+      allowed,
+      limit: this.limitPerMinute,
+      remaining: allowed ? Math.max(0, Math.floor(this.limitPerMinute - estimate - 1)) : 0,
+      resetSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)),
+    };
   }
 
   private roll(counter: Counter | undefined, windowStart: number): Counter {
@@ -69,14 +84,41 @@ export class SlidingWindowLimiter {
   }
 }
 
-/** 429 rate-limit-exceeded with Retry-After once a key spends its minute's allowance. */
-export function rateLimit(limiter: SlidingWindowLimiter, keyOf: (req: Request) => string): RequestHandler {
-  return (req, res, next) => {
-    const wait = limiter.hit(keyOf(req));
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      throw new DomainError('rate-limit-exceeded', `too many requests; retry after ${wait} s`);
+/** A limiter and what it counts a request under (the credential, the source address, ...). */
+export interface RateLimitRule {
+  readonly limiter: SlidingWindowLimiter;
+  readonly keyOf: (req: Request) => string;
+}
+
+/**
+ * Counts the request under each rule in turn; the first spent one stops it: 429 rate-limit-exceeded with
+ * Retry-After. The answer tells the allowance closest to running out in the RateLimit-Limit, RateLimit-Remaining
+ * and RateLimit-Reset headers of draft-ietf-httpapi-ratelimit-headers-06, so clients can pace themselves.
+ */
+export function countRequest(req: Request, res: Response, rules: readonly RateLimitRule[]): void {
+  for (const { limiter, keyOf } of rules) {
+    const allowance = limiter.hit(keyOf(req));
+    show(res, allowance);
+    if (!allowance.allowed) {
+      res.setHeader('Retry-After', String(allowance.resetSeconds));
+      throw new DomainError('rate-limit-exceeded', `too many requests; retry after ${allowance.resetSeconds} s`);
     }
+  }
+}
+
+/** A request can meet several limits (login: its source's, then its clientId's there); a spent one always shows. */
+function show(res: Response, allowance: Allowance): void {
+  const shown = res.getHeader('RateLimit-Remaining');
+  if (allowance.allowed && shown !== undefined && Number(shown) <= allowance.remaining) return;
+  res.setHeader('RateLimit-Limit', String(allowance.limit));
+  res.setHeader('RateLimit-Remaining', String(allowance.remaining));
+  res.setHeader('RateLimit-Reset', String(allowance.resetSeconds));
+}
+
+/** Middleware form of countRequest. */
+export function rateLimit(...rules: RateLimitRule[]): RequestHandler {
+  return (req, res, next) => {
+    countRequest(req, res, rules);
     next();
   };
 }

@@ -1,6 +1,7 @@
 import { schemas } from './schemas';
 import { STATUS_BY_CODE, wireCodeOf } from '../middleware/problem';
 import type { ErrorCode } from '@rcs/domain';
+import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -9,9 +10,9 @@ const problem = (description: string) => ({ description, content: { 'application
 /** The error responses every authenticated operation may give. */
 const authErrors = {
   '400': problem('validation: malformed request, with invalidParams'),
-  '401': problem('unauthorized, invalid-token or token-expired'),
+  '401': problem('unauthorized (no token); invalid-token: malformed, wrongly signed, of an unknown or revoked credential, claiming another customer or clientId than its credential\'s, or a lifetime beyond the 43200 s tokens are issued for; token-expired'),
   '403': problem('insufficient-scope or resource-not-accessible (another customer\'s resource)'),
-  '429': problem('rate-limit-exceeded; see Retry-After'),
+  '429': problem('rate-limit-exceeded: the credential\'s allowance is spent, or, for a request without a valid token, its source address\'s; see Retry-After'),
   '500': problem('internal-error, with requestId'),
 };
 const writeErrors = {
@@ -64,19 +65,20 @@ export const openApiDocument = {
       'Errors are Problem JSON (application/problem+json) with a stable `code`. Codes and statuses:',
       Object.entries(STATUS_BY_CODE).map(([code, status]) => `${wireCodeOf(code as ErrorCode)} ${status}`).join(', '),
       'A method a path does not serve is 405 method-not-allowed with an Allow header listing the methods it serves; an unknown path is 404 resource-not-found. Under /v1 both come after the token check, except on the paths that need no token.',
+      'Rate limits: every answer under /v1 (this document aside) carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, the separate headers of draft-ietf-httpapi-ratelimit-headers-06 (not the combined RateLimit/RateLimit-Policy of later drafts), telling the allowance closest to running out: per credential for a valid token; per source address for logins and for requests whose token is missing or refused; per clientId and source address for logins. Limits count requests per sliding minute. A 429 rate-limit-exceeded also carries Retry-After. A body that cannot be read at all (400 or 413 before authentication) carries none.',
       'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, bodies nested more than 32 levels deep, and dates (YYYY-MM-DD) outside the years 0001 to 9999 are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
   servers: [{ url: '/' }],
   security: [{ bearer: [] }],
-  paths: {
+  paths: withRateLimitHeaders({
     '/health': { get: { summary: 'Liveness and database readiness', security: [], responses: { '200': one('Health', 'Ready'), '503': one('Health', 'Database unreachable') } } },
     '/v1/auth/login': {
       post: {
         summary: 'Exchange client credentials for a bearer token (HS256 JWT, 43200 s)',
         security: [],
         requestBody: { required: true, content: json(ref('LoginRequest')) },
-        responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded (per clientId)') },
+        responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded: too many logins from this source address, or to this clientId from it; see Retry-After') },
       },
     },
     '/v1/me': { get: { summary: 'Who the token acts for', responses: { '200': one('Me', 'Identity'), ...authErrors } } },
@@ -433,9 +435,10 @@ export const openApiDocument = {
       },
     },
     '/v1/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
-  },
+  }),
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    headers: rateLimitHeaders,
     schemas,
   },
 } as const;

@@ -8,7 +8,7 @@ import { receivableAccountRepositoryContract } from './receivable-account-reposi
 import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
 
-export type { RepositoryHarness, HarnessFactory } from './harness';
+export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
 /** The one suite every storage adapter passes: in-memory, PGlite and PostgreSQL. */
 export function repositoryContract(factory: HarnessFactory): void {

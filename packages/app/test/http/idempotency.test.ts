@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { validTaxId } from '@rcs/domain/testing';
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 
 const aClient = (n: number, overrides: Record<string, unknown> = {}) => ({
   businessName: `Idempotent ${n}`,
@@ -86,7 +86,7 @@ describe('idempotency', () => {
     expect((await post('k'.repeat(255), aClient(7))).status).toBe(201);
   });
 
-  it('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
+  itRacing('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
     const body = aClient(8);
     const results = await Promise.all(Array.from({ length: 10 }, () => post('key-race', body)));
     expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import type { Application } from '@rcs/domain';
+import { databaseReady } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TYPES } from '../../src/container';
@@ -47,7 +48,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
-  const ready = async () => true;
+  const ready = () => databaseReady(db.knex);
   const http = httpAppOf(container, ready);
   const call: TestApi['call'] = async (method, url, options = {}) => {
     let req = request(http)[method](url);

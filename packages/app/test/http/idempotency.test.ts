@@ -53,10 +53,11 @@ describe('idempotency', () => {
     expect(res.body.code).toBe('idempotency-key-reuse');
   });
 
-  it('treats the same key on another endpoint as a different request', async () => {
+  it('answers the same key and body on another endpoint with 409 idempotency-key-reuse', async () => {
     const created = await post('key-endpoint', aClient(4));
     const res = await ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body: aClient(4), headers: { 'Idempotency-Key': 'key-endpoint' } });
     expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency-key-reuse');
   });
 
   it('scopes keys to the credential: another customer may use the same key', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ const key = (file: string, title: string) => `${file}\n${title}`;
  * from the build (jest does not compile reporters), as the global setup loads the embedded server.
  */
 export default class SkippedTestsReporter implements Reporter {
-  private readonly records = path.join(os.tmpdir(), `rcs-skipped-tests-${process.pid}.jsonl`);
+  private readonly records = path.join(os.tmpdir(), `rcs-skipped-tests-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);
 
   constructor(private readonly globalConfig: Config.GlobalConfig) {
     // Test workers start after the reporters and inherit the variable.

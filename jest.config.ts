@@ -27,6 +27,8 @@ const config: Config = {
   // Gives every run a database: a fresh one on DATABASE_URL's server, else embedded PGlite (see the file).
   globalSetup: '<rootDir>/packages/adapters-postgres/testing/jest-global-setup.ts',
   globalTeardown: '<rootDir>/packages/adapters-postgres/testing/jest-global-teardown.ts',
+  // Ends the run with what it skipped and why (itOnRealServer); jest loads reporters uncompiled, so from the build.
+  reporters: ['default', '<rootDir>/packages/adapters-postgres/dist/testing/skipped-tests-reporter.js'],
   // PGlite is a single backend session: every connection shares one search_path, so test files (each in its own
   // schema) must not run side by side there. A real server runs two at a time, one per core.
   maxWorkers: process.env.DATABASE_URL ? 2 : 1,

@@ -28,10 +28,14 @@ describe('HTTP bank provider client against the simulator', () => {
   });
 
   it('rides out a flaky provider by retrying within the call', async () => {
-    clock = 10_000;
-    await client().requestCvu(request('ra-flaky', 'SIM-FLAKY SA'));
-    clock = 20_000;
-    expect((await client().requestCvu(request('ra-flaky', 'SIM-FLAKY SA'))).state).toBe('ASSIGNED');
+    // It answers the first two calls 503, then assigns at once: only a third attempt sees the CVU.
+    const flaky = await startBankSimulator(0, { provisioningDelayMs: 0, flakyFailures: 2 });
+    try {
+      const answer = await new HttpBankProvider({ baseUrl: flaky.url, attempts: 3, backoffMs: 5, random: () => 0.5 }).requestCvu(request('ra-flaky', 'SIM-FLAKY SA'));
+      expect(answer).toEqual({ state: 'ASSIGNED', cvu: expect.any(String) });
+    } finally {
+      await flaky.stop();
+    }
   });
 
   it('reports a provider that stays down as 502 external-provider-unavailable with the provider error', async () => {

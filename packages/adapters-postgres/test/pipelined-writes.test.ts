@@ -77,7 +77,7 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     expect(await stored()).toEqual([]);
   });
 
-  itOnRealServer('go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip', async () => {
+  itOnRealServer('PGlite\'s socket serves one message exchange at a time: nothing is pipelined there')('go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip', async () => {
     // The pool's one connection, whose socket writes are counted.
     const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
     await db.knex.client.releaseConnection(connection);

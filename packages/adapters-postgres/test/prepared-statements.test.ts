@@ -8,7 +8,7 @@ describe('named prepared statements', () => {
   });
   afterAll(async () => db.close());
 
-  itOnRealServer('survive a migration that changes the columns of a table they read while the service runs', async () => {
+  itOnRealServer('PGlite runs without named prepared statements')('survive a migration that changes the columns of a table they read while the service runs', async () => {
     await db.knex.raw('CREATE TABLE drifting (id INT PRIMARY KEY)');
     await db.knex.raw('INSERT INTO drifting VALUES (1)');
     const read = () => prepared(db.knex, 'drifting.get', 'SELECT * FROM drifting WHERE id = ?', [1]);

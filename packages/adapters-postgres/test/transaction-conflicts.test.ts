@@ -35,23 +35,26 @@ describe(`transaction conflicts (${process.env.RCS_TEST_STORAGE})`, () => {
     return uow.run(async () => (joined ? uow.run(body) : body()));
   }
 
-  itOnRealServer.each([
+  const itDeadlocking = itOnRealServer('a deadlock needs two connections; PGlite has one');
+  for (const [where, joined] of [
     ['its own work', false],
     ['work that joined it', true],
-  ])('reports the deadlock victim among two transactions as a TransactionConflictError, from %s', async (_where, joined) => {
-    let held = 0;
-    let release!: () => void;
-    const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
-    const holding = () => {
-      if (++held === 2) release();
-    };
-    const outcomes = await Promise.allSettled([
-      lockInOrder(ids[0], ids[1], bothHoldOne, holding, joined),
-      lockInOrder(ids[1], ids[0], bothHoldOne, holding, joined),
-    ]);
-    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
-    expect(failure).toBeInstanceOf(TransactionConflictError);
-    expect(failure.code).toBe('concurrent-modification');
-  });
+  ] as const) {
+    itDeadlocking(`reports the deadlock victim among two transactions as a TransactionConflictError, from ${where}`, async () => {
+      let held = 0;
+      let release!: () => void;
+      const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
+      const holding = () => {
+        if (++held === 2) release();
+      };
+      const outcomes = await Promise.allSettled([
+        lockInOrder(ids[0], ids[1], bothHoldOne, holding, joined),
+        lockInOrder(ids[1], ids[0], bothHoldOne, holding, joined),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
+      expect(failure).toBeInstanceOf(TransactionConflictError);
+      expect(failure.code).toBe('concurrent-modification');
+    });
+  }
 });

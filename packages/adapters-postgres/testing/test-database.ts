@@ -36,9 +36,3 @@ export async function openTestDatabase(options: { poolSize?: number; lockTimeout
     },
   };
 }
-
-/**
- * `it` on a real PostgreSQL server, `it.skip` on PGlite: tests of several service instances racing need real
- * concurrency, and PGlite is one backend whose socket cannot serve two connections' statements at once.
- */
-export const itOnRealServer: jest.It = process.env.RCS_TEST_STORAGE === 'pglite' ? it.skip : it;

@@ -11,6 +11,7 @@ const MAIN = path.join(__dirname, '..', 'dist', 'src', 'main.js');
 
 /** The service's HTTP_WORKERS processes: the primary forks them and shares one port. */
 describe('HTTP workers', () => {
+  const itWithWorkers = itOnRealServer('embedded PGlite belongs to one process; HTTP workers need a PostgreSQL server');
   let db: TestDatabase;
   beforeAll(async () => {
     db = await openTestDatabase();
@@ -39,7 +40,7 @@ describe('HTTP workers', () => {
 
   const workersOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
 
-  itOnRealServer('serves from two processes on one port and stops cleanly on SIGTERM', async () => {
+  itWithWorkers('serves from two processes on one port and stops cleanly on SIGTERM', async () => {
     const { child, url, exit } = await start();
     expect(workersOf(child.pid!)).toHaveLength(2);
     const login = await fetch(`${url}/v1/auth/login`, {
@@ -64,7 +65,7 @@ describe('HTTP workers', () => {
     ]);
   });
 
-  itOnRealServer('stops the whole service, exit code 1, when one worker dies', async () => {
+  itWithWorkers('stops the whole service, exit code 1, when one worker dies', async () => {
     const { child, exit } = await start();
     process.kill(workersOf(child.pid!)[0], 'SIGKILL');
     expect(await exit).toEqual([1, null]);

@@ -17,7 +17,7 @@ describe('provisioning with two instances at once', () => {
     await db.close();
   });
 
-  itOnRealServer('asks the provider once per account and activates each account once', async () => {
+  itOnRealServer('two instances racing need two connections; PGlite has one')('asks the provider once per account and activates each account once', async () => {
     const asked: string[] = [];
     const http = new HttpBankProvider({ baseUrl: simulator.url });
     const recording: BankProvider = {

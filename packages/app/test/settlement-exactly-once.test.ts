@@ -11,7 +11,7 @@ describe('settlement exactly once', () => {
   });
   afterAll(() => db.close());
 
-  itOnRealServer('settles each account once when two instances run the cycle at the same moment', async () => {
+  itOnRealServer('two instances racing need two connections; PGlite has one')('settles each account once when two instances run the cycle at the same moment', async () => {
     const [one, two] = [instanceOn(db), instanceOn(db)];
     try {
       const { customerId, collectedMinor } = await seedMoney(db, one.app, 40);

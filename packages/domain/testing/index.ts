@@ -14,6 +14,7 @@ export * from './in-memory/in-memory-idempotency-repository';
 export * from './in-memory/in-memory-queries';
 export * from './in-memory-application';
 export * from './builders';
+export * from './state-machine-matrix';
 export * from './contracts/repository.contract';
 export * from './contracts/bank-provider.contract';
 export * from './contracts/security-ports.contract';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SIGNATURE_HEADER, signNotification } from '@rcs/adapters-bank';
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 import { activeAccount } from '../support/fixtures';
 
 const SECRET = 'sandbox-bank-notification-secret';
@@ -13,20 +13,38 @@ describe('incoming transfers notified by the banking provider', () => {
     return request(ctx.api.http).post(PATH).set('content-type', 'application/json').set(SIGNATURE_HEADER, signNotification(body, secret)).send(body);
   };
 
-  it('records the collection on the account with that CVU, once per notification id', async () => {
+  /** A notification of a transfer to a fresh ACTIVE account of its own. */
+  const aTransfer = async (prefix: string) => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;
-    const notification = { notificationId: `tr-${account.id}`, cvu, amount: '250.40', currencyCode: 'ARS', counterParty: { name: 'Pagador SA', taxId: '30-71234567-1' } };
+    return { account, notification: { notificationId: `${prefix}-${account.id}`, cvu, amount: '250.40', currencyCode: 'ARS', counterParty: { name: 'Pagador SA', taxId: '30-71234567-1' } } };
+  };
+  const movementsOf = (accountId: number) => ctx.api.call('get', `/v1/receivable-accounts/${accountId}/movements`, { token: ctx.token });
+
+  it('records the collection on the account with that CVU, once per notification id', async () => {
+    const { account, notification } = await aTransfer('tr');
     const first = await notify(notification);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 250.4 });
+    const again = await notify(notification);
+    expect([again.status, again.body.id]).toEqual([200, first.body.id]);
+    expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
+  });
+
+  it('settles the collected amount to the customer like any other collection', async () => {
+    const { account, notification } = await aTransfer('settled');
+    await notify(notification);
+    await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token });
+    const settlements = await ctx.api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token: ctx.token });
+    expect(settlements.body.map((s: { amount: number }) => s.amount)).toEqual([250.4]);
+  });
+
+  itRacing('records a notification once when its duplicates arrive together', async () => {
+    const { account, notification } = await aTransfer('race');
     const results = await Promise.all([notify(notification), notify(notification), notify(notification)]);
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(new Set(results.map((r) => r.body.id))).toEqual(new Set([first.body.id]));
-    const movements = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/movements`, { token: ctx.token });
-    expect(movements.headers['x-total-count']).toBe('1');
-    const run = await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token });
-    expect(run.body.settledAmount).toBeGreaterThanOrEqual(250.4);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
   });
 
   it('refuses an unsigned or wrongly signed notification with 401 and records nothing', async () => {

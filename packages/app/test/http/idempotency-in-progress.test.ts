@@ -9,7 +9,7 @@ import { useTestApi } from '../support/test-api';
 describe('an idempotency key whose first request is still running', () => {
   const ctx = useTestApi();
 
-  itOnRealServer('answers the repeat 409 idempotency-request-in-progress with Retry-After once the wait runs out, and the first request completes alone', async () => {
+  itOnRealServer('a request waiting on a lock another holds needs two connections; PGlite has one')('answers the repeat 409 idempotency-request-in-progress with Retry-After once the wait runs out, and the first request completes alone', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const receivable = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key(), body: { receivableAccountId: account.id, amount: '25.00', currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;
     // A second instance that gives up waiting on a lock after 300 ms instead of 10 s, so the test does not wait.

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { validTaxId } from '@rcs/domain/testing';
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 
 const aClient = (n: number, overrides: Record<string, unknown> = {}) => ({
   businessName: `Idempotent ${n}`,
@@ -53,10 +53,11 @@ describe('idempotency', () => {
     expect(res.body.code).toBe('idempotency-key-reuse');
   });
 
-  it('treats the same key on another endpoint as a different request', async () => {
+  it('answers the same key and body on another endpoint with 409 idempotency-key-reuse', async () => {
     const created = await post('key-endpoint', aClient(4));
     const res = await ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body: aClient(4), headers: { 'Idempotency-Key': 'key-endpoint' } });
     expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency-key-reuse');
   });
 
   it('scopes keys to the credential: another customer may use the same key', async () => {
@@ -98,7 +99,7 @@ describe('idempotency', () => {
     expect((await post('k'.repeat(255), aClient(7))).status).toBe(201);
   });
 
-  it('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
+  itRacing('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
     const body = aClient(8);
     const results = await Promise.all(Array.from({ length: 10 }, () => post('key-race', body)));
     expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));

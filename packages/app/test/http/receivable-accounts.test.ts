@@ -1,5 +1,5 @@
 import { isValidCbuCvu } from '@rcs/domain';
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 import { parties } from '../support/fixtures';
 
 describe('receivable accounts', () => {
@@ -59,7 +59,15 @@ describe('receivable accounts', () => {
     expect((await open({ clientId: 1, currencyCode: 'USD' })).body.invalidParams[0].name).toBe('currencyCode');
   });
 
-  it('answers a second account for the same owner with 409 and the existing id, also under concurrent requests', async () => {
+  it('answers a second account for the same owner with 409 and the existing id', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const first = await open({ clientId: client.id });
+    const second = await open({ clientId: client.id });
+    expect([first.status, second.status]).toEqual([201, 409]);
+    expect(second.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: first.body.id });
+  });
+
+  itRacing('opens one account for an owner when several requests ask at once, and answers the others 409 with its id', async () => {
     const { client } = await parties(ctx.api, ctx.token);
     const results = await Promise.all(Array.from({ length: 5 }, () => open({ clientId: client.id })));
     const created = results.filter((r) => r.status === 201);
@@ -70,7 +78,7 @@ describe('receivable accounts', () => {
     }
   });
 
-  it('opens accounts and issues receivables for one client and associate at once without deadlocking', async () => {
+  itRacing('opens accounts and issues receivables for one client and associate at once without deadlocking', async () => {
     // Opening locks the client, then checks the associate; issuing checks the associate, then its insert's foreign
     // key reads the client: each used to hold what the other waited for.
     const answers: Array<{ status: number; body?: { code?: string } }> = [];

@@ -2,7 +2,8 @@ import type { Express } from 'express';
 import pino, { type Logger } from 'pino';
 import request from 'supertest';
 import type { Application } from '@rcs/domain';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { databaseReady } from '@rcs/adapters-postgres';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TYPES } from '../../src/container';
 import { bootstrapSandbox, httpAppOf } from '../../src/service';
@@ -12,6 +13,9 @@ import { startBankSimulator } from '@rcs/adapters-bank';
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 export const SANDBOX = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 export const SANDBOX2 = { clientId: 'sandbox-client-2', clientSecret: 'sandbox-secret-2' };
+
+/** For requests racing each other: the test API's PGlite pool has one connection, so there they would queue. */
+export const itRacing = itOnRealServer("concurrent requests need several connections; on PGlite's one they run one after another");
 
 export interface CallOptions {
   token?: string;
@@ -43,7 +47,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
   const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
-  const ready = async () => true;
+  const ready = () => databaseReady(db.knex);
   const http = httpAppOf(container, ready);
   const call: TestApi['call'] = async (method, url, options = {}) => {
     let req = request(http)[method](url);

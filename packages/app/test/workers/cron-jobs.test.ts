@@ -26,16 +26,19 @@ describe('scheduled jobs', () => {
         },
       },
     } as unknown as Application;
-    // Every second (node-cron's six-field form), so the test sees two ticks.
+    // node-cron reads the time and waits with timers: both fake, two seconds pass at once and exactly.
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    // Every second (node-cron's six-field form), so two seconds hold two ticks.
     const jobs = scheduleJobs(app, { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *', idempotencyPurgeCron: '0 0 1 1 *' } as Config, logger);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await jest.advanceTimersByTimeAsync(2_000);
     } finally {
       await Promise.all(jobs.map((job) => job.destroy()));
+      jest.useRealTimers();
     }
-    expect(settlementRuns).toBeGreaterThanOrEqual(2);
+    expect(settlementRuns).toBe(2);
     const failures = lines.filter((line) => line.job === 'settlement');
-    expect(failures.length).toBe(settlementRuns);
+    expect(failures).toHaveLength(2);
     expect(failures[0]).toMatchObject({ msg: 'settlement run failed; the next run takes over what it left', err: { message: 'deadlock detected' } });
   });
 });

@@ -1,11 +1,11 @@
 import { Client, ConcurrentModificationError } from '../../src';
 import { aBranch, aClientDetails, validTaxId } from '../builders';
-import { useHarness, type HarnessFactory } from './harness';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
-export function clientRepositoryContract(factory: HarnessFactory): void {
+export function clientRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
   describe('client repository', () => {
     const ctx = useHarness(factory);
 
@@ -42,7 +42,7 @@ export function clientRepositoryContract(factory: HarnessFactory): void {
       expect(new Set(results.map((r) => r.client.id)).size).toBe(4);
     });
 
-    it('agrees on one row when many transactions insert the same identity at once', async () => {
+    itRacing('agrees on one row when many transactions insert the same identity at once', async () => {
       const customerId = await ctx.newCustomer();
       const draft = Client.register(customerId, aClientDetails(), T0);
       const results = await Promise.all(

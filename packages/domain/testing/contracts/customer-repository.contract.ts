@@ -1,19 +1,21 @@
 import { composeCvu } from '../../src';
-import { useHarness, type HarnessFactory } from './harness';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
-export function customerRepositoryContract(factory: HarnessFactory): void {
+export function customerRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
   describe('customer and credential repositories', () => {
     const ctx = useHarness(factory);
 
+    const insertCustomer = (name: string) =>
+      ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW }));
+
     it('keeps one customer per name and one credential per clientId', async () => {
       const name = `customer-${process.pid}-${Date.now()}`;
-      const results = await Promise.all(
-        [1, 2, 3].map(() => ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW }))),
-      );
-      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const results = [await insertCustomer(name), await insertCustomer(name)];
+      expect(results.map((r) => r.created)).toEqual([true, false]);
       const customer = results[0].customer;
+      expect(results[1].customer.id).toBe(customer.id);
       expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({ id: customer.id, name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW });
 
       const clientId = `cred-${name}`;
@@ -22,6 +24,13 @@ export function customerRepositoryContract(factory: HarnessFactory): void {
       const second = await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent({ ...draft, secretHash: 'h2' }));
       expect([first.created, second.created]).toEqual([true, false]);
       expect(second.credential).toEqual({ ...draft, id: first.credential.id });
+    });
+
+    itRacing('keeps one customer per name when transactions insert it at once', async () => {
+      const name = `customer-${process.pid}-${Date.now()}-race`;
+      const results = await Promise.all([1, 2, 3].map(() => insertCustomer(name)));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.customer.id)).size).toBe(1);
     });
 
     it('replaces a secret hash and revokes a credential once', async () => {

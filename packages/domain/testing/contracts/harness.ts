@@ -10,6 +10,12 @@ export interface RepositoryHarness extends ApplicationQueries {
 
 export type HarnessFactory = () => Promise<RepositoryHarness>;
 
+/**
+ * How an adapter's test file runs the tests of transactions racing each other: `it` where they truly race or are
+ * queued by design (the in-memory unit of work), a skipping one where they would pass without racing.
+ */
+export type TestDefinition = (title: string, fn: jest.ProvidesCallback, timeout?: number) => void;
+
 /** Opens a harness for a describe block and gives each test a fresh customer, so tests never share rows. */
 export function useHarness(factory: HarnessFactory) {
   const context = {} as { harness: RepositoryHarness };

@@ -1,6 +1,6 @@
 import { Associate, Client, ConcurrentModificationError, ReceivableAccount, type AccountOwner, type TransactionScope } from '../../src';
 import { aBranch, aClientDetails, anAssociateDetails, validTaxId } from '../builders';
-import { useHarness, type HarnessFactory } from './harness';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -22,7 +22,7 @@ async function open(tx: TransactionScope, customerId: number, owner: AccountOwne
   return tx.receivableAccounts.insertIfAbsent(draft);
 }
 
-export function receivableAccountRepositoryContract(factory: HarnessFactory): void {
+export function receivableAccountRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
   describe('receivable account repository', () => {
     const ctx = useHarness(factory);
 
@@ -45,7 +45,16 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory): vo
       expect(records[0]?.pendingAmountMinor).toBe(0n);
     });
 
-    it('keeps one account per owner and currency, also under concurrent inserts', async () => {
+    it('returns the existing account for the same owner and currency instead of opening another', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const first = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
+      const again = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
+      expect([first.created, again.created]).toEqual([true, false]);
+      expect(again.account.id).toBe(first.account.id);
+    });
+
+    itRacing('keeps one account per owner and currency under concurrent inserts', async () => {
       const customerId = await ctx.newCustomer();
       const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
       const results = await Promise.all(Array.from({ length: 6 }, () => ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }))));

@@ -1,6 +1,6 @@
 import { Associate, Client, MAX_AMOUNT_MINOR, ReceivableAccount, type TransactionScope } from '../../src';
 import { aClientDetails, anAssociateDetails, aReceivableDraft, validTaxId } from '../builders';
-import { useHarness, type HarnessFactory } from './harness';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
@@ -17,7 +17,7 @@ async function anAccount(tx: TransactionScope, customerId: number) {
 
 const aDraft = aReceivableDraft;
 
-export function receivableRepositoryContract(factory: HarnessFactory): void {
+export function receivableRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
   describe('receivable and route settlement repositories', () => {
     const ctx = useHarness(factory);
     const setUp = async () => {
@@ -116,8 +116,9 @@ export function receivableRepositoryContract(factory: HarnessFactory): void {
       const base = await setUp();
       const code = `ROUTE-${serial}`;
       const draft = { customerId: base.customerId, routeCode: code, date: '2026-03-01', associateId: base.associateId, creationDate: T0, modificationDate: T0 };
-      const [first, again] = await Promise.all([0, 1].map(() => ctx.h.uow.run((tx) => tx.routeSettlements.insertIfAbsent(draft))));
-      expect([first.created, again.created].filter(Boolean)).toHaveLength(1);
+      const first = await ctx.h.uow.run((tx) => tx.routeSettlements.insertIfAbsent(draft));
+      const again = await ctx.h.uow.run((tx) => tx.routeSettlements.insertIfAbsent(draft));
+      expect([first.created, again.created]).toEqual([true, false]);
       const settlementId = first.settlement.id;
       expect(again.settlement).toEqual(first.settlement);
       const invoice = await ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { amountMinor: 10_000n, routeSettlementId: settlementId })));
@@ -139,6 +140,14 @@ export function receivableRepositoryContract(factory: HarnessFactory): void {
       const listed = await ctx.h.routeSettlementQueries.list({ customerId: base.customerId, associateId: base.associateId, fromDate: '2026-03-01', toDate: '2026-03-01' }, { page: 1, count: 20 });
       expect(listed.items.map((r) => r.settlement.routeCode)).toEqual([code]);
       expect(await ctx.h.routeSettlementQueries.getByCode(await ctx.newCustomer(), code)).toBeUndefined();
+    });
+
+    itRacing('keeps one route settlement per code when transactions insert it at once', async () => {
+      const base = await setUp();
+      const draft = { customerId: base.customerId, routeCode: `RACE-${serial}`, date: '2026-03-01', associateId: base.associateId, creationDate: T0, modificationDate: T0 };
+      const results = await Promise.all([0, 1, 2].map(() => ctx.h.uow.run((tx) => tx.routeSettlements.insertIfAbsent(draft))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.settlement.id)).size).toBe(1);
     });
   });
 }

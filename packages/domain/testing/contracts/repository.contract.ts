@@ -1,4 +1,4 @@
-import type { HarnessFactory } from './harness';
+import type { HarnessFactory, TestDefinition } from './harness';
 import { clientRepositoryContract } from './client-repository.contract';
 import { associateRepositoryContract } from './associate-repository.contract';
 import { customerRepositoryContract } from './customer-repository.contract';
@@ -8,16 +8,16 @@ import { receivableAccountRepositoryContract } from './receivable-account-reposi
 import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
 
-export type { RepositoryHarness, HarnessFactory } from './harness';
+export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
 /** The one suite every storage adapter passes: in-memory, PGlite and PostgreSQL. */
-export function repositoryContract(factory: HarnessFactory): void {
+export function repositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
   unitOfWorkContract(factory);
-  customerRepositoryContract(factory);
-  clientRepositoryContract(factory);
+  customerRepositoryContract(factory, itRacing);
+  clientRepositoryContract(factory, itRacing);
   associateRepositoryContract(factory);
   idempotencyRepositoryContract(factory);
-  receivableAccountRepositoryContract(factory);
-  receivableRepositoryContract(factory);
+  receivableAccountRepositoryContract(factory, itRacing);
+  receivableRepositoryContract(factory, itRacing);
   ledgerContract(factory);
 }

@@ -1,0 +1,55 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+
+const DIST = path.join(__dirname, '..', '..', 'dist', 'src');
+
+/** The built service in a process of its own, as `npm start` runs it. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exit: Promise<[number | null, NodeJS.Signals | null]>;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  return port;
+}
+
+/** Starts the service on a free port with `env` over this process's environment (an undefined value unsets). */
+export async function spawnService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(DIST, 'main.js')], {
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, url: `http://127.0.0.1:${port}`, exit, stderr: () => stderr };
+}
+
+/** Starts the service and waits until /health answers 200. */
+export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const service = await spawnService(env);
+  for (let i = 0; !(await fetch(`${service.url}/health`).then((r) => r.ok, () => false)); i++) {
+    if (i > 300 || service.child.exitCode !== null) throw new Error(`the service did not start:\n${service.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return service;
+}
+
+/** Runs `npm run admin -- ...args` on the built CLI; never rejects, the exit code is in the answer. */
+export function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(DIST, 'cli.js'), ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}

@@ -1,5 +1,6 @@
 import type { ApplicationQueries } from '@rcs/domain';
 import type { KnexUnitOfWork } from './knex-unit-of-work';
+import { KnexCustomerQueries } from './repositories/knex-customer-repositories';
 import { KnexClientQueries } from './repositories/knex-client-repository';
 import { KnexAssociateQueries } from './repositories/knex-associate-repository';
 import { KnexReceivableAccountQueries } from './repositories/knex-receivable-account-queries';
@@ -12,6 +13,7 @@ import { KnexSettlementQueries } from './repositories/knex-settlements';
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
   return {
+    customerQueries: new KnexCustomerQueries(uow.executor),
     clientQueries: new KnexClientQueries(uow.executor),
     associateQueries: new KnexAssociateQueries(uow.executor),
     receivableAccountQueries: new KnexReceivableAccountQueries(uow.executor),

@@ -1,83 +1,78 @@
 import { parseArgs } from 'node:util';
 import { DomainError, type Application } from '@rcs/domain';
+import { ADMIN_COMMANDS, LedgerBroken, UsageError, type AdminCommand } from './admin-commands';
 import { ConfigError, loadConfig } from './config';
 import { buildContainer, resolveJwtSecret, TYPES } from './container';
 import { createLogger } from './logger';
 import { openStorage } from './storage';
 
-const USAGE = `usage:
-  npm run admin -- customers create --name NAME [--approval-control]
-  npm run admin -- credentials create --customer ID [--scopes "clients:read clients:write ..."]
-  npm run admin -- credentials revoke --client-id ID
-  npm run admin -- ledger verify`;
+const usageOf = (name: string, command: AdminCommand) => `npm run admin -- ${name}${command.usage ? ` ${command.usage}` : ''}`;
 
-type Command = (app: Application, values: Record<string, string | boolean | undefined>) => Promise<unknown>;
+/** The command the line names, if any, and its group's name when it names a known one (`customers --help`). */
+function commandOf(argv: string[]): { name: string; command?: AdminCommand; group?: string } {
+  const name = argv.slice(0, 2).join(' ');
+  const group = Object.keys(ADMIN_COMMANDS).some((n) => n.startsWith(`${argv[0]} `)) ? argv[0] : undefined;
+  return { name, command: ADMIN_COMMANDS[name], group };
+}
 
-const COMMANDS: Record<string, Command> = {
-  'customers create': async (app, v) => {
-    if (typeof v.name !== 'string') throw new UsageError('--name is required');
-    const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: v.name, approvalControl: v['approval-control'] === true });
-    return { customerId: customer.id, name: customer.name, approvalControl: customer.approvalControl, clientId, clientSecret, note: 'the secret is shown once' };
-  },
-  'credentials create': async (app, v) => {
-    const customerId = Number(v.customer);
-    if (!Number.isSafeInteger(customerId) || customerId < 1) throw new UsageError('--customer ID is required');
-    const scopes = typeof v.scopes === 'string' ? v.scopes.split(/[\s,]+/).filter(Boolean) : undefined;
-    const created = await app.credentials.create.execute({ customerId, scopes });
-    return { ...created, note: 'the secret is shown once' };
-  },
-  'ledger verify': async (app) => {
-    const mismatches = await app.ledger.verify.execute();
-    if (mismatches.length) {
-      throw new LedgerBroken(mismatches.map((m) => `${m.accountKind} account ${m.accountId}: balance ${m.balanceMinor} != movements ${m.movementsMinor} (minor units)`).join('\n'));
-    }
-    return { ledger: 'consistent: every balance equals the sum of its movements' };
-  },
-  'credentials revoke': async (app, v) => {
-    if (typeof v['client-id'] !== 'string') throw new UsageError('--client-id is required');
-    await app.credentials.revoke.execute({ clientId: v['client-id'] });
-    return { revoked: v['client-id'] };
-  },
-};
+/** Every command's usage, or those of one group. */
+function overview(group?: string): string {
+  const names = Object.keys(ADMIN_COMMANDS).filter((name) => !group || name.startsWith(`${group} `));
+  return [
+    'usage:',
+    ...names.map((name) => `  ${usageOf(name, ADMIN_COMMANDS[name])}`),
+    '',
+    'Add --help to a command for what it does. Without DATABASE_URL the commands use the running service\'s',
+    'embedded database, or open DATA_DIR themselves while no service runs.',
+  ].join('\n');
+}
 
-class UsageError extends Error {}
-
-/** The ledger invariant does not hold; exit 1 with the accounts at fault. */
-class LedgerBroken extends Error {}
+/** What to show beside a usage error: the command's usage, else the commands the line may have meant. */
+function usageFor(argv: string[]): string {
+  const { name, command, group } = commandOf(argv);
+  return command ? `usage: ${usageOf(name, command)}` : overview(group);
+}
 
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'approval-control': { type: 'boolean' },
-      customer: { type: 'string' },
-      scopes: { type: 'string' },
-      'client-id': { type: 'string' },
-    },
-  });
-  const command = COMMANDS[positionals.slice(0, 2).join(' ')];
-  if (!command) throw new UsageError('unknown command');
+  const { name, command, group } = commandOf(argv);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    const help = command ? `usage: ${usageOf(name, command)}\n\n${command.description}` : overview(group);
+    return void process.stdout.write(`${help}\n`);
+  }
+  if (!command) {
+    const named = argv.filter((a) => !a.startsWith('-')).join(' ');
+    throw new UsageError(named ? `unknown command: ${named}` : 'no command given');
+  }
+  const work = command.prepare(parseOptions(command, argv.slice(2)));
   const config = loadConfig();
-  const logger = createLogger('warn');
   const storage = await openStorage(config, { reuseRunning: true });
   try {
     // The CLI never calls the provider; the standalone simulator's default address stands in when none is set.
     const bankProviderUrl = config.bankProviderUrl ?? 'http://127.0.0.1:4010';
-    const container = buildContainer(config, logger, storage.knex, { jwtSecret: await resolveJwtSecret(config, storage.knex), bankProviderUrl });
-    const result = await command(container.get<Application>(TYPES.Application), values);
+    const container = buildContainer(config, createLogger('warn'), storage.knex, { jwtSecret: await resolveJwtSecret(config, storage.knex), bankProviderUrl });
+    const result = await work(container.get<Application>(TYPES.Application));
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await storage.close();
   }
 }
 
-main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DomainError || error instanceof LedgerBroken) {
-    process.stderr.write(`${error.message}\n${error instanceof UsageError ? USAGE : ''}\n`);
-  } else {
-    process.stderr.write(`admin command failed: ${error instanceof Error ? error.message : String(error)}\n`);
+function parseOptions(command: AdminCommand, args: string[]): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({ args, options: command.options, allowPositionals: false, strict: true }).values;
+  } catch (error) {
+    // parseArgs names the unknown option, the stray argument or the option missing its value.
+    throw new UsageError((error as Error).message);
   }
+}
+
+const argv = process.argv.slice(2);
+main(argv).catch((error) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${usageFor(argv)}\n`);
+    process.exit(2);
+  }
+  const known = error instanceof ConfigError || error instanceof DomainError || error instanceof LedgerBroken;
+  process.stderr.write(known ? `${error.message}\n` : `admin command failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { createDatabase, databaseReady, migrateToLatest, startEmbeddedPostgres } from '@rcs/adapters-postgres';
 import type { Config } from './config';
+import { lockDataDir } from './data-dir-lock';
 
 export interface Storage {
   readonly knex: Knex;
@@ -22,8 +23,9 @@ const endpointFile = (dataDir: string) => path.join(dataDir, 'embedded-endpoint.
 
 /**
  * The database of this process, migrated: DATABASE_URL's server, or PGlite persisted in DATA_DIR. The embedded
- * data dir belongs to one process, so the service publishes its socket address there; the admin CLI uses it
- * while the service runs (`reuseRunning`) and opens the directory itself otherwise.
+ * data dir belongs to one process (it is locked, see data-dir-lock.ts), so the service publishes its socket
+ * address there; the admin CLI uses it while the service runs (`reuseRunning`) and opens the directory itself
+ * otherwise.
  */
 export async function openStorage(config: Config, options: { reuseRunning?: boolean } = {}): Promise<Storage> {
   if (config.databaseUrl) {
@@ -36,6 +38,9 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
     if (running) return { knex: running, embedded: true, close: () => running.destroy() };
   }
   await mkdir(config.dataDir, { recursive: true });
+  // Before PGlite opens the files: a second process gets no further, so it neither runs on them nor removes the
+  // endpoint file of the one that holds them.
+  const lock = await lockDataDir(config.dataDir);
   const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: 4 });
   const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
   await migrateToLatest(knex, { embedded: true });
@@ -47,6 +52,7 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
       await knex.destroy();
       await embedded.stop();
       if (!options.reuseRunning) await rm(endpointFile(config.dataDir), { force: true });
+      await lock.release();
     },
   };
 }

@@ -1,13 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import path from 'node:path';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { workerConfig } from '../src/cluster';
 import { loadConfig } from '../src/config';
-
-const MAIN = path.join(__dirname, '..', 'dist', 'src', 'main.js');
+import { startService, type ServiceProcess } from './support/processes';
 
 /** The service's HTTP_WORKERS processes: the primary forks them and shares one port. */
 describe('HTTP workers', () => {
@@ -18,24 +13,10 @@ describe('HTTP workers', () => {
   });
   afterAll(async () => db.close());
 
-  async function start(): Promise<{ child: ChildProcess; url: string; exit: Promise<[number | null, NodeJS.Signals | null]> }> {
+  function start(): Promise<ServiceProcess> {
     const database = new URL(db.url);
     database.searchParams.set('options', `-c search_path=${db.schema}`);
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    probe.close();
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, DATABASE_URL: database.toString(), HTTP_WORKERS: '2', PORT: String(port), LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; !(await fetch(`${url}/health`).then((r) => r.ok, () => false)); i++) {
-      if (i > 300 || child.exitCode !== null) throw new Error('the service did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return { child, url, exit };
+    return startService({ DATABASE_URL: database.toString(), HTTP_WORKERS: '2', WORKERS_ENABLED: 'false' });
   }
 
   const workersOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);

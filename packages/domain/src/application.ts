@@ -1,11 +1,13 @@
 import type { Clock } from './shared/clock';
 import type { UnitOfWork } from './shared/unit-of-work';
 import type { SecretGenerator, SecretHasher, TokenIssuer } from './customers/security-ports';
+import type { CustomerQueries } from './customers/customer-repository';
 import type { ClientQueries } from './clients/client-repository';
 import type { AssociateQueries } from './associates/associate-repository';
 import { CreateCustomer } from './customers/use-cases/create-customer';
 import { EnsureSandboxCustomer } from './customers/use-cases/ensure-sandbox-customer';
 import { CreateCredential, RevokeCredential } from './customers/use-cases/credentials';
+import { ListCredentials, ListCustomers } from './customers/use-cases/read-customers';
 import { Login } from './customers/use-cases/login';
 import { DescribeIdentity } from './customers/use-cases/describe-identity';
 import { RegisterClient } from './clients/use-cases/register-client';
@@ -56,6 +58,7 @@ import {
 
 /** Every read port: list pages and single reads straight from storage, outside the write model. */
 export interface ApplicationQueries {
+  readonly customerQueries: CustomerQueries;
   readonly clientQueries: ClientQueries;
   readonly associateQueries: AssociateQueries;
   readonly receivableAccountQueries: ReceivableAccountQueries;
@@ -88,10 +91,12 @@ export function createApplication(ports: ApplicationPorts) {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
       ensureSandbox: new EnsureSandboxCustomer(uow, clock, hasher),
+      list: new ListCustomers(ports.customerQueries),
     },
     credentials: {
       create: new CreateCredential(uow, clock, hasher, secrets),
       revoke: new RevokeCredential(uow),
+      list: new ListCredentials(ports.customerQueries),
     },
     auth: {
       login: new Login(uow, hasher, tokens),

@@ -36,4 +36,23 @@ describe('customers and credentials', () => {
     const { customer } = await app.customers.create.execute({ name: 'Acme' });
     await expect(app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read', 'everything'] })).rejects.toMatchObject({ code: 'validation' });
   });
+
+  it('lists a customer\'s credentials with their scopes and status, and no secret', async () => {
+    const { app } = inMemoryApplication();
+    const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: 'Acme' });
+    const second = await app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read'] });
+    await app.credentials.revoke.execute({ clientId });
+    const listed = await app.credentials.list.execute({ customerId: customer.id });
+    expect(listed.map((c) => [c.clientId, c.scopes, c.status])).toEqual([
+      [clientId, ALL_SCOPES, 'REVOKED'],
+      [second.clientId, ['clients:read'], 'ACTIVE'],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(clientSecret);
+    expect(JSON.stringify(listed)).not.toContain(second.clientSecret);
+  });
+
+  it('refuses to list the credentials of a customer that does not exist', async () => {
+    const { app } = inMemoryApplication();
+    await expect(app.credentials.list.execute({ customerId: 42 })).rejects.toMatchObject({ code: 'resource-not-found' });
+  });
 });

@@ -3,7 +3,9 @@ import type {
   Credential,
   CredentialRepository,
   CredentialStatus,
+  CredentialSummary,
   Customer,
+  CustomerQueries,
   CustomerRepository,
   NewCredential,
   NewCustomer,
@@ -38,15 +40,16 @@ const toCustomer = (row: CustomerRow): Customer => ({
   creationDate: row.creation_date,
 });
 
-const toCredential = (row: CredentialRow): Credential => ({
+const toCredentialSummary = (row: Omit<CredentialRow, 'secret_hash'>): CredentialSummary => ({
   id: Number(row.id),
   customerId: Number(row.customer_id),
   clientId: row.client_id,
-  secretHash: row.secret_hash,
   scopes: row.scopes,
   status: row.status,
   creationDate: row.creation_date,
 });
+
+const toCredential = (row: CredentialRow): Credential => ({ ...toCredentialSummary(row), secretHash: row.secret_hash });
 
 export class KnexCustomerRepository implements CustomerRepository {
   constructor(private readonly trx: Knex.Transaction) {}
@@ -109,5 +112,28 @@ export class KnexCredentialRepository implements CredentialRepository {
   async revoke(clientId: string): Promise<boolean> {
     const changed = await this.trx('credentials').where({ client_id: clientId, status: 'ACTIVE' }).update({ status: 'REVOKED' });
     return changed === 1;
+  }
+}
+
+export class KnexCustomerQueries implements CustomerQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<Customer | undefined> {
+    const row: CustomerRow | undefined = await this.db()('customers').where({ id }).first();
+    return row && toCustomer(row);
+  }
+
+  async list(): Promise<Customer[]> {
+    const rows: CustomerRow[] = await this.db()('customers').orderBy('id');
+    return rows.map(toCustomer);
+  }
+
+  async credentialsOf(customerId: number): Promise<CredentialSummary[]> {
+    // The hash is not even read: nothing that lists credentials can hand it on.
+    const rows = await this.db()('credentials')
+      .select('id', 'customer_id', 'client_id', 'scopes', 'status', 'creation_date')
+      .where({ customer_id: customerId })
+      .orderBy('id');
+    return rows.map(toCredentialSummary);
   }
 }

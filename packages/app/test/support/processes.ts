@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -43,4 +43,13 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProce
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return service;
+}
+
+/** Runs `npm run admin -- ...args` on the built CLI; never rejects, the exit code is in the answer. */
+export function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(DIST, 'cli.js'), ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import type { Credential, Customer, NewCredential, NewCustomer } from './customer';
+import type { Credential, CredentialSummary, Customer, NewCredential, NewCustomer } from './customer';
 
 export interface CustomerRepository {
   get(id: number): Promise<Customer | undefined>;
@@ -12,4 +12,13 @@ export interface CredentialRepository {
   insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }>;
   replaceSecretHash(id: number, secretHash: string): Promise<void>;
   revoke(clientId: string): Promise<boolean>;
+}
+
+/** The operator's reads (admin CLI): every customer, and a customer's credentials without their secret hashes. */
+export interface CustomerQueries {
+  get(id: number): Promise<Customer | undefined>;
+  /** Oldest first. */
+  list(): Promise<Customer[]>;
+  /** Oldest first; empty for a customer without credentials or one that does not exist. */
+  credentialsOf(customerId: number): Promise<CredentialSummary[]>;
 }

@@ -31,6 +31,9 @@ export interface Credential {
   readonly creationDate: Date;
 }
 
+/** A credential as an operator sees it: everything but the secret's hash, which never leaves storage. */
+export type CredentialSummary = Omit<Credential, 'secretHash'>;
+
 export type NewCustomer = Omit<Customer, 'id'>;
 
 /** Settings of a customer created without other instructions: every owner type, default alias template. */

@@ -46,6 +46,19 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.status).toBe('REVOKED');
     });
 
+    it('lists customers oldest first and a customer\'s credentials without their secret hashes', async () => {
+      const [first, second] = [await ctx.newCustomer(), await ctx.newCustomer()];
+      const draft = { customerId: second, secretHash: 'kept-in-storage', scopes: ['clients:read'], status: 'ACTIVE' as const, creationDate: NOW };
+      const ids = [`cred-${process.pid}-${Date.now()}-a`, `cred-${process.pid}-${Date.now()}-b`];
+      for (const clientId of ids) await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent({ ...draft, clientId }));
+      const listed = (await ctx.h.customerQueries.list()).map((c) => c.id);
+      expect(listed.filter((id) => id === first || id === second)).toEqual([first, second]);
+      expect(await ctx.h.customerQueries.get(second)).toMatchObject({ id: second });
+      const credentials = await ctx.h.customerQueries.credentialsOf(second);
+      expect(credentials).toEqual(ids.map((clientId) => ({ id: expect.any(Number), customerId: second, clientId, scopes: ['clients:read'], status: 'ACTIVE', creationDate: NOW })));
+      expect(await ctx.h.customerQueries.credentialsOf(first)).toEqual([]);
+    });
+
     it('stores current accounts and lists them by customer', async () => {
       const customerId = await ctx.newCustomer();
       const id = await ctx.h.uow.run((tx) => tx.currentAccounts.nextId());

@@ -1,12 +1,14 @@
 import type {
   Credential,
   CredentialRepository,
+  CredentialSummary,
   Customer,
+  CustomerQueries,
   CustomerRepository,
   NewCredential,
   NewCustomer,
 } from '../../src';
-import { nextId, type TablesRef } from './in-memory-tables';
+import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
 
 export class InMemoryCustomerRepository implements CustomerRepository {
   constructor(private readonly ref: TablesRef) {}
@@ -49,5 +51,24 @@ export class InMemoryCredentialRepository implements CredentialRepository {
     if (!found || found.status !== 'ACTIVE') return false;
     this.ref.tables.credentials.set(found.id, { ...found, status: 'REVOKED' });
     return true;
+  }
+}
+
+export class InMemoryCustomerQueries implements CustomerQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async get(id: number): Promise<Customer | undefined> {
+    return this.source.visibleTables().customers.get(id);
+  }
+
+  async list(): Promise<Customer[]> {
+    return [...this.source.visibleTables().customers.values()].sort((a, b) => a.id - b.id);
+  }
+
+  async credentialsOf(customerId: number): Promise<CredentialSummary[]> {
+    return [...this.source.visibleTables().credentials.values()]
+      .filter((c) => c.customerId === customerId)
+      .sort((a, b) => a.id - b.id)
+      .map(({ secretHash: _hidden, ...summary }) => summary);
   }
 }

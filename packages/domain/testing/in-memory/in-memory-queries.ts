@@ -1,5 +1,6 @@
 import type { ApplicationQueries } from '../../src';
 import type { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+import { InMemoryCustomerQueries } from './in-memory-customer-repositories';
 import { InMemoryClientQueries } from './in-memory-client-repository';
 import { InMemoryAssociateQueries } from './in-memory-associate-repository';
 import { InMemoryReceivableAccountQueries } from './in-memory-receivable-account-repository';
@@ -11,6 +12,7 @@ import { InMemorySettlementQueries } from './in-memory-settlements';
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
   return {
+    customerQueries: new InMemoryCustomerQueries(uow),
     clientQueries: new InMemoryClientQueries(uow),
     associateQueries: new InMemoryAssociateQueries(uow),
     receivableAccountQueries: new InMemoryReceivableAccountQueries(uow),

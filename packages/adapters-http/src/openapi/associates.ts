@@ -6,11 +6,13 @@ import { timestamp, nullableString, taxId, id } from './shared-schemas';
 export const associatesPaths = {
   '/v1/associates': {
     get: {
+      operationId: 'listAssociates',
       summary: 'List associates (status defaults to ACTIVE)',
       parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', idSchema), param('status', 'ACTIVE (default) or DISABLED')],
       responses: { '200': listOf('Associate'), ...authErrors },
     },
     post: {
+      operationId: 'createAssociate',
       summary: 'Create an associate, or return the ACTIVE one with that taxId (a DISABLED one gives 422 associate-disabled)',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('AssociateInput')) },
@@ -19,14 +21,16 @@ export const associatesPaths = {
   },
   '/v1/associates/{id}': {
     parameters: [pathId],
-    get: { summary: 'Get an associate', responses: { '200': one('Associate', 'Associate'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getAssociate', summary: 'Get an associate', responses: { '200': one('Associate', 'Associate'), '404': problem('resource-not-found'), ...authErrors } },
     put: {
+      operationId: 'replaceAssociate',
       summary: 'Replace an associate (full body); taxId cannot change, and a parentAssociateId that reports to this associate (a supervisor loop) is 400 validation',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('AssociateInput')) },
       responses: { '200': one('Associate', 'Updated'), '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
     },
     delete: {
+      operationId: 'disableAssociate',
       summary: 'Soft delete (status DISABLED)',
       parameters: [idempotencyKey(false)],
       responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
@@ -35,6 +39,7 @@ export const associatesPaths = {
   '/v1/associates/{id}/activations': {
     parameters: [pathId],
     post: {
+      operationId: 'activateAssociate',
       summary: 'Re-enable a DISABLED associate',
       parameters: [idempotencyKey(false)],
       responses: { '200': one('Associate', 'Active again'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
@@ -42,7 +47,7 @@ export const associatesPaths = {
   },
   '/v1/clients/{id}/associates': {
     parameters: [pathId],
-    get: { summary: 'Associates sharing receivable accounts with the client', parameters: listParams.slice(0, 2), responses: { '200': listOf('Associate'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listClientAssociates', summary: 'Associates sharing receivable accounts with the client', parameters: listParams.slice(0, 2), responses: { '200': listOf('Associate'), '404': problem('resource-not-found'), ...authErrors } },
   },
 } as const;
 

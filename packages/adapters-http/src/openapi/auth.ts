@@ -6,13 +6,14 @@ import { id } from './shared-schemas';
 export const authPaths = {
   '/v1/auth/login': {
     post: {
+      operationId: 'login',
       summary: 'Exchange client credentials for a bearer token (HS256 JWT, 43200 s)',
       security: [],
       requestBody: { required: true, content: json(ref('LoginRequest')) },
       responses: { '200': one('LoginResponse', 'Token'), '400': problem('validation'), '401': problem('invalid-credentials'), '429': problem('rate-limit-exceeded: too many logins from this source address, or to this clientId from it; see Retry-After') },
     },
   },
-  '/v1/me': { get: { summary: 'Who the token acts for', responses: { '200': one('Me', 'Identity'), ...authErrors } } },
+  '/v1/me': { get: { operationId: 'getMe', summary: 'Who the token acts for', responses: { '200': one('Me', 'Identity'), ...authErrors } } },
 } as const;
 
 export const authSchemas = {

@@ -5,6 +5,7 @@ import { json, problem, one } from './operation-parts';
 export const bankNotificationsPaths = {
   '/bank/notifications/incoming-transfers': {
     post: {
+      operationId: 'receiveIncomingTransfer',
       summary: 'For the banking provider: money arrived on a CVU. Signed with x-bank-signature: sha256=<hex HMAC-SHA256 of the raw body> under BANK_NOTIFICATION_SECRET',
       security: [],
       requestBody: {

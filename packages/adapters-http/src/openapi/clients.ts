@@ -6,11 +6,13 @@ import { timestamp, nullableString, taxId, id } from './shared-schemas';
 export const clientsPaths = {
   '/v1/clients': {
     get: {
+      operationId: 'listClients',
       summary: 'List clients',
       parameters: [...listParams, param('taxId', '11 digits (dashes allowed)'), param('documentType', 'CUIT or CUIL'), param('branchExternalCode', 'Exact'), param('externalId', 'Exact')],
       responses: { '200': listOf('Client'), ...authErrors },
     },
     post: {
+      operationId: 'createClient',
       summary: 'Create a client, or return the existing one with the same (documentType, taxId, branchExternalCode) unchanged',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('ClientInput')) },
@@ -19,8 +21,9 @@ export const clientsPaths = {
   },
   '/v1/clients/{id}': {
     parameters: [pathId],
-    get: { summary: 'Get a client', responses: { '200': one('Client', 'Client'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getClient', summary: 'Get a client', responses: { '200': one('Client', 'Client'), '404': problem('resource-not-found'), ...authErrors } },
     put: {
+      operationId: 'replaceClient',
       summary: 'Replace a client (full body); taxId, documentType and branchExternalCode cannot change (400 validation)',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('ClientInput')) },

@@ -28,7 +28,14 @@ export const openApiDocument = {
       'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, bodies nested more than 32 levels deep, and dates (YYYY-MM-DD) outside the years 0001 to 9999 are 400 validation; list filters on another customer\'s ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.',
     ].join('\n\n'),
   },
-  servers: [{ url: '/' }],
+  servers: [
+    {
+      url: '{scheme}://{host}',
+      // Variables carry no description: swagger-parser's OpenAPI 3.1 schema misspells that member and refuses it.
+      description: 'Where the service runs: `npm start` serves http://localhost:3000 (PORT); a deployment, its own https origin',
+      variables: { scheme: { enum: ['http', 'https'], default: 'http' }, host: { default: 'localhost:3000' } },
+    },
+  ],
   security: [{ bearer: [] }],
   paths: withRateLimitHeaders({
     ...servicePaths,

@@ -15,6 +15,7 @@ const movementParams = [
 export const moneyPaths = {
   '/v1/current-accounts': {
     get: {
+      operationId: 'listCurrentAccounts',
       summary: 'List current accounts (read-only)',
       parameters: [...listParams, param('accountType', 'MAIN or SUB'), param('status', 'ACTIVE or DISABLED')],
       responses: { '200': listOf('CurrentAccount'), ...authErrors },
@@ -22,22 +23,23 @@ export const moneyPaths = {
   },
   '/v1/current-accounts/{id}': {
     parameters: [pathId],
-    get: { summary: 'Get a current account', responses: { '200': one('CurrentAccount', 'Current account'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getCurrentAccount', summary: 'Get a current account', responses: { '200': one('CurrentAccount', 'Current account'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/current-accounts/{id}/balances': {
     parameters: [pathId],
-    get: { summary: 'Balances: settled funds in the CVU wallet', responses: { '200': one('Balances', 'Balances'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getCurrentAccountBalances', summary: 'Balances: settled funds in the CVU wallet', responses: { '200': one('Balances', 'Balances'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/current-accounts/{id}/movements': {
     parameters: [pathId],
-    get: { summary: 'Movements of a current account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listCurrentAccountMovements', summary: 'Movements of a current account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/receivable-accounts/{id}/movements': {
     parameters: [pathId],
-    get: { summary: 'Movements of a receivable account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listReceivableAccountMovements', summary: 'Movements of a receivable account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/settlements': {
     get: {
+      operationId: 'listSettlements',
       summary: 'Settlements (needs current-accounts:read)',
       parameters: [...listParams, param('receivableAccountId', 'Exact', idSchema)],
       responses: { '200': listOf('Settlement'), ...authErrors },
@@ -45,7 +47,7 @@ export const moneyPaths = {
   },
   '/v1/settlements/{id}': {
     parameters: [pathId],
-    get: { summary: 'A settlement', responses: { '200': one('Settlement', 'Settlement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getSettlement', summary: 'A settlement', responses: { '200': one('Settlement', 'Settlement'), '404': problem('resource-not-found'), ...authErrors } },
   },
 } as const;
 

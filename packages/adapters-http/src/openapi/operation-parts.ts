@@ -17,10 +17,12 @@ export const writeErrors = {
   '413': problem('payload-too-large: bodies are limited to 1 MB'),
 };
 
-export const param = (name: string, description: string, schema: object = { type: 'string' }, where = 'query') => ({ name, in: where, description, schema });
+export const param = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', description, schema });
+/** A path parameter: always required, as OpenAPI demands of every parameter in the path. */
+export const pathParam = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
 /** Ids are written as plain decimal digits: no sign, exponent or padding. */
 export const idSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
-export const pathId = param('id', 'Resource id', idSchema, 'path');
+export const pathId = pathParam('id', 'Resource id', idSchema);
 export const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',

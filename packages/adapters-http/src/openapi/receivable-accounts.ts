@@ -6,6 +6,7 @@ import { timestamp, nullableString, taxId, id, batchResponse } from './shared-sc
 export const receivableAccountsPaths = {
   '/v1/receivable-accounts': {
     get: {
+      operationId: 'listReceivableAccounts',
       summary: 'List receivable accounts (status defaults to ACTIVE). With clientTaxId and no match: 204, no body, X-Total-Count 0',
       parameters: [
         ...listParams,
@@ -22,6 +23,7 @@ export const receivableAccountsPaths = {
       responses: { '200': listOf('ReceivableAccount'), '204': { description: 'Lookup by clientTaxId found nothing (X-Total-Count: 0)' }, ...authErrors },
     },
     post: {
+      operationId: 'createReceivableAccount',
       summary: 'Open a receivable account; its CVU is requested from the banking provider asynchronously (status PROVISIONING, cvu and alias null)',
       parameters: [idempotencyKey(true)],
       requestBody: { required: true, content: json(ref('ReceivableAccountInput')) },
@@ -36,6 +38,7 @@ export const receivableAccountsPaths = {
   },
   '/v1/receivable-accounts/batches': {
     post: {
+      operationId: 'createReceivableAccountBatch',
       summary: 'Open many accounts; each item stands alone, as if posted by itself',
       parameters: [idempotencyKey(true)],
       requestBody: { required: true, content: json(ref('ReceivableAccountBatchRequest')) },
@@ -45,11 +48,13 @@ export const receivableAccountsPaths = {
   '/v1/receivable-accounts/{id}': {
     parameters: [pathId],
     get: {
+      operationId: 'getReceivableAccount',
       summary: 'Get a receivable account',
       parameters: [param('expand', 'owner')],
       responses: { '200': one('ReceivableAccount', 'Account'), '404': problem('resource-not-found'), ...authErrors },
     },
     put: {
+      operationId: 'updateReceivableAccount',
       summary: 'Change the alias and/or bind an associate',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('ReceivableAccountUpdate')) },
@@ -62,6 +67,7 @@ export const receivableAccountsPaths = {
       },
     },
     delete: {
+      operationId: 'disableReceivableAccount',
       summary: 'Disable (also stops provisioning)',
       parameters: [idempotencyKey(false)],
       responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
@@ -70,6 +76,7 @@ export const receivableAccountsPaths = {
   '/v1/receivable-accounts/{id}/activations': {
     parameters: [pathId],
     post: {
+      operationId: 'activateReceivableAccount',
       summary: 'Re-enable a DISABLED account: ACTIVE, or PROVISIONING again if it never got a CVU',
       parameters: [idempotencyKey(false)],
       responses: { '200': one('ReceivableAccount', 'Re-enabled'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
@@ -77,11 +84,11 @@ export const receivableAccountsPaths = {
   },
   '/v1/clients/{id}/receivable-accounts': {
     parameters: [pathId],
-    get: { summary: "The client's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listClientReceivableAccounts', summary: "The client's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/associates/{id}/receivable-accounts': {
     parameters: [pathId],
-    get: { summary: "The associate's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listAssociateReceivableAccounts', summary: "The associate's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
   },
 } as const;
 

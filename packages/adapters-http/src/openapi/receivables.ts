@@ -13,6 +13,7 @@ const invoiceData = {
 export const receivablesPaths = {
   '/v1/receivables': {
     get: {
+      operationId: 'listReceivables',
       summary: 'List receivables',
       parameters: [
         ...listParams,
@@ -28,6 +29,7 @@ export const receivablesPaths = {
       responses: { '200': listOf('Receivable'), ...authErrors },
     },
     post: {
+      operationId: 'createReceivable',
       summary: 'Issue a receivable (status PENDING, or PAID for a child of a PAID parent)',
       parameters: [idempotencyKey(true)],
       requestBody: { required: true, content: json(ref('ReceivableInput')) },
@@ -45,6 +47,7 @@ export const receivablesPaths = {
   },
   '/v1/receivables/batches': {
     post: {
+      operationId: 'createReceivableBatch',
       summary: 'Issue up to 1000 receivables; each item stands alone, as if posted by itself',
       parameters: [idempotencyKey(true)],
       requestBody: { required: true, content: json(ref('ReceivableBatchRequest')) },
@@ -53,8 +56,9 @@ export const receivablesPaths = {
   },
   '/v1/receivables/{id}': {
     parameters: [pathId],
-    get: { summary: 'Get a receivable', responses: { '200': one('Receivable', 'Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'getReceivable', summary: 'Get a receivable', responses: { '200': one('Receivable', 'Receivable'), '404': problem('resource-not-found'), ...authErrors } },
     put: {
+      operationId: 'updateReceivable',
       summary: 'Edit description, legalNumber, externalRoutingCode, issueDate, dueDate, attachmentUri, invoiceData, and amount while PENDING',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('ReceivableEdit')) },
@@ -70,6 +74,7 @@ export const receivablesPaths = {
   '/v1/receivables/{id}/status': {
     parameters: [pathId],
     patch: {
+      operationId: 'changeReceivableStatus',
       summary: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition)',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('ReceivableStatusInput')) },
@@ -83,7 +88,7 @@ export const receivablesPaths = {
   },
   '/v1/receivable-accounts/{id}/receivables': {
     parameters: [pathId],
-    get: { summary: "The account's receivables (same filters as the receivable list)", responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listReceivableAccountReceivables', summary: "The account's receivables (same filters as the receivable list)", responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { ref, json, problem, authErrors, writeErrors, param, idSchema, pathId, idempotencyKey, listParams, listOf, one, created } from './operation-parts';
+import { ref, json, problem, authErrors, writeErrors, param, pathParam, idSchema, pathId, idempotencyKey, listParams, listOf, one, created } from './operation-parts';
 import { timestamp, id } from './shared-schemas';
 import { receivableTypes } from './receivables';
 
@@ -7,11 +7,13 @@ import { receivableTypes } from './receivables';
 export const routeSettlementsPaths = {
   '/v1/route-settlements': {
     get: {
+      operationId: 'listRouteSettlements',
       summary: 'List route settlements',
       parameters: [...listParams.slice(0, 2), param('associateId', 'Exact', idSchema), param('routeCode', 'Exact'), param('fromDate', 'On the settlement day, YYYY-MM-DD'), param('toDate', 'On the settlement day, YYYY-MM-DD')],
       responses: { '200': listOf('RouteSettlement'), ...authErrors },
     },
     post: {
+      operationId: 'createRouteSettlement',
       summary: 'Create or update: 201 new, 200 the same (routeCode, date, associateId) again',
       parameters: [idempotencyKey(false)],
       requestBody: { required: true, content: json(ref('RouteSettlementInput')) },
@@ -26,16 +28,16 @@ export const routeSettlementsPaths = {
     },
   },
   '/v1/route-settlements/{routeCode}': {
-    parameters: [param('routeCode', 'The route code', { type: 'string' }, 'path')],
-    get: { summary: 'A route settlement with its summary', responses: { '200': one('RouteSettlement', 'Route settlement'), '404': problem('resource-not-found'), ...authErrors } },
+    parameters: [pathParam('routeCode', 'The route code')],
+    get: { operationId: 'getRouteSettlement', summary: 'A route settlement with its summary', responses: { '200': one('RouteSettlement', 'Route settlement'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/route-settlements/{routeCode}/receivables': {
-    parameters: [param('routeCode', 'The route code', { type: 'string' }, 'path')],
-    get: { summary: 'The receivables grouped under it', parameters: listParams.slice(0, 2), responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
+    parameters: [pathParam('routeCode', 'The route code')],
+    get: { operationId: 'listRouteSettlementReceivables', summary: 'The receivables grouped under it', parameters: listParams.slice(0, 2), responses: { '200': listOf('Receivable'), '404': problem('resource-not-found'), ...authErrors } },
   },
   '/v1/associates/{id}/route-settlements': {
     parameters: [pathId],
-    get: { summary: "The associate's route settlements", responses: { '200': listOf('RouteSettlement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: { operationId: 'listAssociateRouteSettlements', summary: "The associate's route settlements", responses: { '200': listOf('RouteSettlement'), '404': problem('resource-not-found'), ...authErrors } },
   },
 } as const;
 

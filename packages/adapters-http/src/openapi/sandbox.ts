@@ -6,6 +6,7 @@ import { id, nullableDate } from './shared-schemas';
 export const sandboxPaths = {
   '/v1/sandbox/collections': {
     post: {
+      operationId: 'createSandboxCollection',
       summary: "Sandbox only: simulate money arriving on one of the caller's ACTIVE receivable accounts (CREDIT/DEPOSIT movement, event movement.created). Needs receivable-accounts:write",
       security: [{ bearer: ['receivable-accounts:write'] }],
       parameters: [idempotencyKey(false)],
@@ -21,6 +22,7 @@ export const sandboxPaths = {
   },
   '/v1/sandbox/settlement-runs': {
     post: {
+      operationId: 'runSandboxSettlement',
       summary: "Sandbox only: run the settlement cycle now for the caller's customer alone (other customers' accounts wait for the scheduled cycle). Needs receivables:write",
       security: [{ bearer: ['receivables:write'] }],
       responses: {
@@ -33,6 +35,7 @@ export const sandboxPaths = {
   },
   '/v1/sandbox/expiration-runs': {
     post: {
+      operationId: 'runSandboxExpiration',
       summary:
         "Sandbox only: run the daily expiry job now for the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Needs receivables:write",
       security: [{ bearer: ['receivables:write'] }],

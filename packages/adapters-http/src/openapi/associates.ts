@@ -1,57 +1,102 @@
-import { ref, json, problem, authErrors, writeErrors, param, idSchema, pathId, idempotencyKey, listParams, listOf, one, created } from './operation-parts';
+import { created, listOf, listParams, noContent, one, operation, param, idSchema, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, taxId, id } from './shared-schemas';
 
 /** Associates (routes/associate-routes.ts). */
 
-export const associatesPaths = {
+const tag = 'Associates';
+const associateInput = {
+  type: 'DRIVER',
+  name: 'Lucía',
+  lastName: 'Pereyra',
+  taxId: '27-28345678-4',
+  documentNumber: '28345678',
+  email: 'lucia.pereyra@norte.example',
+  phone: '+5491155550123',
+  address: 'Av. Corrientes 1234, CABA',
+  parentAssociateId: null,
+};
+const associate = { id: 7, ...associateInput, taxId: '27283456784', status: 'ACTIVE', creationDate: '2026-03-02T14:00:00.000Z', modificationDate: '2026-03-02T14:00:00.000Z' };
+const body = { schema: ref('AssociateInput'), example: associateInput };
+const parent = { 'resource-not-found': 'no associate has the parentAssociateId', 'resource-not-accessible': "the parentAssociateId is another customer's associate" } as const;
+const read = 'associates:read';
+const write = 'associates:write';
+
+const paths = {
   '/v1/associates': {
-    get: {
-      operationId: 'listAssociates',
-      summary: 'List associates (status defaults to ACTIVE)',
+    get: operation({
+      id: 'listAssociates',
+      tag,
+      summary: 'List associates',
+      description: 'status defaults to ACTIVE.',
+      scope: read,
       parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', idSchema), param('status', 'ACTIVE (default) or DISABLED')],
-      responses: { '200': listOf('Associate'), ...authErrors },
-    },
-    post: {
-      operationId: 'createAssociate',
-      summary: 'Create an associate, or return the ACTIVE one with that taxId (a DISABLED one gives 422 associate-disabled)',
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('AssociateInput')) },
-      responses: { '201': created('Associate'), '200': one('Associate', 'Existing associate'), '404': problem('resource-not-found (parentAssociateId)'), '422': problem('associate-disabled'), ...writeErrors },
-    },
+      responses: { '200': listOf('Associate', associate) },
+    }),
+    post: operation({
+      id: 'createAssociate',
+      tag,
+      summary: 'Create an associate, or find it',
+      description: 'Returns the ACTIVE associate with that taxId (200) instead of creating another; a DISABLED one gives 422 associate-disabled (activate it instead).',
+      scope: write,
+      key: 'optional',
+      body,
+      responses: { '201': created('Associate', associate), '200': one('Associate', 'Existing associate', associate) },
+      refusals: { ...parent, 'associate-disabled': 'the associate with this taxId, or the parent, is DISABLED' },
+    }),
   },
   '/v1/associates/{id}': {
     parameters: [pathId],
-    get: { operationId: 'getAssociate', summary: 'Get an associate', responses: { '200': one('Associate', 'Associate'), '404': problem('resource-not-found'), ...authErrors } },
-    put: {
-      operationId: 'replaceAssociate',
-      summary: 'Replace an associate (full body); taxId cannot change, and a parentAssociateId that reports to this associate (a supervisor loop) is 400 validation',
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('AssociateInput')) },
-      responses: { '200': one('Associate', 'Updated'), '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
-    },
-    delete: {
-      operationId: 'disableAssociate',
-      summary: 'Soft delete (status DISABLED)',
-      parameters: [idempotencyKey(false)],
-      responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('associate-disabled'), ...writeErrors },
-    },
+    get: operation({ id: 'getAssociate', tag, summary: 'Get an associate', scope: read, responses: { '200': one('Associate', 'Associate', associate) }, refusals: pathResource('associate') }),
+    put: operation({
+      id: 'replaceAssociate',
+      tag,
+      summary: 'Replace an associate',
+      description: 'A full body; taxId cannot change, and a parentAssociateId that reports to this associate (a supervisor loop) is 400 validation.',
+      scope: write,
+      key: 'optional',
+      body,
+      responses: { '200': one('Associate', 'Updated', associate) },
+      refusals: { ...pathResource('associate'), 'associate-disabled': 'the associate, or the parent, is DISABLED' },
+    }),
+    delete: operation({
+      id: 'disableAssociate',
+      tag,
+      summary: 'Disable an associate',
+      description: 'A soft delete: status DISABLED.',
+      scope: write,
+      key: 'optional',
+      responses: { '204': noContent('Disabled') },
+      refusals: { ...pathResource('associate'), 'associate-disabled': 'the associate is DISABLED already' },
+    }),
   },
   '/v1/associates/{id}/activations': {
     parameters: [pathId],
-    post: {
-      operationId: 'activateAssociate',
+    post: operation({
+      id: 'activateAssociate',
+      tag,
       summary: 'Re-enable a DISABLED associate',
-      parameters: [idempotencyKey(false)],
-      responses: { '200': one('Associate', 'Active again'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
-    },
+      scope: write,
+      key: 'optional',
+      responses: { '200': one('Associate', 'Active again', associate) },
+      refusals: { ...pathResource('associate'), 'invalid-status-transition': 'the associate is ACTIVE already' },
+    }),
   },
   '/v1/clients/{id}/associates': {
     parameters: [pathId],
-    get: { operationId: 'listClientAssociates', summary: 'Associates sharing receivable accounts with the client', parameters: listParams.slice(0, 2), responses: { '200': listOf('Associate'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'listClientAssociates',
+      tag,
+      summary: "List a client's associates",
+      description: 'Associates sharing receivable accounts with the client.',
+      scope: read,
+      parameters: listParams.slice(0, 2),
+      responses: { '200': listOf('Associate', associate) },
+      refusals: pathResource('client'),
+    }),
   },
-} as const;
+};
 
-export const associatesSchemas = {
+const schemas = {
   AssociateInput: {
     type: 'object',
     required: ['type', 'name', 'lastName', 'taxId', 'documentNumber', 'email', 'phone'],
@@ -69,7 +114,6 @@ export const associatesSchemas = {
   },
   Associate: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'type', 'name', 'lastName', 'taxId', 'documentNumber', 'email', 'phone', 'address', 'parentAssociateId', 'status', 'creationDate', 'modificationDate'],
     properties: {
       id,
@@ -88,3 +132,9 @@ export const associatesSchemas = {
     },
   },
 } as const;
+
+export const associatesApi: ResourceApi = {
+  tags: [{ name: tag, description: 'People who act for the integrator (drivers, distributors, members...): they can own receivable accounts, alone or with a client' }],
+  paths,
+  schemas,
+};

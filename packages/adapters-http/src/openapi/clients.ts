@@ -1,38 +1,63 @@
-import { ref, json, problem, authErrors, writeErrors, param, pathId, idempotencyKey, listParams, listOf, one, created } from './operation-parts';
+import { created, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, taxId, id } from './shared-schemas';
 
 /** Clients (routes/client-routes.ts). */
 
-export const clientsPaths = {
+const tag = 'Clients';
+const clientInput = {
+  businessName: 'Distribuidora Norte SA',
+  taxId: '30-71234567-1',
+  documentType: 'CUIT',
+  email: 'cobranzas@norte.example',
+  branchExternalCode: null,
+  branchDescription: null,
+  branchReferenceAddress: null,
+  externalId: 'ERP-1001',
+};
+const client = { id: 12, ...clientInput, taxId: '30712345671', creationDate: '2026-03-02T13:45:00.000Z', modificationDate: '2026-03-02T13:45:00.000Z' };
+const body = { schema: ref('ClientInput'), example: clientInput };
+const branchRule = { 'incomplete-branch': 'branchExternalCode is set without branchDescription and branchReferenceAddress' } as const;
+
+const paths = {
   '/v1/clients': {
-    get: {
-      operationId: 'listClients',
+    get: operation({
+      id: 'listClients',
+      tag,
       summary: 'List clients',
+      scope: 'clients:read',
       parameters: [...listParams, param('taxId', '11 digits (dashes allowed)'), param('documentType', 'CUIT or CUIL'), param('branchExternalCode', 'Exact'), param('externalId', 'Exact')],
-      responses: { '200': listOf('Client'), ...authErrors },
-    },
-    post: {
-      operationId: 'createClient',
-      summary: 'Create a client, or return the existing one with the same (documentType, taxId, branchExternalCode) unchanged',
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('ClientInput')) },
-      responses: { '201': created('Client'), '200': one('Client', 'Existing client, unchanged'), '422': problem('incomplete-branch'), ...writeErrors },
-    },
+      responses: { '200': listOf('Client', client) },
+    }),
+    post: operation({
+      id: 'createClient',
+      tag,
+      summary: 'Create a client, or find it',
+      description: 'Returns the existing client with the same (documentType, taxId, branchExternalCode) unchanged (200) instead of creating another.',
+      scope: 'clients:write',
+      key: 'optional',
+      body,
+      responses: { '201': created('Client', client), '200': one('Client', 'Existing client, unchanged', client) },
+      refusals: branchRule,
+    }),
   },
   '/v1/clients/{id}': {
     parameters: [pathId],
-    get: { operationId: 'getClient', summary: 'Get a client', responses: { '200': one('Client', 'Client'), '404': problem('resource-not-found'), ...authErrors } },
-    put: {
-      operationId: 'replaceClient',
-      summary: 'Replace a client (full body); taxId, documentType and branchExternalCode cannot change (400 validation)',
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('ClientInput')) },
-      responses: { '200': one('Client', 'Updated'), '404': problem('resource-not-found'), '422': problem('incomplete-branch'), ...writeErrors },
-    },
+    get: operation({ id: 'getClient', tag, summary: 'Get a client', scope: 'clients:read', responses: { '200': one('Client', 'Client', client) }, refusals: pathResource('client') }),
+    put: operation({
+      id: 'replaceClient',
+      tag,
+      summary: 'Replace a client',
+      description: 'A full body; taxId, documentType and branchExternalCode cannot change (400 validation).',
+      scope: 'clients:write',
+      key: 'optional',
+      body,
+      responses: { '200': one('Client', 'Updated', client) },
+      refusals: { ...pathResource('client'), ...branchRule },
+    }),
   },
-} as const;
+};
 
-export const clientsSchemas = {
+const schemas = {
   ClientInput: {
     type: 'object',
     required: ['businessName', 'taxId', 'documentType'],
@@ -49,7 +74,6 @@ export const clientsSchemas = {
   },
   Client: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'businessName', 'taxId', 'documentType', 'email', 'branchExternalCode', 'branchDescription', 'branchReferenceAddress', 'externalId', 'creationDate', 'modificationDate'],
     properties: {
       id,
@@ -66,3 +90,9 @@ export const clientsSchemas = {
     },
   },
 } as const;
+
+export const clientsApi: ResourceApi = {
+  tags: [{ name: tag, description: "The integrator's customers who owe money: companies or people by CUIT/CUIL, optionally one branch of them" }],
+  paths,
+  schemas,
+};

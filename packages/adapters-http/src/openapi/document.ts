@@ -1,17 +1,21 @@
-import { STATUS_BY_CODE, wireCodeOf } from '../middleware/problem';
 import type { ErrorCode } from '@rcs/domain';
+import { STATUS_BY_CODE, wireCodeOf } from '../middleware/problem';
+import { associatesApi } from './associates';
+import { authApi } from './auth';
+import { bankNotificationsApi } from './bank-notifications';
+import { clientsApi } from './clients';
+import { responseHeaders } from './headers';
+import { moneyApi } from './money';
 import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
+import { receivableAccountsApi } from './receivable-accounts';
+import { receivablesApi } from './receivables';
+import { routeSettlementsApi } from './route-settlements';
+import { sandboxApi } from './sandbox';
+import { serviceApi } from './service';
 import { sharedSchemas } from './shared-schemas';
-import { servicePaths, serviceSchemas } from './service';
-import { authPaths, authSchemas } from './auth';
-import { clientsPaths, clientsSchemas } from './clients';
-import { associatesPaths, associatesSchemas } from './associates';
-import { receivableAccountsPaths, receivableAccountsSchemas } from './receivable-accounts';
-import { receivablesPaths, receivablesSchemas } from './receivables';
-import { routeSettlementsPaths, routeSettlementsSchemas } from './route-settlements';
-import { moneyPaths, moneySchemas } from './money';
-import { sandboxPaths, sandboxSchemas } from './sandbox';
-import { bankNotificationsPaths } from './bank-notifications';
+
+// In the order a reader meets them; within a resource, a literal path (batches) before the template it would match.
+const resources = [authApi, clientsApi, associatesApi, receivableAccountsApi, receivablesApi, routeSettlementsApi, moneyApi, sandboxApi, bankNotificationsApi, serviceApi];
 
 /** The served OpenAPI document, assembled from one description per resource (beside the routes that serve it). */
 export const openApiDocument = {
@@ -37,32 +41,11 @@ export const openApiDocument = {
     },
   ],
   security: [{ bearer: [] }],
-  paths: withRateLimitHeaders({
-    ...servicePaths,
-    ...authPaths,
-    ...clientsPaths,
-    ...associatesPaths,
-    ...receivableAccountsPaths,
-    ...receivablesPaths,
-    ...routeSettlementsPaths,
-    ...moneyPaths,
-    ...sandboxPaths,
-    ...bankNotificationsPaths,
-  }),
+  tags: resources.flatMap((resource) => resource.tags),
+  paths: withRateLimitHeaders(Object.assign({}, ...resources.map((resource) => resource.paths))),
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    headers: rateLimitHeaders,
-    schemas: {
-      ...sharedSchemas,
-      ...serviceSchemas,
-      ...authSchemas,
-      ...clientsSchemas,
-      ...associatesSchemas,
-      ...receivableAccountsSchemas,
-      ...receivablesSchemas,
-      ...routeSettlementsSchemas,
-      ...moneySchemas,
-      ...sandboxSchemas,
-    },
+    headers: { ...rateLimitHeaders, ...responseHeaders },
+    schemas: Object.assign({ ...sharedSchemas }, ...resources.map((resource) => resource.schemas)),
   },
-} as const;
+};

@@ -1,4 +1,4 @@
-import { problem, authErrors, param, idSchema, pathId, listParams, listOf, one } from './operation-parts';
+import { idSchema, listOf, listParams, one, operation, param, pathId, pathResource, type ResourceApi } from './operation-parts';
 import { timestamp, taxId, id } from './shared-schemas';
 
 /** Current accounts, balances, movements and settlements (routes/money-routes.ts). */
@@ -12,49 +12,126 @@ const movementParams = [
   param('operationType', 'DEPOSIT or SETTLEMENT'),
 ];
 
-export const moneyPaths = {
+const read = 'current-accounts:read';
+export const movementExample = {
+  id: 9001,
+  receivableAccountId: 31,
+  movementType: 'CREDIT',
+  operationType: 'DEPOSIT',
+  subtype: null,
+  amount: 15000.5,
+  currencyCode: 'ARS',
+  counterParty: { name: 'Almacén Don José', taxId: '20123456786' },
+  settlementId: null,
+  movementDate: '2026-03-05T12:30:00.000Z',
+};
+const currentAccount = {
+  id: 2,
+  accountType: 'MAIN',
+  cvu: '0000003100012345678901',
+  alias: 'norte.cobros.main',
+  currencyCode: 'ARS',
+  status: 'ACTIVE',
+  lastSettlementDate: '2026-03-05T13:00:00.000Z',
+  creationDate: '2026-01-10T10:00:00.000Z',
+  modificationDate: '2026-03-05T13:00:00.000Z',
+};
+const settlement = {
+  id: 88,
+  receivableAccountId: 31,
+  currentAccountId: 2,
+  amount: 15000.5,
+  currencyCode: 'ARS',
+  receivablesCount: 1,
+  receivableIds: [501],
+  settlementDate: '2026-03-05T13:00:00.000Z',
+  creationDate: '2026-03-05T13:00:00.000Z',
+};
+const settledIn = {
+  id: 9002,
+  currentAccountId: 2,
+  movementType: 'CREDIT',
+  operationType: 'SETTLEMENT',
+  subtype: 'SETTLEMENT_IN',
+  amount: 15000.5,
+  currencyCode: 'ARS',
+  counterParty: null,
+  settlementId: 88,
+  movementDate: '2026-03-05T13:00:00.000Z',
+};
+
+const paths = {
   '/v1/current-accounts': {
-    get: {
-      operationId: 'listCurrentAccounts',
-      summary: 'List current accounts (read-only)',
+    get: operation({
+      id: 'listCurrentAccounts',
+      tag: 'Current accounts',
+      summary: 'List current accounts',
+      description: 'Read-only: the service opens them and settles collected money into them.',
+      scope: read,
       parameters: [...listParams, param('accountType', 'MAIN or SUB'), param('status', 'ACTIVE or DISABLED')],
-      responses: { '200': listOf('CurrentAccount'), ...authErrors },
-    },
+      responses: { '200': listOf('CurrentAccount', currentAccount) },
+    }),
   },
   '/v1/current-accounts/{id}': {
     parameters: [pathId],
-    get: { operationId: 'getCurrentAccount', summary: 'Get a current account', responses: { '200': one('CurrentAccount', 'Current account'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({ id: 'getCurrentAccount', tag: 'Current accounts', summary: 'Get a current account', scope: read, responses: { '200': one('CurrentAccount', 'Current account', currentAccount) }, refusals: pathResource('current account') }),
   },
   '/v1/current-accounts/{id}/balances': {
     parameters: [pathId],
-    get: { operationId: 'getCurrentAccountBalances', summary: 'Balances: settled funds in the CVU wallet', responses: { '200': one('Balances', 'Balances'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'getCurrentAccountBalances',
+      tag: 'Current accounts',
+      summary: "Get a current account's balances",
+      description: 'Settled funds are in the CVU wallet.',
+      scope: read,
+      responses: { '200': one('Balances', 'Balances', { currentAccountId: 2, currencyCode: 'ARS', totalBalance: 15000.5, balanceByWallet: { CVU: 15000.5, CASH: 0, CVU_TAX: 0 }, asOf: '2026-03-05T13:05:00.000Z' }) },
+      refusals: pathResource('current account'),
+    }),
   },
   '/v1/current-accounts/{id}/movements': {
     parameters: [pathId],
-    get: { operationId: 'listCurrentAccountMovements', summary: 'Movements of a current account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'listCurrentAccountMovements',
+      tag: 'Current accounts',
+      summary: "List a current account's movements",
+      scope: read,
+      parameters: movementParams,
+      responses: { '200': listOf('Movement', settledIn) },
+      refusals: pathResource('current account'),
+    }),
   },
   '/v1/receivable-accounts/{id}/movements': {
     parameters: [pathId],
-    get: { operationId: 'listReceivableAccountMovements', summary: 'Movements of a receivable account', parameters: movementParams, responses: { '200': listOf('Movement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'listReceivableAccountMovements',
+      tag: 'Receivable accounts',
+      summary: "List a receivable account's movements",
+      description: 'Money arrived (CREDIT DEPOSIT) and swept to the current account (DEBIT SETTLEMENT).',
+      scope: 'receivable-accounts:read',
+      parameters: movementParams,
+      responses: { '200': listOf('Movement', movementExample) },
+      refusals: pathResource('receivable account'),
+    }),
   },
   '/v1/settlements': {
-    get: {
-      operationId: 'listSettlements',
-      summary: 'Settlements (needs current-accounts:read)',
+    get: operation({
+      id: 'listSettlements',
+      tag: 'Settlements',
+      summary: 'List settlements',
+      scope: read,
       parameters: [...listParams, param('receivableAccountId', 'Exact', idSchema)],
-      responses: { '200': listOf('Settlement'), ...authErrors },
-    },
+      responses: { '200': listOf('Settlement', settlement) },
+    }),
   },
   '/v1/settlements/{id}': {
     parameters: [pathId],
-    get: { operationId: 'getSettlement', summary: 'A settlement', responses: { '200': one('Settlement', 'Settlement'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({ id: 'getSettlement', tag: 'Settlements', summary: 'Get a settlement', scope: read, responses: { '200': one('Settlement', 'Settlement', settlement) }, refusals: pathResource('settlement') }),
   },
-} as const;
+};
 
-export const moneySchemas = {
+const schemas = {
   Movement: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'movementType', 'operationType', 'subtype', 'amount', 'currencyCode', 'counterParty', 'settlementId', 'movementDate'],
     properties: {
       id,
@@ -72,7 +149,6 @@ export const moneySchemas = {
   },
   CurrentAccount: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'accountType', 'cvu', 'alias', 'currencyCode', 'status', 'lastSettlementDate', 'creationDate', 'modificationDate'],
     properties: {
       id,
@@ -88,7 +164,6 @@ export const moneySchemas = {
   },
   Balances: {
     type: 'object',
-    additionalProperties: false,
     required: ['currentAccountId', 'currencyCode', 'totalBalance', 'balanceByWallet', 'asOf'],
     properties: {
       currentAccountId: id,
@@ -96,8 +171,7 @@ export const moneySchemas = {
       totalBalance: { type: 'number', description: 'CVU + CASH + CVU_TAX' },
       balanceByWallet: {
         type: 'object',
-        additionalProperties: false,
-        required: ['CVU', 'CASH', 'CVU_TAX'],
+            required: ['CVU', 'CASH', 'CVU_TAX'],
         properties: { CVU: { type: 'number', description: 'Settled funds' }, CASH: { type: 'number' }, CVU_TAX: { type: 'number' } },
       },
       asOf: timestamp,
@@ -105,7 +179,6 @@ export const moneySchemas = {
   },
   Settlement: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'receivableAccountId', 'currentAccountId', 'amount', 'currencyCode', 'receivablesCount', 'receivableIds', 'settlementDate', 'creationDate'],
     properties: {
       id,
@@ -120,3 +193,12 @@ export const moneySchemas = {
     },
   },
 } as const;
+
+export const moneyApi: ResourceApi = {
+  tags: [
+    { name: 'Current accounts', description: "The customer's own accounts (MAIN and SUB) that collected money is settled into, their balances and movements" },
+    { name: 'Settlements', description: 'Each sweep of a receivable account\'s collected money into a current account, with the receivables it settled' },
+  ],
+  paths,
+  schemas,
+};

@@ -1,98 +1,172 @@
-import { ref, json, problem, authErrors, writeErrors, param, idSchema, pathId, idempotencyKey, listParams, listOf, one, created } from './operation-parts';
+import { problemOf } from '../middleware/problem';
+import { headerRef } from './headers';
+import { created, idSchema, listOf, listParams, noContent, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, taxId, id, batchResponse } from './shared-schemas';
 
 /** Receivable accounts (routes/receivable-account-routes.ts). */
 
-export const receivableAccountsPaths = {
+const tag = 'Receivable accounts';
+const read = 'receivable-accounts:read';
+const write = 'receivable-accounts:write';
+const listFilters = [
+  ...listParams,
+  param('clientId', 'Owner client', idSchema),
+  param('associateId', 'Owner associate', idSchema),
+  param('ownerType', 'CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE'),
+  param('clientTaxId', "The client's taxId (11 digits): the lookup of candidate accounts"),
+  param('branchExternalCode', "The client's branch"),
+  param('cvu', 'Exact, 22 digits'),
+  param('alias', 'Exact'),
+  param('status', 'PROVISIONING, ACTIVE (default) or DISABLED'),
+  param('expand', 'owner: add names and tax ids of the owners'),
+];
+const accountInput = { clientId: 12, associateId: 7, currencyCode: 'ARS' };
+const provisioning = {
+  id: 31,
+  cvu: null,
+  alias: null,
+  currencyCode: 'ARS',
+  status: 'PROVISIONING',
+  disabledReason: null,
+  disabledMessage: null,
+  owner: { type: 'CLIENT_AND_ASSOCIATE', clientId: 12, associateId: 7 },
+  stats: { pendingAmount: 0 },
+  creationDate: '2026-03-02T14:30:00.000Z',
+  modificationDate: '2026-03-02T14:30:00.000Z',
+};
+const account = { ...provisioning, cvu: '0000003100098765432109', alias: 'norte.pereyra.31', status: 'ACTIVE', stats: { pendingAmount: 15000.5 }, modificationDate: '2026-03-02T14:30:01.000Z' };
+const openRefusals = {
+  'resource-not-found': 'no client or associate has the clientId or associateId',
+  'resource-not-accessible': "the client or associate is another customer's",
+  'receivable-account-already-exists': 'the owners have an account in this currency already (existingResourceId names it)',
+  'receivable-account-requires-owner': 'neither clientId nor associateId',
+  'owner-type-not-supported': "the customer's account template does not take this kind of owner",
+  'associate-disabled': 'the associate is DISABLED',
+} as const;
+
+const paths = {
   '/v1/receivable-accounts': {
-    get: {
-      operationId: 'listReceivableAccounts',
-      summary: 'List receivable accounts (status defaults to ACTIVE). With clientTaxId and no match: 204, no body, X-Total-Count 0',
-      parameters: [
-        ...listParams,
-        param('clientId', 'Owner client', idSchema),
-        param('associateId', 'Owner associate', idSchema),
-        param('ownerType', 'CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE'),
-        param('clientTaxId', "The client's taxId (11 digits): the lookup of candidate accounts"),
-        param('branchExternalCode', "The client's branch"),
-        param('cvu', 'Exact, 22 digits'),
-        param('alias', 'Exact'),
-        param('status', 'PROVISIONING, ACTIVE (default) or DISABLED'),
-        param('expand', 'owner: add names and tax ids of the owners'),
-      ],
-      responses: { '200': listOf('ReceivableAccount'), '204': { description: 'Lookup by clientTaxId found nothing (X-Total-Count: 0)' }, ...authErrors },
-    },
-    post: {
-      operationId: 'createReceivableAccount',
-      summary: 'Open a receivable account; its CVU is requested from the banking provider asynchronously (status PROVISIONING, cvu and alias null)',
-      parameters: [idempotencyKey(true)],
-      requestBody: { required: true, content: json(ref('ReceivableAccountInput')) },
-      responses: {
-        ...writeErrors,
-        '201': created('ReceivableAccount'),
-        '404': problem('resource-not-found (clientId or associateId)'),
-        '409': problem('receivable-account-already-exists, with existingResourceId; idempotency conflicts'),
-        '422': problem('receivable-account-requires-owner, owner-type-not-supported, associate-disabled'),
-      },
-    },
+    get: operation({
+      id: 'listReceivableAccounts',
+      tag,
+      summary: 'List receivable accounts',
+      description: 'status defaults to ACTIVE. The lookup by clientTaxId that finds nothing answers 204, no body, X-Total-Count 0.',
+      scope: read,
+      parameters: listFilters,
+      responses: { '200': listOf('ReceivableAccount', account), '204': { description: 'Lookup by clientTaxId found nothing', headers: { 'X-Total-Count': headerRef('X-Total-Count') } } },
+    }),
+    post: operation({
+      id: 'createReceivableAccount',
+      tag,
+      summary: 'Open a receivable account',
+      description: 'Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).',
+      scope: write,
+      key: 'required',
+      body: { schema: ref('ReceivableAccountInput'), example: accountInput },
+      responses: { '201': created('ReceivableAccount', provisioning) },
+      refusals: openRefusals,
+    }),
   },
   '/v1/receivable-accounts/batches': {
-    post: {
-      operationId: 'createReceivableAccountBatch',
-      summary: 'Open many accounts; each item stands alone, as if posted by itself',
-      parameters: [idempotencyKey(true)],
-      requestBody: { required: true, content: json(ref('ReceivableAccountBatchRequest')) },
-      responses: { '200': one('ReceivableAccountBatchResponse', 'One result per item, in order'), ...writeErrors },
-    },
+    post: operation({
+      id: 'createReceivableAccountBatch',
+      tag,
+      summary: 'Open many receivable accounts',
+      description: 'Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.',
+      scope: write,
+      key: 'required',
+      body: { schema: ref('ReceivableAccountBatchRequest'), example: { items: [accountInput, { clientId: 13 }] } },
+      responses: {
+        '200': one('ReceivableAccountBatchResponse', 'One result per item, in order', {
+          results: [
+            { index: 0, status: 201, receivableAccount: provisioning },
+            { index: 1, status: 404, error: problemOf('resource-not-found', 'client 13 not found') },
+          ],
+        }),
+      },
+    }),
   },
   '/v1/receivable-accounts/{id}': {
     parameters: [pathId],
-    get: {
-      operationId: 'getReceivableAccount',
+    get: operation({
+      id: 'getReceivableAccount',
+      tag,
       summary: 'Get a receivable account',
-      parameters: [param('expand', 'owner')],
-      responses: { '200': one('ReceivableAccount', 'Account'), '404': problem('resource-not-found'), ...authErrors },
-    },
-    put: {
-      operationId: 'updateReceivableAccount',
-      summary: 'Change the alias and/or bind an associate',
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('ReceivableAccountUpdate')) },
-      responses: {
-        ...writeErrors,
-        '200': one('ReceivableAccount', 'Updated'),
-        '404': problem('resource-not-found'),
-        '409': problem('receivable-account-already-exists, alias-already-in-use, idempotency conflicts'),
-        '422': problem('receivable-account-owner-immutable, associate-disabled, invalid-status-transition'),
+      scope: read,
+      parameters: [param('expand', 'owner: add names and tax ids of the owners')],
+      responses: { '200': one('ReceivableAccount', 'Account', account) },
+      refusals: pathResource('receivable account'),
+    }),
+    put: operation({
+      id: 'updateReceivableAccount',
+      tag,
+      summary: 'Change the alias or bind an associate',
+      scope: write,
+      key: 'optional',
+      body: { schema: ref('ReceivableAccountUpdate'), example: { alias: 'norte.lucia.31' } },
+      responses: { '200': one('ReceivableAccount', 'Updated', { ...account, alias: 'norte.lucia.31' }) },
+      refusals: {
+        ...pathResource('receivable account'),
+        'receivable-account-already-exists': 'binding the associate would give the owners a second account in this currency',
+        'alias-already-in-use': 'another account has this alias',
+        'receivable-account-owner-immutable': 'the account has an associate already and its CVU is active',
+        'associate-disabled': 'the associate is DISABLED',
+        'invalid-status-transition': 'an alias for an account that has no CVU yet, or a DISABLED one',
       },
-    },
-    delete: {
-      operationId: 'disableReceivableAccount',
-      summary: 'Disable (also stops provisioning)',
-      parameters: [idempotencyKey(false)],
-      responses: { '204': { description: 'Disabled' }, '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
-    },
+    }),
+    delete: operation({
+      id: 'disableReceivableAccount',
+      tag,
+      summary: 'Disable a receivable account',
+      description: 'Also stops its provisioning; disabledReason DISABLED_BY_CUSTOMER.',
+      scope: write,
+      key: 'optional',
+      responses: { '204': noContent('Disabled') },
+      refusals: { ...pathResource('receivable account'), 'invalid-status-transition': 'the account is DISABLED already' },
+    }),
   },
   '/v1/receivable-accounts/{id}/activations': {
     parameters: [pathId],
-    post: {
-      operationId: 'activateReceivableAccount',
-      summary: 'Re-enable a DISABLED account: ACTIVE, or PROVISIONING again if it never got a CVU',
-      parameters: [idempotencyKey(false)],
-      responses: { '200': one('ReceivableAccount', 'Re-enabled'), '404': problem('resource-not-found'), '422': problem('invalid-status-transition'), ...writeErrors },
-    },
+    post: operation({
+      id: 'activateReceivableAccount',
+      tag,
+      summary: 'Re-enable a DISABLED receivable account',
+      description: 'ACTIVE again, or PROVISIONING again if it never got a CVU.',
+      scope: write,
+      key: 'optional',
+      responses: { '200': one('ReceivableAccount', 'Re-enabled', account) },
+      refusals: { ...pathResource('receivable account'), 'invalid-status-transition': 'the account is not DISABLED' },
+    }),
   },
   '/v1/clients/{id}/receivable-accounts': {
     parameters: [pathId],
-    get: { operationId: 'listClientReceivableAccounts', summary: "The client's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'listClientReceivableAccounts',
+      tag,
+      summary: "List a client's receivable accounts",
+      description: 'The same filters as the account list.',
+      scope: read,
+      parameters: listFilters,
+      responses: { '200': listOf('ReceivableAccount', account) },
+      refusals: pathResource('client'),
+    }),
   },
   '/v1/associates/{id}/receivable-accounts': {
     parameters: [pathId],
-    get: { operationId: 'listAssociateReceivableAccounts', summary: "The associate's receivable accounts (same filters as the account list)", responses: { '200': listOf('ReceivableAccount'), '404': problem('resource-not-found'), ...authErrors } },
+    get: operation({
+      id: 'listAssociateReceivableAccounts',
+      tag,
+      summary: "List an associate's receivable accounts",
+      description: 'The same filters as the account list.',
+      scope: read,
+      parameters: listFilters,
+      responses: { '200': listOf('ReceivableAccount', account) },
+      refusals: pathResource('associate'),
+    }),
   },
-} as const;
+};
 
-export const receivableAccountsSchemas = {
+const schemas = {
   ReceivableAccountInput: {
     type: 'object',
     description: 'clientId and/or associateId (at least one: else 422 receivable-account-requires-owner)',
@@ -111,7 +185,6 @@ export const receivableAccountsSchemas = {
   },
   ReceivableAccount: {
     type: 'object',
-    additionalProperties: false,
     required: ['id', 'cvu', 'alias', 'currencyCode', 'status', 'disabledReason', 'disabledMessage', 'owner', 'stats', 'creationDate', 'modificationDate'],
     properties: {
       id,
@@ -129,13 +202,11 @@ export const receivableAccountsSchemas = {
         oneOf: [
           {
             type: 'object',
-            additionalProperties: false,
             required: ['type', 'id'],
             properties: { type: { enum: ['CLIENT', 'ASSOCIATE'] }, id, displayName: { type: 'string' }, taxId },
           },
           {
             type: 'object',
-            additionalProperties: false,
             required: ['type', 'clientId', 'associateId'],
             properties: {
               type: { const: 'CLIENT_AND_ASSOCIATE' },
@@ -143,11 +214,10 @@ export const receivableAccountsSchemas = {
               associateId: id,
               client: {
                 type: 'object',
-                additionalProperties: false,
                 required: ['displayName', 'taxId', 'branchExternalCode'],
                 properties: { displayName: { type: 'string' }, taxId, branchExternalCode: nullableString },
               },
-              associate: { type: 'object', additionalProperties: false, required: ['displayName', 'taxId'], properties: { displayName: { type: 'string' }, taxId } },
+              associate: { type: 'object', required: ['displayName', 'taxId'], properties: { displayName: { type: 'string' }, taxId } },
             },
           },
         ],
@@ -169,3 +239,9 @@ export const receivableAccountsSchemas = {
   },
   ReceivableAccountBatchResponse: batchResponse('receivableAccount', 'ReceivableAccount'),
 } as const;
+
+export const receivableAccountsApi: ResourceApi = {
+  tags: [{ name: tag, description: 'Collection accounts, each with its own CVU from the banking provider, owned by a client, an associate or both; their receivables are paid into them' }],
+  paths,
+  schemas,
+};

@@ -1,57 +1,59 @@
-import { ref, json, problem, authErrors, writeErrors, idempotencyKey, one } from './operation-parts';
+import { one, operation, ref, type ResourceApi } from './operation-parts';
 import { id, nullableDate } from './shared-schemas';
+import { movementExample } from './money';
 
 /** Sandbox helpers (routes/sandbox-routes.ts). */
 
-export const sandboxPaths = {
+const tag = 'Sandbox';
+const onlyInSandbox = 'Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.';
+
+const paths = {
   '/v1/sandbox/collections': {
-    post: {
-      operationId: 'createSandboxCollection',
-      summary: "Sandbox only: simulate money arriving on one of the caller's ACTIVE receivable accounts (CREDIT/DEPOSIT movement, event movement.created). Needs receivable-accounts:write",
-      security: [{ bearer: ['receivable-accounts:write'] }],
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: true, content: json(ref('CollectionInput')) },
-      responses: {
-        ...writeErrors,
-        '201': one('Movement', 'The movement'),
-        '403': problem("insufficient-scope (receivable-accounts:write); resource-not-accessible: another customer's account"),
-        '404': problem('resource-not-found; in production the whole path answers 404'),
-        '422': problem('receivable-account-not-active, unmatching-movement-currency-code, current-account-not-receivable-enabled'),
+    post: operation({
+      id: 'createSandboxCollection',
+      tag,
+      summary: 'Simulate money arriving on a receivable account',
+      description: `Money arrives on one of the caller's ACTIVE receivable accounts: a CREDIT DEPOSIT movement, event movement.created. ${onlyInSandbox}`,
+      scope: 'receivable-accounts:write',
+      key: 'optional',
+      body: { schema: ref('CollectionInput'), example: { receivableAccountId: 31, amount: '15000.50', currencyCode: 'ARS', counterParty: { name: 'Almacén Don José', taxId: '20-12345678-6' } } },
+      responses: { '201': one('Movement', 'The movement', movementExample) },
+      refusals: {
+        'resource-not-found': 'no receivable account has the receivableAccountId (in production: the path)',
+        'resource-not-accessible': "the account is another customer's",
+        'receivable-account-not-active': 'the account is not ACTIVE',
+        'unmatching-movement-currency-code': "currencyCode is not the account's",
+        'current-account-not-receivable-enabled': "the customer's current account does not take collections",
       },
-    },
+    }),
   },
   '/v1/sandbox/settlement-runs': {
-    post: {
-      operationId: 'runSandboxSettlement',
-      summary: "Sandbox only: run the settlement cycle now for the caller's customer alone (other customers' accounts wait for the scheduled cycle). Needs receivables:write",
-      security: [{ bearer: ['receivables:write'] }],
-      responses: {
-        ...authErrors,
-        '201': one('SettlementRun', "What the cycle did for the caller's customer"),
-        '403': problem('insufficient-scope (receivables:write)'),
-        '404': problem('in production the whole path answers 404'),
-      },
-    },
+    post: operation({
+      id: 'runSandboxSettlement',
+      tag,
+      summary: 'Run the settlement cycle now',
+      description: `For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
+      scope: 'receivables:write',
+      responses: { '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }) },
+      refusals: { 'resource-not-found': 'in production: the path' },
+    }),
   },
   '/v1/sandbox/expiration-runs': {
-    post: {
-      operationId: 'runSandboxExpiration',
-      summary:
-        "Sandbox only: run the daily expiry job now for the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Needs receivables:write",
-      security: [{ bearer: ['receivables:write'] }],
-      parameters: [idempotencyKey(false)],
-      requestBody: { required: false, content: json(ref('ExpirationRunInput')) },
-      responses: {
-        ...writeErrors,
-        '201': one('ExpirationRun', 'How many receivables the run expired'),
-        '403': problem('insufficient-scope (receivables:write)'),
-        '404': problem('in production the whole path answers 404'),
-      },
-    },
+    post: operation({
+      id: 'runSandboxExpiration',
+      tag,
+      summary: 'Run the daily expiry job now',
+      description: `For the caller's customer alone, as if on \`date\`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). ${onlyInSandbox}`,
+      scope: 'receivables:write',
+      key: 'optional',
+      body: { schema: ref('ExpirationRunInput'), example: { date: '2026-04-01' }, required: false },
+      responses: { '201': one('ExpirationRun', 'How many receivables the run expired', { expiredReceivables: 3 }) },
+      refusals: { 'resource-not-found': 'in production: the path' },
+    }),
   },
-} as const;
+};
 
-export const sandboxSchemas = {
+const schemas = {
   CollectionInput: {
     type: 'object',
     required: ['receivableAccountId', 'amount', 'counterParty'],
@@ -64,7 +66,6 @@ export const sandboxSchemas = {
   },
   SettlementRun: {
     type: 'object',
-    additionalProperties: false,
     required: ['settlements', 'settledReceivables', 'settledAmount'],
     properties: { settlements: { type: 'integer' }, settledReceivables: { type: 'integer' }, settledAmount: { type: 'number' } },
   },
@@ -74,8 +75,13 @@ export const sandboxSchemas = {
   },
   ExpirationRun: {
     type: 'object',
-    additionalProperties: false,
     required: ['expiredReceivables'],
     properties: { expiredReceivables: { type: 'integer', minimum: 0, description: 'Receivables the run turned EXPIRED' } },
   },
 } as const;
+
+export const sandboxApi: ResourceApi = {
+  tags: [{ name: tag, description: 'Helpers that make in sandbox mode what the bank and the schedule make in production: collections, settlement and expiry runs' }],
+  paths,
+  schemas,
+};

@@ -8,7 +8,7 @@ type Operation = { responses: Record<string, { content?: Record<string, { schema
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addFormat('int64', true);
-ajv.addSchema({ $id: 'openapi', components: openApiDocument.components });
+ajv.addSchema({ $id: 'openapi', components: closed(openApiDocument.components) });
 
 const templates = Object.keys(openApiDocument.paths).map((template) => ({
   template,
@@ -17,7 +17,19 @@ const templates = Object.keys(openApiDocument.paths).map((template) => ({
 const compiled = new Map<string, ValidateFunction>();
 
 function rebase(schema: object): object {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+  return JSON.parse(JSON.stringify(closed(schema)).replaceAll('"#/components/', '"openapi#/components/'));
+}
+
+/**
+ * The schemas with every object closed to members it does not declare. The document leaves answers open, so a
+ * client tolerates a member added later; the tests still hold the service to exactly the members it documents.
+ */
+function closed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(closed);
+  if (node === null || typeof node !== 'object') return node;
+  const schema: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, closed(value)]));
+  const isObject = [schema.type].flat().includes('object') && schema.properties !== undefined;
+  return isObject && !('additionalProperties' in schema) ? { ...schema, additionalProperties: false } : schema;
 }
 
 /**

@@ -1,0 +1,50 @@
+/** JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the wire shapes. */
+export const timestamp = { type: 'string', format: 'date-time' } as const;
+export const nullableString = { type: ['string', 'null'] } as const;
+export const taxId = { type: 'string', pattern: '^\\d{11}$', description: '11 digits; input may carry dashes and spaces' } as const;
+export const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' } as const;
+export const nullableDate = { type: ['string', 'null'], format: 'date' } as const;
+/** One result per batch item, in order: the status it would have had alone, and the resource or the Problem. */
+export function batchResponse(member: string, schema: string) {
+  return {
+    type: 'object',
+    required: ['results'],
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'status'],
+          properties: {
+            index: { type: 'integer', minimum: 0 },
+            status: { type: 'integer', description: 'The HTTP status the item would have had alone' },
+            [member]: { $ref: `#/components/schemas/${schema}` },
+            error: { $ref: '#/components/schemas/Problem' },
+          },
+        },
+      },
+    },
+  } as const;
+}
+
+export const sharedSchemas = {
+  Problem: {
+    type: 'object',
+    required: ['type', 'title', 'status', 'detail', 'code'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      code: { type: 'string', description: 'Stable error code (SPEC "Errors")' },
+      invalidParams: {
+        type: 'array',
+        items: { type: 'object', required: ['name', 'reason'], properties: { name: { type: 'string' }, reason: { type: 'string' } } },
+      },
+      requestId: { type: 'string' },
+      existingResourceId: id,
+      missingFields: { type: 'array', items: { type: 'string' } },
+      requiredScope: { type: 'string' },
+    },
+  },
+} as const;

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 
-/* Knex's own PostgreSQL dialect and transaction classes: not in its typings, stable within the pinned version. */
+/*
+ * Knex's own PostgreSQL dialect and transaction classes: not in its typings, stable within the pinned version. What
+ * this file relies on in them and in node-pg is checked by test/pipelined-postgres-client.test.ts, an upgrade canary.
+ */
 const PostgresClient: new (config: Knex.Config) => PostgresClientInternals = require('knex/lib/dialects/postgres');
 const PostgresTransaction: new (...args: unknown[]) => KnexTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction');
 

@@ -80,6 +80,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
   const bank = await bankProvider(config, logger, notify);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);
+  // The worker needs the application, and the application's trigger reads the worker: a const here would be read
+  // before its initialisation by a trigger fired that early, which must find no worker instead of throwing.
+  // eslint-disable-next-line prefer-const
   let provisioning: PollingWorker | undefined;
   const container = buildContainer(config, logger, storage.knex, {
     jwtSecret,

@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Money, parseTaxId, storedText, ValidationError, type RecordIncomingTransferInput } from '@rcs/domain';
+import {
+  DomainError,
+  Money,
+  parseTaxId,
+  storedText,
+  ValidationError,
+  type IncomingTransferNotifications,
+  type RecordIncomingTransferInput,
+} from '@rcs/domain';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` under the shared notification secret. */
 export const SIGNATURE_HEADER = 'x-bank-signature';
@@ -14,12 +22,12 @@ export interface IncomingTransferNotification {
   readonly counterParty: { readonly name: string; readonly taxId: string };
 }
 
-export function signNotification(rawBody: string | Buffer, secret: string): string {
+export function signNotification(rawBody: string | Uint8Array, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
 /** Constant-time check of the signature header against the raw bytes received. */
-export function verifyNotificationSignature(rawBody: Buffer, header: string | undefined, secret: string): boolean {
+export function verifyNotificationSignature(rawBody: Uint8Array, header: string | undefined, secret: string): boolean {
   if (!header) return false;
   const expected = Buffer.from(signNotification(rawBody, secret));
   const given = Buffer.from(header);
@@ -43,6 +51,26 @@ export function parseIncomingTransfer(body: unknown): RecordIncomingTransferInpu
     currencyCode: storedText(String(b.currencyCode), 'currencyCode'),
     counterParty: { name: storedText(b.counterParty.name, 'counterParty.name'), taxId: parseTaxId(b.counterParty.taxId, 'counterParty.taxId') },
   };
+}
+
+/** The provider's notifications as this service receives them: signed with HMAC-SHA256 under a shared secret. */
+export class SignedIncomingTransferNotifications implements IncomingTransferNotifications {
+  readonly signatureHeader = SIGNATURE_HEADER;
+
+  constructor(private readonly secret: string) {}
+
+  read(rawBody: Uint8Array, signature: string | undefined): RecordIncomingTransferInput {
+    if (!verifyNotificationSignature(rawBody, signature, this.secret)) {
+      throw new DomainError('unauthorized', `missing or wrong ${SIGNATURE_HEADER} signature`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(rawBody));
+    } catch {
+      throw new DomainError('validation', 'the notification body is not valid JSON', { invalidParams: [{ name: 'body', reason: 'not valid JSON' }] });
+    }
+    return parseIncomingTransfer(body);
+  }
 }
 
 /** What the provider does: post the notification, signed, to the service. */

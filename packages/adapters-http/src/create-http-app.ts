@@ -22,7 +22,7 @@ import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
-import type { Application, Clock, UnitOfWork } from '@rcs/domain';
+import type { Application, Clock, IncomingTransferNotifications, UnitOfWork } from '@rcs/domain';
 
 export interface HttpOptions {
   readonly app: Application;
@@ -35,8 +35,8 @@ export interface HttpOptions {
   readonly trustProxy: boolean | number | string;
   /** Serve the sandbox helpers (APP_MODE=sandbox). */
   readonly sandbox: boolean;
-  /** Shared secret of the provider's signed notifications; without it the notification route is not served. */
-  readonly bankNotificationSecret?: string;
+  /** The provider's signed incoming-transfer notifications; without them the notification route is not served. */
+  readonly bankNotifications?: IncomingTransferNotifications;
   /** A token's credential as it is now (revocation, owner), or undefined; cached briefly per credential. */
   readonly credentialOfToken: (credentialId: number) => Promise<TokenCredential | undefined>;
   /** Database readiness for /health. */
@@ -56,7 +56,7 @@ export function createHttpApp(options: HttpOptions): Express {
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
   const outsideApi = [health];
-  if (options.bankNotificationSecret) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotificationSecret));
+  if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
   // Before the JSON parser: the provider's signature covers the raw bytes.
   for (const router of outsideApi) http.use(enteredByPrefix(router));
   // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an

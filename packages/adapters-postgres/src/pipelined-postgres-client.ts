@@ -1,8 +1,13 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 
-/* Knex's own PostgreSQL dialect and transaction classes: not in its typings, stable within the pinned version. */
+/*
+ * Knex's own PostgreSQL dialect and transaction classes: not in its typings, stable within the pinned version. What
+ * this file relies on in them and in node-pg is checked by test/pipelined-postgres-client.test.ts, an upgrade canary.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped: an import would have no type to name
 const PostgresClient: new (config: Knex.Config) => PostgresClientInternals = require('knex/lib/dialects/postgres');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const PostgresTransaction: new (...args: unknown[]) => KnexTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction');
 
 interface PostgresClientInternals {
@@ -27,6 +32,7 @@ type PipelinedConnection = pg.Client & { pipeline?: boolean; connection: { strea
 class CoalescingClient extends pg.Client {}
 
 const corked = new WeakSet<pg.Client>();
+// eslint-disable-next-line @typescript-eslint/unbound-method -- node-pg's own query, applied to each connection below
 const submit = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 CoalescingClient.prototype.query = function query(this: PipelinedConnection, ...args: unknown[]) {
   if (this.pipeline && !corked.has(this)) {

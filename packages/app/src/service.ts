@@ -11,7 +11,7 @@ import { buildContainer, resolveJwtSecret, TYPES } from './container';
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
 import { scheduleJobs } from './workers/cron-jobs';
-import { startBankSimulator } from '@rcs/adapters-bank';
+import { SignedIncomingTransferNotifications, startBankSimulator } from '@rcs/adapters-bank';
 
 export interface RunningService {
   readonly server: Server;
@@ -46,6 +46,7 @@ export function provisioningWorker(app: Application, config: Config, logger: Log
 /** The Express app over the container's application and adapters. */
 export function httpAppOf(container: Container, ready: () => Promise<boolean>): Express {
   const knex = container.get<Knex>(TYPES.Knex);
+  const notificationSecret = container.get<Config>(TYPES.Config).bankNotificationSecret;
   return createHttpApp({
     app: container.get<Application>(TYPES.Application),
     uow: container.get<UnitOfWork>(TYPES.UnitOfWork),
@@ -55,7 +56,7 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     rateLimits: container.get<Config>(TYPES.Config).rateLimits,
     trustProxy: container.get<Config>(TYPES.Config).trustProxy,
     sandbox: container.get<Config>(TYPES.Config).mode === 'sandbox',
-    bankNotificationSecret: container.get<Config>(TYPES.Config).bankNotificationSecret,
+    bankNotifications: notificationSecret ? new SignedIncomingTransferNotifications(notificationSecret) : undefined,
     credentialOfToken: (credentialId) => credentialOfToken(knex, credentialId),
     ready,
   });
@@ -79,6 +80,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
   const bank = await bankProvider(config, logger, notify);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);
+  // The worker needs the application, and the application's trigger reads the worker: a const here would be read
+  // before its initialisation by a trigger fired that early, which must find no worker instead of throwing.
+  // eslint-disable-next-line prefer-const
   let provisioning: PollingWorker | undefined;
   const container = buildContainer(config, logger, storage.knex, {
     jwtSecret,

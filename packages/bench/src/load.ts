@@ -40,13 +40,15 @@ export async function httpLoad(options: LoadOptions): Promise<Measurement> {
       },
     ],
   }) as unknown as Promise<autocannon.Result> & EventEmitter;
-  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+  // Its events, as an emitter: listening returns the emitter, which is the run itself, not a promise to await there.
+  const events: EventEmitter = instance;
+  events.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
     if (status === options.expectStatus) latencies.push(responseTime);
     else failures++;
   });
   const running = runningProgress();
   let second = 0;
-  instance.on('tick', () => {
+  events.on('tick', () => {
     second++;
     running.update(second, `${second} / ${options.seconds} s: ${latencies.length.toLocaleString('en')} answered as expected, ${failures} otherwise`);
   });

@@ -57,6 +57,12 @@ describe('incoming transfers notified by the banking provider', () => {
     expect(movements.body).toEqual([]);
   });
 
+  it('answers a correctly signed body that is not JSON with 400 validation naming the body', async () => {
+    const body = '{"notificationId": ';
+    const res = await request(ctx.api.http).post(PATH).set('content-type', 'application/json').set(SIGNATURE_HEADER, signNotification(body, SECRET)).send(body);
+    expect([res.status, res.body.code, res.body.invalidParams]).toEqual([400, 'validation', [{ name: 'body', reason: 'not valid JSON' }]]);
+  });
+
   it('answers malformed, unknown-CVU and non-ARS notifications with their errors', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;

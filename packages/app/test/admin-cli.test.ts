@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '@rcs/adapters-postgres';
 import { ADMIN_COMMANDS } from '../src/admin-commands';
-import { runAdmin, startService, type ServiceProcess } from './support/processes';
+import { runAdmin, START_TIMEOUT_MS, startService, type ServiceProcess } from './support/processes';
 
 /** A server nothing listens on: a command that opened storage would fail with exit code 1. */
 const NO_STORAGE = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' };
@@ -55,10 +55,10 @@ describe('admin CLI: lists, on a running embedded service', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-admin-'));
     service = await startService({ DATABASE_URL: undefined, DATA_DIR: dataDir, WORKERS_ENABLED: 'false' });
-  });
+  }, START_TIMEOUT_MS + 5_000);
   afterAll(async () => {
-    service.child.kill('SIGTERM');
-    await service.exit;
+    service?.child.kill('SIGTERM');
+    await service?.exit;
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lockDataDir } from '../src/data-dir-lock';
-import { runAdmin, spawnService, startService, type ServiceProcess } from './support/processes';
+import { runAdmin, spawnService, START_TIMEOUT_MS, startService, type ServiceProcess } from './support/processes';
 
 /** `npm start` without DATABASE_URL: PGlite in DATA_DIR, which belongs to one process at a time. */
 describe('one process per embedded data directory', () => {
@@ -27,10 +27,10 @@ describe('one process per embedded data directory', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-data-'));
     holder = await startService(embedded());
-  });
+  }, START_TIMEOUT_MS + 5_000);
   afterAll(async () => {
-    holder.child.kill('SIGKILL');
-    await holder.exit;
+    holder?.child.kill('SIGKILL');
+    await holder?.exit;
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -58,7 +58,7 @@ describe('one process per embedded data directory', () => {
     holder = await startService(embedded());
     expect(endpoint().pid).toBe(holder.child.pid);
     expect((await fetch(`${holder.url}/health`)).status).toBe(200);
-  });
+  }, START_TIMEOUT_MS + 5_000);
 });
 
 describe('the admin CLI on an embedded data directory', () => {

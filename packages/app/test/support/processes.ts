@@ -35,11 +35,21 @@ export async function spawnService(env: NodeJS.ProcessEnv): Promise<ServiceProce
   return { child, url: `http://127.0.0.1:${port}`, exit, stderr: () => stderr };
 }
 
-/** Starts the service and waits until /health answers 200. */
+/** How long a start may take: a first PGlite start is about 3 s, far longer on a machine busy with other runs. */
+export const START_TIMEOUT_MS = 45_000;
+
+/**
+ * Starts the service and waits until /health answers 200. A service that does not come up in time is killed, so a
+ * failed start never leaves a process behind holding its data directory.
+ */
 export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   const service = await spawnService(env);
-  for (let i = 0; !(await fetch(`${service.url}/health`).then((r) => r.ok, () => false)); i++) {
-    if (i > 300 || service.child.exitCode !== null) throw new Error(`the service did not start:\n${service.stderr()}`);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await fetch(`${service.url}/health`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || service.child.exitCode !== null) {
+      service.child.kill('SIGKILL');
+      throw new Error(`the service did not start:\n${service.stderr()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return service;

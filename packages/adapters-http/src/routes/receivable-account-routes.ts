@@ -11,6 +11,7 @@ import {
 } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
+import { created, noContent, ok } from './answer';
 import { batchResults, keyedBody, sendPage } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
@@ -47,40 +48,40 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody), async (req, res) => {
+  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
     const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
-    res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
-  });
+    return created(receivableAccountResponse(record), `/v1/receivable-accounts/${account.id}`);
+  }));
 
-  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody), async (req, res) => {
+  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
     const customerId = authOf(req).customerId;
     const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
     const records = await Promise.all(
       results.map((r) => ('value' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.value.id }) : undefined)),
     );
-    res.json(batchResults(results, 'receivableAccount', (_account, index) => receivableAccountResponse(records[index]!)));
-  });
+    return ok(batchResults(results, 'receivableAccount', (_account, index) => receivableAccountResponse(records[index]!)));
+  }));
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {
     const { expand } = parseInput(ExpandQuery, req.query, 'query');
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody), async (req, res) => {
+  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
     await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
-    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
-  });
+    return ok(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
+  }));
 
-  router.delete('/receivable-accounts/:id', write, keys.optional, async (req, res) => {
+  router.delete('/receivable-accounts/:id', write, keys.optional(async (req) => {
     await app.receivableAccounts.disable.execute(target(req));
-    res.status(204).end();
-  });
+    return noContent();
+  }));
 
-  router.post('/receivable-accounts/:id/activations', write, keys.optional, async (req, res) => {
+  router.post('/receivable-accounts/:id/activations', write, keys.optional(async (req) => {
     await app.receivableAccounts.activate.execute(target(req));
-    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
-  });
+    return ok(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
+  }));
 
   for (const owner of ['client', 'associate'] as const) {
     router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {

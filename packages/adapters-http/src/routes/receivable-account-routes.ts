@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { openedAccountWithStats } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
@@ -50,17 +51,12 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
 
   router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
-    const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
-    return created(receivableAccountResponse(record), `/v1/receivable-accounts/${account.id}`);
+    return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
   }));
 
   router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
-    const customerId = authOf(req).customerId;
-    const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
-    const records = await Promise.all(
-      results.map((r) => ('value' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.value.id }) : undefined)),
-    );
-    return ok(batchResults(results, 'receivableAccount', (_account, index) => receivableAccountResponse(records[index]!)));
+    const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items: req.body.items });
+    return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
   }));
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {
@@ -69,8 +65,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
-    await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
-    return ok(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
+    return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...req.body })));
   }));
 
   router.delete('/receivable-accounts/:id', write, keys.optional(async (req) => {
@@ -78,10 +73,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     return noContent();
   }));
 
-  router.post('/receivable-accounts/:id/activations', write, keys.optional(async (req) => {
-    await app.receivableAccounts.activate.execute(target(req));
-    return ok(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
-  }));
+  router.post('/receivable-accounts/:id/activations', write, keys.optional(async (req) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))));
 
   for (const owner of ['client', 'associate'] as const) {
     router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {

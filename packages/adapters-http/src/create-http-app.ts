@@ -22,11 +22,11 @@ import { sandboxRoutes } from './routes/sandbox-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
-import type { Application, Clock, IncomingTransferNotifications, UnitOfWork } from '@rcs/domain';
+import type { Application, Clock, IncomingTransferNotifications } from '@rcs/domain';
 
 export interface HttpOptions {
   readonly app: Application;
-  readonly uow: UnitOfWork;
+  /** Tells when the replay cache's answers expire. */
   readonly clock: Clock;
   readonly tokens: JwtTokenService;
   readonly logger: Logger;
@@ -77,7 +77,7 @@ export function createHttpApp(options: HttpOptions): Express {
   // A wrong method on an open path is answered before the token is asked for; on the others, after (like an unknown path).
   api.use(methodNotAllowed(open));
   api.use(authenticated);
-  const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.uow, options.clock) };
+  const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
   const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));

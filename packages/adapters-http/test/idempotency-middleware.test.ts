@@ -1,16 +1,14 @@
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { Client, DomainError, TransactionConflictError } from '@rcs/domain';
-import { aClientDetails, emptyTables, FixedClock, InMemoryUnitOfWork } from '@rcs/domain/testing';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeys, keepRawBody } from '../src/middleware/idempotency';
+import { Client, DomainError, IDEMPOTENCY_TTL_MS, TransactionConflictError } from '@rcs/domain';
+import { aClientDetails, inMemoryApplication } from '@rcs/domain/testing';
+import { idempotencyKeys, keepRawBody } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
 /** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
 function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>) {
-  const store = { committed: emptyTables() };
-  const uow = new InMemoryUnitOfWork(store);
-  const clock = new FixedClock();
+  const { app, uow, store, clock } = inMemoryApplication();
   let transactions = 0;
   const run = uow.run.bind(uow);
   uow.run = (work) => {
@@ -24,18 +22,15 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>)
     next();
   });
   let calls = 0;
-  http.post('/things', idempotencyKeys(uow, clock).required, async (_req, res) => {
+  http.post('/things', idempotencyKeys(app, clock).required(async () => {
     const outcome = outcomes[calls++];
     await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
     if (outcome === 'crash') throw new Error('database went away');
-    if (outcome === 'busy') {
-      res.setHeader('Retry-After', '1');
-      throw new DomainError('rate-limit-exceeded', 'slow down');
-    }
+    if (outcome === 'busy') throw new DomainError('rate-limit-exceeded', 'slow down', { retryAfterSeconds: 1 });
     if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');
     if (outcome === 'deadlock') throw new TransactionConflictError();
-    res.status(201).json({ calls });
-  });
+    return { status: 201, body: { calls } };
+  }));
   http.use(errorHandler(pino({ level: 'silent' })));
   return { http, store, clock, calls: () => calls, transactions: () => transactions };
 }
@@ -121,8 +116,8 @@ describe('idempotency middleware', () => {
 
 /** A route whose body is validated as the real ones are (unknown fields stripped), with the validations counted. */
 function validatingApp(parser = express.json({ verify: keepRawBody })) {
-  const uow = new InMemoryUnitOfWork({ committed: emptyTables() });
-  const keys = idempotencyKeys(uow, new FixedClock());
+  const { app, clock } = inMemoryApplication();
+  const keys = idempotencyKeys(app, clock);
   let validations = 0;
   let calls = 0;
   const http = express();
@@ -136,7 +131,7 @@ function validatingApp(parser = express.json({ verify: keepRawBody })) {
     req.body = { a: req.body.a };
     next();
   };
-  http.post('/things', keys.cachedReplay, validate, keys.required, (_req, res) => void res.status(201).json({ calls: ++calls }));
+  http.post('/things', keys.cachedReplay, validate, keys.required(() => Promise.resolve({ status: 201, body: { calls: ++calls } })));
   http.use(errorHandler(pino({ level: 'silent' })));
   return { http, validations: () => validations, calls: () => calls };
 }

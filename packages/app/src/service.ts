@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Application, Clock, UnitOfWork } from '@rcs/domain';
+import type { Application, Clock } from '@rcs/domain';
 import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
 import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
@@ -49,7 +49,6 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
   const notificationSecret = container.get<Config>(TYPES.Config).bankNotificationSecret;
   return createHttpApp({
     app: container.get<Application>(TYPES.Application),
-    uow: container.get<UnitOfWork>(TYPES.UnitOfWork),
     clock: container.get<Clock>(TYPES.Clock),
     tokens: container.get<JwtTokenService>(TYPES.Tokens),
     logger: container.get<Logger>(TYPES.Logger),

@@ -39,6 +39,7 @@ import { ChangeReceivableStatus } from './receivables/use-cases/change-receivabl
 import { EditReceivable } from './receivables/use-cases/edit-receivable';
 import { ExpireReceivables } from './receivables/use-cases/expire-receivables';
 import { PurgeExpiredIdempotencyKeys } from './idempotency/purge-expired-keys';
+import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { GetReceivable, ListReceivables } from './receivables/use-cases/read-receivables';
 import type { RouteSettlementQueries } from './route-settlements/route-settlement-repository';
 import type { LedgerQueries } from './ledger/ledger-repository';
@@ -164,6 +165,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),
+      execution: new IdempotentExecution(uow, clock),
     },
   };
 }

@@ -12,6 +12,7 @@ export * from './shared/events';
 export * from './shared/unit-of-work';
 export * from './shared/batch';
 export * from './idempotency/idempotency-repository';
+export * from './idempotency/idempotent-execution';
 export * from './customers/customer';
 export * from './customers/customer-repository';
 export * from './customers/scopes';

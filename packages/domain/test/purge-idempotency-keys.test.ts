@@ -7,7 +7,7 @@ describe('purging expired idempotency records', () => {
     const claim = (key: string, expiresInMs: number) =>
       uow.run(async (tx) => {
         await tx.idempotency.claim({ credentialId: 1, key, fingerprint: 'fp', now: clock.now(), expiresAt: new Date(clock.now().getTime() + expiresInMs) });
-        await tx.idempotency.complete(1, key, { status: 201, body: { key } });
+        await tx.idempotency.complete(1, key, { status: 201, body: JSON.stringify({ key }) });
       });
     for (let i = 0; i < 5; i++) await claim(`old-${i}`, day);
     await claim('fresh', 3 * day);

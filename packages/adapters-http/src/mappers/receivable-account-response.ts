@@ -1,12 +1,12 @@
-import { formatMinor, receivableAccountView, type ReceivableAccountRecord } from '@rcs/domain';
+import { formatMinor, receivableAccountView, type ReceivableAccountRecord, type ReceivableAccountWithStats } from '@rcs/domain';
 
 /**
  * The wire shape of a receivable account. Without expand, owner carries type and id(s); with expand=owner it
  * adds displayName and taxId (or, for CLIENT_AND_ASSOCIATE, nested client and associate).
  */
-export function receivableAccountResponse(record: ReceivableAccountRecord, expandOwner = false) {
+export function receivableAccountResponse(record: ReceivableAccountWithStats | ReceivableAccountRecord, expandOwner = false) {
   const view = receivableAccountView(record.account.toSnapshot());
-  const { client, associate } = record.owners;
+  const { client, associate } = 'owners' in record ? record.owners : {};
   const owner = !expandOwner
     ? view.owner
     : view.owner.type === 'CLIENT_AND_ASSOCIATE'

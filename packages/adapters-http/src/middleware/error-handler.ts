@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError } from '@rcs/domain';
 import { BODY_DECODING_FAILED } from './body-decoding';
-import { problemOf, sendProblem } from './problem';
+import { problemOf, problemOfError, sendProblem } from './problem';
 
 /** Errors raised by Express's body parser (http-errors), told apart by their `type`. */
 interface BodyParserError {
@@ -28,9 +28,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof DomainError) {
-      const { retryAfterSeconds, ...extras } = error.extras as { retryAfterSeconds?: number };
+      const { problem, retryAfterSeconds } = problemOfError(error);
       if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-      return sendProblem(res, problemOf(error.code, error.message, extras));
+      return sendProblem(res, problem);
     }
     const parserError = error as BodyParserError;
     if (parserError.type === 'entity.too.large') {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { ErrorCode } from '@rcs/domain';
+import type { DomainError, ErrorCode } from '@rcs/domain';
 
 /** Each code's HTTP status. A code added to the domain without a status here fails to compile. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -91,6 +91,12 @@ export function problemOf(code: ErrorCode, detail: string, extras: Readonly<Reco
     code: wire,
     ...extras,
   };
+}
+
+/** A domain error's Problem body; `retryAfterSeconds`, an extra of some codes, is for the Retry-After header instead. */
+export function problemOfError(error: DomainError): { problem: ProblemBody; retryAfterSeconds?: number } {
+  const { retryAfterSeconds, ...extras } = error.extras as { retryAfterSeconds?: number };
+  return { problem: problemOf(error.code, error.message, extras), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
 }
 
 export function sendProblem(res: Response, problem: ProblemBody): void {

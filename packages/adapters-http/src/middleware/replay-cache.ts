@@ -9,8 +9,8 @@ interface Entry {
   readonly bytes: number;
 }
 
-/** Rough size of an entry: its JSON body plus a fixed allowance for the key, headers and object overhead. */
-const sizeOf = (key: string, response: StoredResponse) => key.length + 256 + (JSON.stringify(response.body ?? null)?.length ?? 0);
+/** Rough size of an entry: its body's text plus a fixed allowance for the key, headers and object overhead. */
+const sizeOf = (key: string, response: StoredResponse) => key.length + 256 + (response.body?.length ?? 0);
 
 /**
  * Completed idempotent responses this process has seen, so a replay costs no database round trip. Safe across

@@ -5,7 +5,8 @@ import { commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { associateResponse } from '../mappers/associate-response';
 import type { HttpContext } from './http-context';
-import { keyedBody, sendPage, sendUpsert } from './respond';
+import { noContent, ok, upserted } from './answer';
+import { keyedBody, sendPage } from './respond';
 
 export function associateRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -28,11 +29,11 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.associates.list.execute({ filter, page: pageOf(query) }), associateResponse);
   });
 
-  router.post('/associates', write, ...keyedBody(keys, 'optional', AssociateBody), async (req, res) => {
+  router.post('/associates', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
     const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body) };
     const { associate, created } = await app.associates.register.execute(input);
-    sendUpsert(res, created, `/v1/associates/${associate.id}`, associateResponse(associate));
-  });
+    return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
+  }));
 
   router.get('/clients/:id/associates', read, async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
@@ -44,18 +45,16 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     res.json(associateResponse(await app.associates.get.execute(target(req))));
   });
 
-  router.put('/associates/:id', write, ...keyedBody(keys, 'optional', AssociateBody), async (req, res) => {
-    res.json(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body) })));
-  });
+  router.put('/associates/:id', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
+    return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body) })));
+  }));
 
-  router.delete('/associates/:id', write, keys.optional, async (req, res) => {
+  router.delete('/associates/:id', write, keys.optional(async (req) => {
     await app.associates.disable.execute(target(req));
-    res.status(204).end();
-  });
+    return noContent();
+  }));
 
-  router.post('/associates/:id/activations', write, keys.optional, async (req, res) => {
-    res.json(associateResponse(await app.associates.activate.execute(target(req))));
-  });
+  router.post('/associates/:id/activations', write, keys.optional(async (req) => ok(associateResponse(await app.associates.activate.execute(target(req))))));
 
   return router;
 }

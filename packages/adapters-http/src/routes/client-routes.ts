@@ -5,7 +5,8 @@ import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { clientResponse } from '../mappers/client-response';
 import type { HttpContext } from './http-context';
-import { keyedBody, sendPage, sendUpsert } from './respond';
+import { ok, upserted } from './answer';
+import { keyedBody, sendPage } from './respond';
 
 export function clientRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -19,19 +20,19 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.clients.list.execute({ filter, page: pageOf(query) }), clientResponse);
   });
 
-  router.post('/clients', write, ...keyedBody(keys, 'optional', ClientBody), async (req, res) => {
+  router.post('/clients', write, ...keyedBody(keys, 'optional', ClientBody, async (req) => {
     const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body) });
-    sendUpsert(res, created, `/v1/clients/${client.id}`, clientResponse(client));
-  });
+    return upserted(created, `/v1/clients/${client.id}`, clientResponse(client));
+  }));
 
   router.get('/clients/:id', read, async (req, res) => {
     res.json(clientResponse(await app.clients.get.execute({ customerId: authOf(req).customerId, clientId: parseId(req.params.id) })));
   });
 
-  router.put('/clients/:id', write, ...keyedBody(keys, 'optional', ClientBody), async (req, res) => {
+  router.put('/clients/:id', write, ...keyedBody(keys, 'optional', ClientBody, async (req) => {
     const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body) };
-    res.json(clientResponse(await app.clients.replace.execute(input)));
-  });
+    return ok(clientResponse(await app.clients.replace.execute(input)));
+  }));
 
   return router;
 }

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { openedAccountWithStats } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
@@ -11,6 +12,7 @@ import {
 } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
+import { created, noContent, ok } from './answer';
 import { batchResults, keyedBody, sendPage } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
@@ -47,40 +49,31 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody), async (req, res) => {
+  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
     const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
-    const record = await app.receivableAccounts.get.execute({ customerId: account.customerId, accountId: account.id });
-    res.status(201).location(`/v1/receivable-accounts/${account.id}`).json(receivableAccountResponse(record));
-  });
+    return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
+  }));
 
-  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody), async (req, res) => {
-    const customerId = authOf(req).customerId;
-    const results = await app.receivableAccounts.openBatch.execute({ customerId, items: req.body.items });
-    const records = await Promise.all(
-      results.map((r) => ('value' in r ? app.receivableAccounts.get.execute({ customerId, accountId: r.value.id }) : undefined)),
-    );
-    res.json(batchResults(results, 'receivableAccount', (_account, index) => receivableAccountResponse(records[index]!)));
-  });
+  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
+    const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items: req.body.items });
+    return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
+  }));
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {
     const { expand } = parseInput(ExpandQuery, req.query, 'query');
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody), async (req, res) => {
-    await app.receivableAccounts.update.execute({ ...target(req), ...req.body });
-    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
-  });
+  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
+    return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...req.body })));
+  }));
 
-  router.delete('/receivable-accounts/:id', write, keys.optional, async (req, res) => {
+  router.delete('/receivable-accounts/:id', write, keys.optional(async (req) => {
     await app.receivableAccounts.disable.execute(target(req));
-    res.status(204).end();
-  });
+    return noContent();
+  }));
 
-  router.post('/receivable-accounts/:id/activations', write, keys.optional, async (req, res) => {
-    await app.receivableAccounts.activate.execute(target(req));
-    res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req))));
-  });
+  router.post('/receivable-accounts/:id/activations', write, keys.optional(async (req) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))));
 
   for (const owner of ['client', 'associate'] as const) {
     router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {

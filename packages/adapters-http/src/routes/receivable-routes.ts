@@ -7,6 +7,7 @@ import { ReceivableBatchBody, ReceivableBody, ReceivableEditBody, ReceivableList
 import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
 import { receivableResponse } from '../mappers/receivable-response';
 import type { HttpContext } from './http-context';
+import { created, ok } from './answer';
 import { batchResults, keyedBody, sendPage } from './respond';
 
 /** Each batch item parsed on its own: a malformed item becomes that item's 400, not the batch's. */
@@ -35,30 +36,30 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
   });
 
-  router.post('/receivables', write, ...keyedBody(keys, 'required', ReceivableBody), async (req, res) => {
+  router.post('/receivables', write, ...keyedBody(keys, 'required', ReceivableBody, async (req) => {
     const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
-    res.status(201).location(`/v1/receivables/${receivable.id}`).json(receivableResponse(receivable));
-  });
+    return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
+  }));
 
-  router.post('/receivables/batches', write, ...keyedBody(keys, 'required', ReceivableBatchBody), async (req, res) => {
+  router.post('/receivables/batches', write, ...keyedBody(keys, 'required', ReceivableBatchBody, async (req) => {
     const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
-    res.json(batchResults(results, 'receivable', receivableResponse));
-  });
+    return ok(batchResults(results, 'receivable', receivableResponse));
+  }));
 
   router.get('/receivables/:id', read, async (req, res) => {
     res.json(receivableResponse(await app.receivables.get.execute(target(req))));
   });
 
-  router.put('/receivables/:id', write, ...keyedBody(keys, 'optional', ReceivableEditBody), async (req, res) => {
+  router.put('/receivables/:id', write, ...keyedBody(keys, 'optional', ReceivableEditBody, async (req) => {
     const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
     const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
-    res.json(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
-  });
+    return ok(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
+  }));
 
-  router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody), async (req, res) => {
+  router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req) => {
     const { status } = req.body as ReceivableStatusBody;
-    res.json(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
-  });
+    return ok(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
+  }));
 
   router.get('/receivable-accounts/:id/receivables', read, async (req, res) => {
     const query = parseInput(ReceivableListQuery, req.query, 'query');

@@ -2,6 +2,7 @@ import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
 import type { BatchOutcome, Page } from '@rcs/domain';
 import type { IdempotencyKeys } from '../middleware/idempotency';
+import type { AnswerHandler } from './answer';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
 
@@ -14,24 +15,18 @@ export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHa
 }
 
 /**
- * A body under an Idempotency-Key (`key`: whether the header is required), in the one order that works: a
- * byte-for-byte repeat answered from the replay cache, then the body validated, then the key claimed or replayed
- * on the validated body's fingerprint.
+ * `handler` of a body under an Idempotency-Key (`key`: whether the header is required), in the one order that
+ * works: a byte-for-byte repeat answered from the replay cache, then the body validated, then the key claimed or
+ * replayed on the validated body's fingerprint.
  */
-export function keyedBody<T extends object>(keys: IdempotencyKeys, key: 'required' | 'optional', dto: ClassConstructor<T>): RequestHandler[] {
-  return [keys.cachedReplay, validBody(dto), keys[key]];
+export function keyedBody<T extends object>(keys: IdempotencyKeys, key: 'required' | 'optional', dto: ClassConstructor<T>, handler: AnswerHandler): RequestHandler[] {
+  return [keys.cachedReplay, validBody(dto), keys[key](handler)];
 }
 
 /** A list: the bare array, and the total in X-Total-Count. */
 export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R): void {
   res.setHeader('X-Total-Count', String(page.total));
   res.json(page.items.map(map));
-}
-
-/** 201 with Location for a new resource, 200 for an upsert that found an existing one. */
-export function sendUpsert(res: Response, created: boolean, location: string, body: unknown): void {
-  if (created) res.status(201).location(location);
-  res.json(body);
 }
 
 /**

@@ -6,7 +6,8 @@ import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-sett
 import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
 import type { HttpContext } from './http-context';
-import { keyedBody, sendPage, sendUpsert } from './respond';
+import { upserted } from './answer';
+import { keyedBody, sendPage } from './respond';
 
 export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -19,12 +20,12 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, ...keyedBody(keys, 'optional', RouteSettlementBody), async (req, res) => {
+  router.post('/route-settlements', write, ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
     const customerId = authOf(req).customerId;
     const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
-    sendUpsert(res, created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
-  });
+    return upserted(created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
+  }));
 
   router.get('/route-settlements/:routeCode', read, async (req, res) => {
     res.json(routeSettlementResponse(await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode') })));

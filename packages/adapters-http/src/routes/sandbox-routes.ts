@@ -5,6 +5,7 @@ import { CollectionBody } from '../dto/money-dto';
 import { ExpirationRunBody } from '../dto/receivable-dto';
 import { settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
+import { answering, created } from './answer';
 import { keyedBody } from './respond';
 
 /** A run's body is optional: a POST with none asks for the defaults (a body that is not JSON is still refused). */
@@ -22,7 +23,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const receivablesWrite = requireScope('receivables:write');
 
-  router.post('/sandbox/collections', requireScope('receivable-accounts:write'), ...keyedBody(keys, 'optional', CollectionBody), async (req, res) => {
+  router.post('/sandbox/collections', requireScope('receivable-accounts:write'), ...keyedBody(keys, 'optional', CollectionBody, async (req) => {
     const body = req.body as CollectionBody;
     const movement = await app.collections.record.execute({
       customerId: authOf(req).customerId,
@@ -31,18 +32,16 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
       currencyCode: body.currencyCode,
       counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
     });
-    res.status(201).json(movementView(movement));
-  });
+    return created(movementView(movement));
+  }));
 
-  router.post('/sandbox/settlement-runs', receivablesWrite, async (req, res) => {
-    res.status(201).json(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })));
-  });
+  router.post('/sandbox/settlement-runs', receivablesWrite, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
 
-  router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody), async (req, res) => {
+  router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
     const { date } = req.body as ExpirationRunBody;
     const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
-    res.status(201).json({ expiredReceivables });
-  });
+    return created({ expiredReceivables });
+  }));
 
   return router;
 }

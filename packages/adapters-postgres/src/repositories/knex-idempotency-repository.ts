@@ -13,7 +13,8 @@ import type { TransactionWrites } from './transaction-writes';
 interface IdempotencyRow {
   fingerprint: string;
   response_status: number | null;
-  response_body: unknown;
+  /** The stored JSON's text (json, unlike jsonb, keeps it as written), not the value it parses to. */
+  response_body: string | null;
   response_location: string | null;
   expires_at: Date;
 }
@@ -59,7 +60,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     }
     const row: IdempotencyRow | undefined = await this.trx('idempotency_keys')
       .where({ credential_id: request.credentialId, key: request.key })
-      .first('fingerprint', 'response_status', 'response_body', 'response_location', 'expires_at');
+      .first('fingerprint', 'response_status', this.trx.raw('response_body::text AS response_body'), 'response_location', 'expires_at');
     if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
     return { kind: 'replay', response: storedResponse(row), expiresAt: row.expires_at };
@@ -70,8 +71,8 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     await this.writes.send(
       'idempotency_keys.complete',
       'UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_location = ? WHERE credential_id = ? AND key = ?',
-      // A JSON column keeps the body's text as sent; JSON.stringify so arrays are not taken for Postgres arrays.
-      [response.status, JSON.stringify(response.body ?? null), response.location ?? null, credentialId, key],
+      // The body is JSON text already: stored as it is, so a replay sends these very bytes.
+      [response.status, response.body, response.location ?? null, credentialId, key],
     );
   }
 

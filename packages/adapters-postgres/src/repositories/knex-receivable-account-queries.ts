@@ -1,16 +1,11 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQueries, ReceivableAccountRecord } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
-import { OWNER_COLUMNS, ownersOf, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
-import { signedAmountSql } from './receivable-rows';
+import { OWNER_COLUMNS, ownersOf, pendingAmountSql, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
 
 type Row = ReceivableAccountRow & OwnerColumns & { pending_amount_minor: string };
 
-/** stats.pendingAmount: the net (signed by type) sum of the account's PENDING receivables. */
-const PENDING_AMOUNT = `(SELECT COALESCE(SUM(${signedAmountSql('r')}), 0)
-   FROM receivables r
-   WHERE r.customer_id = receivable_accounts.customer_id AND r.receivable_account_id = receivable_accounts.id AND r.status = 'PENDING'
-  ) AS pending_amount_minor`;
+const PENDING_AMOUNT = `${pendingAmountSql('receivable_accounts')} AS pending_amount_minor`;
 
 const toRecord = (row: Row): ReceivableAccountRecord => ({
   account: toReceivableAccount(row),

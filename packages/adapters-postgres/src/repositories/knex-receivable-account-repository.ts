@@ -14,6 +14,7 @@ import { prepared } from './prepared';
 import {
   OWNER_COLUMNS,
   ownersOf,
+  pendingAmountSql,
   toReceivableAccount,
   toReceivableAccountRow,
   type OwnerColumns,
@@ -115,5 +116,13 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
       [alias, exceptAccountId, alias],
     );
     return rows[0].taken;
+  }
+
+  async pendingAmountMinor(accountId: number): Promise<bigint> {
+    const { rows } = await this.trx.raw<{ rows: Array<{ pending: string }> }>(
+      `SELECT ${pendingAmountSql('a')} AS pending FROM receivable_accounts a WHERE a.id = ?`,
+      [accountId],
+    );
+    return BigInt(rows[0]?.pending ?? 0);
   }
 }

@@ -1,4 +1,11 @@
 import { ReceivableAccount, type DisabledReason, type OwnerDetails, type ReceivableAccountSnapshot } from '@rcs/domain';
+import { signedAmountSql } from './receivable-rows';
+
+/** stats.pendingAmount: the net (signed by type) sum of the PENDING receivables of the account row `account`. */
+export const pendingAmountSql = (account: string): string => `(SELECT COALESCE(SUM(${signedAmountSql('r')}), 0)
+   FROM receivables r
+   WHERE r.customer_id = ${account}.customer_id AND r.receivable_account_id = ${account}.id AND r.status = 'PENDING'
+  )`;
 
 export interface ReceivableAccountRow {
   id: string;

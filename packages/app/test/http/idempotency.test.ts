@@ -38,6 +38,19 @@ describe('idempotency', () => {
     expect(replay.text).toBe(first.text);
   });
 
+  it('serialises a creation\'s answer once: the text sent is the text stored under the key', async () => {
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const first = await post('key-one-serialisation', aClient(11));
+      const answerSerialisations = stringify.mock.calls.filter(([value]) => (value as { id?: unknown } | null)?.id === first.body.id);
+      expect(answerSerialisations).toHaveLength(1);
+      const [stored] = await ctx.api.db.knex('idempotency_keys').where({ key: 'key-one-serialisation' }).select(ctx.api.db.knex.raw('response_body::text AS text'));
+      expect(stored.text).toBe(first.text);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('fingerprints the body canonically: key order and unknown fields do not matter', async () => {
     const body = aClient(2, { email: 'x@y.example' });
     await post('key-canonical', body);

@@ -1,7 +1,10 @@
-/** The response of a request stored under its Idempotency-Key, replayed byte for byte. */
+/**
+ * The response of a request stored under its Idempotency-Key, replayed byte for byte: its body is the JSON text
+ * that was sent (null: none), serialised once and kept as it is, so a replay is the first answer's very text.
+ */
 export interface StoredResponse {
   readonly status: number;
-  readonly body: unknown;
+  readonly body: string | null;
   readonly location?: string;
 }
 

@@ -31,6 +31,8 @@ export interface ReceivableAccountRepository {
   claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
   /** True if another account or current account already uses the alias. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
+  /** The net sum of the account's PENDING receivables: positive types add, negative types subtract. */
+  pendingAmountMinor(accountId: number): Promise<bigint>;
 }
 
 export interface OwnerDetails {
@@ -38,11 +40,18 @@ export interface OwnerDetails {
   readonly associate?: { readonly displayName: string; readonly taxId: string };
 }
 
-/** An account as lists show it: with its owners' names and its pending receivables' sum. */
-export interface ReceivableAccountRecord {
+/** An account with its pending receivables' sum (stats.pendingAmount): what a change to it answers with. */
+export interface ReceivableAccountWithStats {
   readonly account: ReceivableAccount;
-  readonly owners: OwnerDetails;
   readonly pendingAmountMinor: bigint;
+}
+
+/** A just opened account: nothing is issued on it yet, so nothing is pending. */
+export const openedAccountWithStats = (account: ReceivableAccount): ReceivableAccountWithStats => ({ account, pendingAmountMinor: 0n });
+
+/** An account as lists show it: with its owners' names too. */
+export interface ReceivableAccountRecord extends ReceivableAccountWithStats {
+  readonly owners: OwnerDetails;
 }
 
 export interface ReceivableAccountListFilter extends CommonListFilter {

@@ -26,8 +26,8 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
       credentialId = credential.id;
     });
 
-    it('acquires a new key and replays the completed response for the same fingerprint', async () => {
-      const response = { status: 201, body: { id: 5, amount: 10.5 }, location: '/v1/clients/5' };
+    it('acquires a new key and replays the completed response, its body the very text stored, for the same fingerprint', async () => {
+      const response = { status: 201, body: '{"id":5, "amount":10.50,"a":[]}', location: '/v1/clients/5' };
       await ctx.h.uow.run(async (tx) => {
         expect(await tx.idempotency.claim({ credentialId, key: 'k1', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES })).toEqual({ kind: 'acquired' });
         await tx.idempotency.complete(credentialId, 'k1', response);
@@ -56,7 +56,7 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
     it('treats an expired key as new', async () => {
       await ctx.h.uow.run(async (tx) => {
         await tx.idempotency.claim({ credentialId, key: 'k4', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
-        await tx.idempotency.complete(credentialId, 'k4', { status: 200, body: {} });
+        await tx.idempotency.complete(credentialId, 'k4', { status: 200, body: '{}' });
       });
       expect(await claim('k4', 'fp-2', LATER)).toEqual({ kind: 'acquired' });
     });
@@ -66,7 +66,7 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
       await ctx.h.uow.run(async (tx) => {
         for (const [key, expiresAt] of [['p1', EXPIRES], ['p2', EXPIRES], ['p3', FAR]] as const) {
           await tx.idempotency.claim({ credentialId, key, fingerprint: 'fp-1', now: NOW, expiresAt });
-          await tx.idempotency.complete(credentialId, key, { status: 200, body: {} });
+          await tx.idempotency.complete(credentialId, key, { status: 200, body: '{}' });
         }
       });
       const purge = (limit: number) => ctx.h.uow.run((tx) => tx.idempotency.purgeExpired(LATER, limit));

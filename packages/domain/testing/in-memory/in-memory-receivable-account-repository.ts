@@ -22,6 +22,12 @@ import { matchesCommon, pageOf } from './in-memory-paging';
 const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
   a.customerId === customerId && a.clientId === owner.clientId && a.associateId === owner.associateId && a.currencyCode === currency;
 
+/** The net sum of an account's PENDING receivables, signed by type. */
+const pendingAmountOf = (tables: Tables, accountId: number): bigint =>
+  [...tables.receivables.values()]
+    .filter((r) => r.receivableAccountId === accountId && r.status === 'PENDING')
+    .reduce((sum, r) => sum + signedMinor(r.receivableType, r.amountMinor), 0n);
+
 /** Holder of the CVU as the provider sees it: the client when there is one, else the associate. */
 function holderOf(tables: Tables, a: ReceivableAccountSnapshot): { holderName: string; holderTaxId: string } {
   const client = a.clientId === null ? undefined : tables.clients.get(a.clientId);
@@ -99,6 +105,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
       [...tables.currentAccounts.values()].some((a) => a.alias === alias)
     );
   }
+
+  async pendingAmountMinor(accountId: number): Promise<bigint> {
+    return pendingAmountOf(this.ref.tables, accountId);
+  }
 }
 
 export class InMemoryReceivableAccountQueries implements ReceivableAccountQueries {
@@ -136,9 +146,6 @@ export class InMemoryReceivableAccountQueries implements ReceivableAccountQuerie
       ...(client ? { client: { displayName: client.businessName, taxId: client.taxId, branchExternalCode: client.branchExternalCode } } : {}),
       ...(associate ? { associate: { displayName: `${associate.name} ${associate.lastName}`, taxId: associate.taxId } } : {}),
     };
-    const pendingAmountMinor = [...this.source.visibleTables().receivables.values()]
-      .filter((r) => r.receivableAccountId === a.id && r.status === 'PENDING')
-      .reduce((sum, r) => sum + signedMinor(r.receivableType, r.amountMinor), 0n);
-    return { account: ReceivableAccount.rehydrate(a), owners, pendingAmountMinor };
+    return { account: ReceivableAccount.rehydrate(a), owners, pendingAmountMinor: pendingAmountOf(this.source.visibleTables(), a.id) };
   }
 }

@@ -4,6 +4,7 @@ import { parseAlias } from '../../shared/bank-account-number';
 import { changeOwned } from '../../shared/change-owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import type { ReceivableAccount } from '../receivable-account';
+import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnerFree, assertUsableAssociate } from './account-parties';
 
@@ -15,6 +16,13 @@ interface Target {
 const change = (uow: UnitOfWork, target: Target, apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>) =>
   changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
 
+/** The change, and the changed account's pending sum read in its transaction: all its answer needs. */
+const changeWithStats = (uow: UnitOfWork, target: Target, apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>) =>
+  uow.run(async (tx): Promise<ReceivableAccountWithStats> => {
+    const account = await change(uow, target, apply);
+    return { account, pendingAmountMinor: await tx.receivableAccounts.pendingAmountMinor(account.id) };
+  });
+
 /** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {
   constructor(
@@ -22,8 +30,8 @@ export class UpdateReceivableAccount {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: Target & { readonly alias?: string; readonly associateId?: number }): Promise<ReceivableAccount> {
-    return change(this.uow, input, async (current, tx) => {
+  execute(input: Target & { readonly alias?: string; readonly associateId?: number }): Promise<ReceivableAccountWithStats> {
+    return changeWithStats(this.uow, input, async (current, tx) => {
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
       if (input.associateId !== undefined) {
         // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
@@ -61,9 +69,9 @@ export class ActivateReceivableAccount {
     private readonly trigger: ProvisioningTrigger,
   ) {}
 
-  async execute(input: Target): Promise<ReceivableAccount> {
-    const account = await change(this.uow, input, async (current) => current.activate(this.clock.now()));
-    if (account.status === 'PROVISIONING') this.trigger.accountOpened();
-    return account;
+  async execute(input: Target): Promise<ReceivableAccountWithStats> {
+    const activated = await changeWithStats(this.uow, input, async (current) => current.activate(this.clock.now()));
+    if (activated.account.status === 'PROVISIONING') this.trigger.accountOpened();
+    return activated;
   }
 }

@@ -1,0 +1,40 @@
+import { Client, DEFAULT_CUSTOMER_SETTINGS, Money } from '../src';
+import { aClientDetails, inMemoryApplication } from '../testing';
+
+/** An ACTIVE account holding a PENDING invoice of 150.00 and a credit note of 10.00 under it: 140.00 pending. */
+async function setUp() {
+  const w = inMemoryApplication();
+  const { customer } = await w.uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'Acme', creationDate: w.clock.now() }));
+  const { client } = await w.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails(), w.clock.now())));
+  const account = await w.app.receivableAccounts.open.execute({ customerId: customer.id, clientId: client.id });
+  await w.app.receivableAccounts.provision.execute({ limit: 10 });
+  const issue = (amount: string, receivableType: 'INVOICE' | 'CREDIT_NOTE', parentReceivableId?: number) =>
+    w.app.receivables.issue.execute({
+      customerId: customer.id,
+      receivableAccountId: account.id,
+      amount: Money.parse(amount),
+      currencyCode: 'ARS',
+      receivableType,
+      parentReceivableId,
+    });
+  const invoice = await issue('150.00', 'INVOICE');
+  await issue('10.00', 'CREDIT_NOTE', invoice.id);
+  return { ...w, target: { customerId: customer.id, accountId: account.id } };
+}
+
+describe('changing a receivable account', () => {
+  it('answers an update with the changed account and its pending sum, all its answer needs', async () => {
+    const w = await setUp();
+    const updated = await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nuevo' });
+    expect(updated.account.toSnapshot().alias).toBe('acme.nuevo');
+    expect(updated.pendingAmountMinor).toBe(14_000n);
+  });
+
+  it('answers an activation with the activated account and its pending sum', async () => {
+    const w = await setUp();
+    await w.app.receivableAccounts.disable.execute(w.target);
+    const activated = await w.app.receivableAccounts.activate.execute(w.target);
+    expect(activated.account.status).toBe('ACTIVE');
+    expect(activated.pendingAmountMinor).toBe(14_000n);
+  });
+});

@@ -45,6 +45,26 @@ export const RECEIVABLE_STATUSES = Object.keys(TRANSITIONS) as readonly Receivab
 
 export const FINAL_STATUSES: readonly ReceivableStatus[] = RECEIVABLE_STATUSES.filter((status) => Object.keys(TRANSITIONS[status]).length === 0);
 
+/**
+ * What the settlement cycle does to the receivables of an account it sweeps, read from the table: every one in a
+ * status `settle` leaves from moves to the status it leads to. Children settle with their parents by the same
+ * rule, since they follow their parent's status. Storage adapters run it set-based, as one guarded UPDATE.
+ */
+export interface SettlementRule {
+  readonly from: readonly ReceivableStatus[];
+  readonly to: ReceivableStatus;
+}
+
+function settlementRule(): SettlementRule {
+  const from = RECEIVABLE_STATUSES.filter((status) => TRANSITIONS[status].settle !== undefined);
+  const targets = new Set(from.map((status) => TRANSITIONS[status].settle!));
+  // One UPDATE sets one status: a table that settles into two would need the adapters to change with it.
+  if (targets.size !== 1) throw new Error(`settle must lead to one status, the table leads to ${[...targets].join(', ') || 'none'}`);
+  return { from, to: [...targets][0] };
+}
+
+export const SETTLEMENT_RULE: SettlementRule = settlementRule();
+
 const EVENT_OF: Partial<Record<ReceivableStatus, EventType>> = {
   PAID: 'receivable.paid',
   EXPIRED: 'receivable.expired',

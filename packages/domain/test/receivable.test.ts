@@ -69,6 +69,13 @@ describe('receivable state machine', () => {
     expect(receivableIn('PAID').edit({ amountMinor: 10_000n }, T1).status).toBe('PAID');
   });
 
+  it('drafts a negative type only with a parent named, and a positive one only without', () => {
+    const on = { customerId: 1, accountId: 2, clientId: 3 };
+    expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(expect.objectContaining({ code: 'missing-parent-receivable' }));
+    expect(() => aReceivableDraft(on, { receivableType: 'INVOICE', parentReceivableId: 5 })).toThrow(expect.objectContaining({ code: 'validation' }));
+    expect(aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: 5 }).parentReceivableId).toBe(5);
+  });
+
   it('settles, in the settlement cycle, exactly the statuses the table lets settle, into the status settling leads to', () => {
     const settling = RECEIVABLE_STATUSES.filter((status) => Receivable.nextStatus(status, 'settle') !== undefined);
     expect(SETTLEMENT_RULE.from).toEqual(settling);

@@ -13,6 +13,7 @@ export * from './shared/unit-of-work';
 export * from './shared/batch';
 export * from './idempotency/idempotency-repository';
 export * from './customers/customer';
+export * from './customers/credential';
 export * from './customers/customer-repository';
 export * from './customers/scopes';
 export * from './customers/security-ports';

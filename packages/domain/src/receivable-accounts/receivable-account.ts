@@ -29,6 +29,8 @@ const TRANSITIONS: Readonly<Record<ReceivableAccountStatus, Partial<Record<Recei
   DISABLED: { activate: 'ACTIVE', resumeProvisioning: 'PROVISIONING' },
 };
 
+export const RECEIVABLE_ACCOUNT_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableAccountStatus[];
+
 /** Each operation as an integrator would say it, for the errors they read. */
 const ASKED: Readonly<Record<ReceivableAccountOperation, string>> = {
   assignCvu: 'given a CVU',
@@ -50,13 +52,15 @@ export interface ProvisioningState {
 }
 
 /** Why a DISABLED account is disabled, as responses and events tell it. */
-export type DisabledReason =
+export const DISABLED_REASONS = [
   /** The provider refused to issue the CVU, for good. */
-  | 'PROVIDER_REJECTED'
+  'PROVIDER_REJECTED',
   /** The provider could not be reached, or answered unusably, as many times in a row as the policy allows. */
-  | 'PROVISIONING_RETRIES_EXHAUSTED'
+  'PROVISIONING_RETRIES_EXHAUSTED',
   /** The customer disabled it (DELETE). */
-  | 'DISABLED_BY_CUSTOMER';
+  'DISABLED_BY_CUSTOMER',
+] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 export interface Disablement {
   readonly reason: DisabledReason;

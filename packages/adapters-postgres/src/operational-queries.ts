@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Credential } from '@rcs/domain';
+import type { CredentialSnapshot } from '@rcs/domain';
 
 /** Readiness: the database answers a trivial query. */
 export async function databaseReady(knex: Knex): Promise<boolean> {
@@ -12,7 +12,7 @@ export async function databaseReady(knex: Knex): Promise<boolean> {
 }
 
 /** What a bearer token's credential is now (its owner, its clientId, revoked or not); undefined if there is none. */
-export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<Credential, 'customerId' | 'clientId' | 'status'> | undefined> {
+export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status'> | undefined> {
   const row = await knex('credentials').where({ id: credentialId }).first('customer_id', 'client_id', 'status');
   return row && { customerId: Number(row.customer_id), clientId: row.client_id, status: row.status };
 }

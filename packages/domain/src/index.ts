@@ -14,6 +14,7 @@ export * from './shared/batch';
 export * from './idempotency/idempotency-repository';
 export * from './idempotency/idempotent-execution';
 export * from './customers/customer';
+export * from './customers/credential';
 export * from './customers/customer-repository';
 export * from './customers/scopes';
 export * from './customers/security-ports';

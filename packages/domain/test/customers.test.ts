@@ -51,6 +51,19 @@ describe('customers and credentials', () => {
     expect(JSON.stringify(listed)).not.toContain(second.clientSecret);
   });
 
+  it('revokes a credential, which can no longer log in, and refuses to revoke it again', async () => {
+    const { app } = inMemoryApplication();
+    const { clientId, clientSecret } = await app.customers.create.execute({ name: 'Acme' });
+    await app.credentials.revoke.execute({ clientId });
+    await expect(app.auth.login.execute({ clientId, clientSecret })).rejects.toMatchObject({ code: 'invalid-credentials' });
+    await expect(app.credentials.revoke.execute({ clientId })).rejects.toMatchObject({ code: 'invalid-status-transition' });
+  });
+
+  it('refuses to revoke a credential that does not exist', async () => {
+    const { app } = inMemoryApplication();
+    await expect(app.credentials.revoke.execute({ clientId: 'nobody' })).rejects.toMatchObject({ code: 'resource-not-found' });
+  });
+
   it('refuses to list the credentials of a customer that does not exist', async () => {
     const { app } = inMemoryApplication();
     await expect(app.credentials.list.execute({ customerId: 42 })).rejects.toMatchObject({ code: 'resource-not-found' });

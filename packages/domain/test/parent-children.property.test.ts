@@ -1,74 +1,80 @@
 import fc from 'fast-check';
-import { Client, DEFAULT_CUSTOMER_SETTINGS, Money, formatMinor } from '../src';
-import { aClientDetails, inMemoryApplication } from '../testing';
+import { Receivable, RECEIVABLE_TYPES, isPositive, type ReceivableStatus, type ReceivableType } from '../src';
+import { aReceivableDraft } from '../testing';
 
-const NEGATIVE = ['CREDIT_NOTE', 'MISSING_PRODUCT', 'RETURN_PRODUCT', 'BROKEN_PRODUCT', 'ADJUSTMENT', 'RETENTION'] as const;
+const NEGATIVE = RECEIVABLE_TYPES.filter((type) => !isPositive(type));
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const ACCOUNT = 2;
+const PARENT_ID = 1;
+const amount = fc.bigInt({ min: 1n, max: 999_999_999_999_999n });
 
-async function world() {
-  const w = inMemoryApplication();
-  const { customer } = await w.uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'P', creationDate: w.clock.now() }));
-  const { client } = await w.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails(), w.clock.now())));
-  const account = await w.app.receivableAccounts.open.execute({ customerId: customer.id, clientId: client.id });
-  const issue = (minor: bigint, type: string, parentReceivableId?: number) =>
-    w.app.receivables.issue.execute({
-      customerId: customer.id,
-      receivableAccountId: account.id,
-      amount: Money.parse(formatMinor(minor)),
-      currencyCode: 'ARS',
-      receivableType: type as never,
-      parentReceivableId,
-    });
-  return { ...w, customerId: customer.id, issue };
+function receivable(id: number, type: ReceivableType, amountMinor: bigint, status: ReceivableStatus = 'PENDING'): Receivable {
+  const parentReceivableId = isPositive(type) ? null : PARENT_ID;
+  const draft = aReceivableDraft({ customerId: 1, accountId: ACCOUNT, clientId: 3 }, { receivableType: type, amountMinor, parentReceivableId, status, creationDate: T0 });
+  return Receivable.rehydrate({ ...draft, id, modificationDate: T0, version: 1 });
 }
 
+const childrenOf = (amounts: readonly bigint[], types: readonly ReceivableType[]) => amounts.map((minor, i) => receivable(PARENT_ID + 1 + i, types[i % types.length], minor));
+const sum = (amounts: readonly bigint[]) => amounts.reduce((total, minor) => total + minor, 0n);
+const refusal = (act: () => unknown): string | undefined => {
+  try {
+    act();
+    return undefined;
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+};
+
 describe('parent and children amounts (property)', () => {
-  it('accepts a child exactly when the active children stay within the parent amount', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.bigInt({ min: 1n, max: 999_999_999_999_999n }),
-        fc.array(fc.record({ minor: fc.bigInt({ min: 1n, max: 999_999_999_999_999n }), type: fc.constantFrom(...NEGATIVE), cancel: fc.boolean() }), { maxLength: 8 }),
-        async (parentMinor, children) => {
-          const w = await world();
-          const parent = await w.issue(parentMinor, 'INVOICE');
-          let active = 0n;
-          for (const child of children) {
-            const fits = active + child.minor <= parentMinor;
-            const outcome = await w.issue(child.minor, child.type, parent.id).then(
-              (r) => r,
-              (e) => e,
-            );
-            if (fits) {
-              expect(outcome.status).toBe('PENDING');
-              if (child.cancel) await w.app.receivables.changeStatus.execute({ customerId: w.customerId, receivableId: outcome.id, status: 'DISABLED' });
-              else active += child.minor;
-            } else {
-              expect(outcome.code).toBe('child-receivables-exceed-parent-amount');
-            }
+  it('admits a child exactly when the active children stay within the parent amount', () => {
+    fc.assert(
+      fc.property(amount, fc.array(fc.record({ minor: amount, type: fc.constantFrom(...NEGATIVE) }), { maxLength: 8 }), fc.constantFrom<ReceivableStatus>('PENDING', 'PAID', 'EXPIRED'), (parentMinor, asked, status) => {
+        const parent = receivable(PARENT_ID, 'INVOICE', parentMinor, status);
+        const active: Receivable[] = [];
+        for (const child of asked) {
+          const fits = sum(active.map((c) => c.amountMinor)) + child.minor <= parentMinor;
+          if (fits) {
+            expect(parent.admitChild({ receivableAccountId: ACCOUNT, amountMinor: child.minor }, active)).toBe(status === 'PAID' ? 'PAID' : 'PENDING');
+            active.push(receivable(PARENT_ID + 1 + active.length, child.type, child.minor));
+          } else {
+            expect(refusal(() => parent.admitChild({ receivableAccountId: ACCOUNT, amountMinor: child.minor }, active))).toBe('child-receivables-exceed-parent-amount');
           }
-          const stored = [...w.store.committed.receivables.values()].filter((r) => r.parentReceivableId === parent.id && r.status !== 'DISABLED');
-          expect(stored.reduce((sum, r) => sum + r.amountMinor, 0n)).toBe(active);
-          expect(active <= parentMinor).toBe(true);
-        },
-      ),
-      { numRuns: 60 },
+        }
+        expect(sum(active.map((c) => c.amountMinor)) <= parentMinor).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 
-  it('never lets a parent amount drop below its active children', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.bigInt({ min: 2n, max: 10_000_000n }), fc.bigInt({ min: 1n, max: 10_000_000n }), fc.bigInt({ min: 1n, max: 10_000_000n }), async (parentMinor, childMinor, newMinor) => {
-        fc.pre(childMinor <= parentMinor);
-        const w = await world();
-        const parent = await w.issue(parentMinor, 'INVOICE');
-        await w.issue(childMinor, 'RETENTION', parent.id);
-        const edited = await w.app.receivables.edit.execute({ customerId: w.customerId, receivableId: parent.id, edits: { amountMinor: newMinor } }).then(
-          (r) => r,
-          (e) => e,
-        );
-        if (newMinor >= childMinor) expect(edited.toSnapshot().amountMinor).toBe(newMinor);
-        else expect(edited.code).toBe('child-receivables-exceed-parent-amount');
+  it('never lets a parent amount drop below its active children', () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 1n, max: 10_000_000n }), { maxLength: 6 }), fc.bigInt({ min: 1n, max: 60_000_000n }), (amounts, newMinor) => {
+        const edited = receivable(PARENT_ID, 'INVOICE', sum(amounts) + 1n).edit({ amountMinor: newMinor }, T0);
+        const outcome = refusal(() => edited.assertChildrenFit(childrenOf(amounts, NEGATIVE)));
+        expect(outcome).toBe(newMinor >= sum(amounts) ? undefined : 'child-receivables-exceed-parent-amount');
       }),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
+  });
+
+  it('never lets a child grow past what its parent leaves it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 1n, max: 10_000_000n }), { minLength: 1, maxLength: 6 }), fc.bigInt({ min: 1n, max: 60_000_000n }), fc.bigInt({ min: 0n, max: 10_000_000n }), (amounts, newMinor, room) => {
+        const parent = receivable(PARENT_ID, 'INVOICE', sum(amounts) + room);
+        const [first, ...others] = childrenOf(amounts, NEGATIVE);
+        const outcome = refusal(() => parent.assertChildrenFit([first.edit({ amountMinor: newMinor }, T0), ...others]));
+        expect(outcome).toBe(newMinor + sum(amounts.slice(1)) <= sum(amounts) + room ? undefined : 'child-receivables-exceed-parent-amount');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('hangs children only from a positive receivable on their account that can still change', () => {
+    const child = { receivableAccountId: ACCOUNT, amountMinor: 1n };
+    expect(refusal(() => receivable(PARENT_ID, 'INVOICE', 100n).admitChild({ ...child, receivableAccountId: ACCOUNT + 1 }, []))).toBe('parent-receivable-different-account');
+    expect(refusal(() => receivable(PARENT_ID, 'CREDIT_NOTE', 100n).admitChild(child, []))).toBe('parent-receivable-invalid-type');
+    for (const status of ['SETTLED', 'DISABLED'] as const) {
+      expect(refusal(() => receivable(PARENT_ID, 'INVOICE', 100n, status).admitChild(child, []))).toBe('parent-receivable-not-modifiable');
+    }
   });
 });

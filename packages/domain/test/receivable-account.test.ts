@@ -19,6 +19,8 @@ const apply: Record<ReceivableAccountOperation, (a: ReceivableAccount) => Receiv
   update: (a) => a.update({ associateId: 4 }, T1),
   disable: (a) => a.disable(T1),
   activate: (a) => a.activate(T1),
+  // The same request, on an account that never got its CVU.
+  resumeProvisioning: (a) => ReceivableAccount.rehydrate({ ...a.toSnapshot(), cvu: null, alias: null }).activate(T1),
 };
 
 /** Every status: `satisfies` makes the compiler name the one left out when the type grows. */
@@ -33,18 +35,21 @@ describe('receivable account state machine', () => {
     ['PROVISIONING', 'update', 'PROVISIONING', null],
     ['PROVISIONING', 'disable', 'DISABLED', 'receivable-account.disabled'],
     ['PROVISIONING', 'activate', 'refused', null],
+    ['PROVISIONING', 'resumeProvisioning', 'refused', null],
     ['ACTIVE', 'assignCvu', 'refused', null],
     ['ACTIVE', 'retryProvisioning', 'refused', null],
     ['ACTIVE', 'failProvisioning', 'refused', null],
     ['ACTIVE', 'update', 'ACTIVE', null],
     ['ACTIVE', 'disable', 'DISABLED', 'receivable-account.disabled'],
     ['ACTIVE', 'activate', 'refused', null],
+    ['ACTIVE', 'resumeProvisioning', 'refused', null],
     ['DISABLED', 'assignCvu', 'refused', null],
     ['DISABLED', 'retryProvisioning', 'refused', null],
     ['DISABLED', 'failProvisioning', 'refused', null],
     ['DISABLED', 'update', 'refused', null],
     ['DISABLED', 'disable', 'refused', null],
     ['DISABLED', 'activate', 'ACTIVE', 'receivable-account.activated'],
+    ['DISABLED', 'resumeProvisioning', 'PROVISIONING', null],
   ];
 
   it.each(everyPair(STATUSES, OPERATIONS, matrix))('from %s, %s gives %s (event %s), as the table says', (from, operation, outcome, event) => {

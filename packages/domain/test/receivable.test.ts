@@ -1,4 +1,4 @@
-import { FINAL_STATUSES, Receivable, RECEIVABLE_STATUSES, type ReceivableOperation, type ReceivableStatus } from '../src';
+import { FINAL_STATUSES, Receivable, RECEIVABLE_STATUSES, SETTLEMENT_RULE, type ReceivableOperation, type ReceivableStatus } from '../src';
 import { aReceivableDraft } from '../testing';
 
 const T0 = new Date('2026-02-01T00:00:00Z');
@@ -67,5 +67,19 @@ describe('receivable state machine', () => {
     expect(receivableIn('PENDING').edit({ amountMinor: 5n }, T1).toSnapshot().amountMinor).toBe(5n);
     expect(() => receivableIn('PAID').edit({ amountMinor: 5n }, T1)).toThrow(expect.objectContaining({ code: 'invalid-status-transition' }));
     expect(receivableIn('PAID').edit({ amountMinor: 10_000n }, T1).status).toBe('PAID');
+  });
+
+  it('drafts a negative type only with a parent named, and a positive one only without', () => {
+    const on = { customerId: 1, accountId: 2, clientId: 3 };
+    expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(expect.objectContaining({ code: 'missing-parent-receivable' }));
+    expect(() => aReceivableDraft(on, { receivableType: 'INVOICE', parentReceivableId: 5 })).toThrow(expect.objectContaining({ code: 'validation' }));
+    expect(aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: 5 }).parentReceivableId).toBe(5);
+  });
+
+  it('settles, in the settlement cycle, exactly the statuses the table lets settle, into the status settling leads to', () => {
+    const settling = RECEIVABLE_STATUSES.filter((status) => Receivable.nextStatus(status, 'settle') !== undefined);
+    expect(SETTLEMENT_RULE.from).toEqual(settling);
+    for (const status of settling) expect(Receivable.nextStatus(status, 'settle')).toBe(SETTLEMENT_RULE.to);
+    expect(SETTLEMENT_RULE).toEqual({ from: ['PAID'], to: 'SETTLED' });
   });
 });

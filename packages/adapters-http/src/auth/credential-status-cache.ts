@@ -1,7 +1,7 @@
-import type { Credential } from '@rcs/domain';
+import type { CredentialSnapshot } from '@rcs/domain';
 
 /** What authentication checks of a token's credential. */
-export type TokenCredential = Pick<Credential, 'customerId' | 'clientId' | 'status'>;
+export type TokenCredential = Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status'>;
 
 /**
  * Remembers a credential's owner and status for a few seconds, so revocation takes effect within `ttlMs` on

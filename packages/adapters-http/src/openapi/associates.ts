@@ -1,3 +1,4 @@
+import { ASSOCIATE_STATUSES } from '@rcs/domain';
 import { created, listOf, listParams, noContent, one, operation, param, idSchema, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, taxId, id } from './shared-schemas';
 
@@ -126,7 +127,7 @@ const schemas = {
       phone: { type: 'string' },
       address: nullableString,
       parentAssociateId: { type: ['integer', 'null'] },
-      status: { enum: ['ACTIVE', 'DISABLED'] },
+      status: { enum: ASSOCIATE_STATUSES },
       creationDate: timestamp,
       modificationDate: timestamp,
     },

@@ -1,3 +1,4 @@
+import { DOCUMENT_TYPES } from '@rcs/domain';
 import { created, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, taxId, id } from './shared-schemas';
 
@@ -64,7 +65,7 @@ const schemas = {
     properties: {
       businessName: { type: 'string', maxLength: 200 },
       taxId: { type: 'string', description: 'CUIT/CUIL; dashes and spaces accepted; check digit verified' },
-      documentType: { enum: ['CUIT', 'CUIL'] },
+      documentType: { enum: DOCUMENT_TYPES },
       email: { type: ['string', 'null'], format: 'email' },
       branchExternalCode: { ...nullableString, description: 'Set only for a branch; then branchDescription and branchReferenceAddress are required' },
       branchDescription: nullableString,
@@ -79,7 +80,7 @@ const schemas = {
       id,
       businessName: { type: 'string' },
       taxId,
-      documentType: { enum: ['CUIT', 'CUIL'] },
+      documentType: { enum: DOCUMENT_TYPES },
       email: nullableString,
       branchExternalCode: nullableString,
       branchDescription: nullableString,

@@ -1,3 +1,4 @@
+import { CURRENT_ACCOUNT_STATUSES, CURRENT_ACCOUNT_TYPES, MOVEMENT_SUBTYPES, MOVEMENT_TYPES, OPERATION_TYPES } from '@rcs/domain';
 import { idSchema, listOf, listParams, one, operation, param, pathId, pathResource, type ResourceApi } from './operation-parts';
 import { timestamp, taxId, id } from './shared-schemas';
 
@@ -137,9 +138,9 @@ const schemas = {
       id,
       receivableAccountId: { ...id, description: 'On receivable account movements' },
       currentAccountId: { ...id, description: 'On current account movements' },
-      movementType: { enum: ['CREDIT', 'DEBIT'] },
-      operationType: { enum: ['DEPOSIT', 'SETTLEMENT'] },
-      subtype: { enum: ['SETTLEMENT_OUT', 'SETTLEMENT_IN', null] },
+      movementType: { enum: MOVEMENT_TYPES },
+      operationType: { enum: OPERATION_TYPES },
+      subtype: { enum: [...MOVEMENT_SUBTYPES, null] },
       amount: { type: 'number', exclusiveMinimum: 0 },
       currencyCode: { const: 'ARS' },
       counterParty: { type: ['object', 'null'], required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId } },
@@ -152,11 +153,11 @@ const schemas = {
     required: ['id', 'accountType', 'cvu', 'alias', 'currencyCode', 'status', 'lastSettlementDate', 'creationDate', 'modificationDate'],
     properties: {
       id,
-      accountType: { enum: ['MAIN', 'SUB'] },
+      accountType: { enum: CURRENT_ACCOUNT_TYPES },
       cvu: { type: 'string', pattern: '^\\d{22}$' },
       alias: { type: 'string' },
       currencyCode: { const: 'ARS' },
-      status: { enum: ['ACTIVE', 'DISABLED'] },
+      status: { enum: CURRENT_ACCOUNT_STATUSES },
       lastSettlementDate: { type: ['string', 'null'], format: 'date-time' },
       creationDate: timestamp,
       modificationDate: timestamp,

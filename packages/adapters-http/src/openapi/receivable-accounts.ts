@@ -1,3 +1,4 @@
+import { DISABLED_REASONS, OWNER_TYPES, RECEIVABLE_ACCOUNT_STATUSES } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
 import { headerRef } from './headers';
 import { created, idSchema, listOf, listParams, noContent, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
@@ -191,9 +192,9 @@ const schemas = {
       cvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null while PROVISIONING' },
       alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned' },
       currencyCode: { const: 'ARS' },
-      status: { enum: ['PROVISIONING', 'ACTIVE', 'DISABLED'] },
+      status: { enum: RECEIVABLE_ACCOUNT_STATUSES },
       disabledReason: {
-        enum: ['PROVIDER_REJECTED', 'PROVISIONING_RETRIES_EXHAUSTED', 'DISABLED_BY_CUSTOMER', null],
+        enum: [...DISABLED_REASONS, null],
         description:
           'Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.',
       },
@@ -203,7 +204,7 @@ const schemas = {
           {
             type: 'object',
             required: ['type', 'id'],
-            properties: { type: { enum: ['CLIENT', 'ASSOCIATE'] }, id, displayName: { type: 'string' }, taxId },
+            properties: { type: { enum: OWNER_TYPES.filter((type) => type !== 'CLIENT_AND_ASSOCIATE') }, id, displayName: { type: 'string' }, taxId },
           },
           {
             type: 'object',

@@ -1,10 +1,10 @@
+import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, REQUESTABLE_STATUSES } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
 import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, id, nullableDate, batchResponse } from './shared-schemas';
 
 /** Receivables (routes/receivable-routes.ts). */
 
-export const receivableTypes = ['INVOICE', 'DEBT', 'CREDIT_NOTE', 'MISSING_PRODUCT', 'RETURN_PRODUCT', 'BROKEN_PRODUCT', 'ADJUSTMENT', 'RETENTION'];
 const invoiceData = {
   type: ['object', 'null'],
   description: 'Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields)',
@@ -179,7 +179,7 @@ const schemas = {
       receivableAccountId: id,
       amount: { type: ['number', 'string'], description: 'Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted)' },
       currencyCode: { const: 'ARS' },
-      receivableType: { enum: receivableTypes },
+      receivableType: { enum: RECEIVABLE_TYPES },
       clientId: { type: ['integer', 'null'], description: "Inherited from the account; if sent, must be the account's client" },
       associateId: { type: ['integer', 'null'], description: 'Bound to the account if it has none; another one than the account\'s is 422' },
       legalNumber: { ...nullableString, description: 'Unique per customer' },
@@ -210,7 +210,7 @@ const schemas = {
   ReceivableStatusInput: {
     type: 'object',
     required: ['status'],
-    properties: { status: { enum: ['PAID', 'PENDING', 'DISABLED'], description: 'PAID from PENDING/EXPIRED; PENDING undoes PAID; DISABLED cancels' } },
+    properties: { status: { enum: REQUESTABLE_STATUSES, description: 'PAID from PENDING/EXPIRED; PENDING undoes PAID; DISABLED cancels' } },
   },
   Receivable: {
     type: 'object',
@@ -223,8 +223,8 @@ const schemas = {
       associateId: { type: ['integer', 'null'] },
       amount: { type: 'number', exclusiveMinimum: 0 },
       currencyCode: { const: 'ARS' },
-      receivableType: { enum: receivableTypes },
-      status: { enum: ['PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'] },
+      receivableType: { enum: RECEIVABLE_TYPES },
+      status: { enum: RECEIVABLE_STATUSES },
       legalNumber: nullableString,
       description: nullableString,
       externalRoutingCode: nullableString,

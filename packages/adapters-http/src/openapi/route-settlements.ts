@@ -1,6 +1,7 @@
+import { RECEIVABLE_TYPES } from '@rcs/domain';
 import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathParam, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, id } from './shared-schemas';
-import { receivableExample, receivableTypes } from './receivables';
+import { receivableExample } from './receivables';
 
 /** Route settlements (routes/route-settlement-routes.ts). */
 
@@ -109,7 +110,7 @@ const schemas = {
             items: {
               type: 'object',
                         required: ['type', 'count', 'amount'],
-              properties: { type: { enum: receivableTypes }, count: { type: 'integer' }, amount: { type: 'number', description: 'Negative for negative types' } },
+              properties: { type: { enum: RECEIVABLE_TYPES }, count: { type: 'integer' }, amount: { type: 'number', description: 'Negative for negative types' } },
             },
           },
         },

@@ -1,16 +1,19 @@
 import type { Knex } from 'knex';
-import type {
+import {
+  ConcurrentModificationError,
   Credential,
-  CredentialRepository,
-  CredentialStatus,
-  CredentialSummary,
-  Customer,
-  CustomerQueries,
-  CustomerRepository,
-  NewCredential,
-  NewCustomer,
-  OwnerType,
+  type CredentialRepository,
+  type CredentialSnapshot,
+  type CredentialStatus,
+  type CredentialSummary,
+  type Customer,
+  type CustomerQueries,
+  type CustomerRepository,
+  type NewCredential,
+  type NewCustomer,
+  type OwnerType,
 } from '@rcs/domain';
+import { lockedForChange } from './row-locks';
 
 interface CustomerRow {
   id: string;
@@ -49,7 +52,7 @@ const toCredentialSummary = (row: Omit<CredentialRow, 'secret_hash'>): Credentia
   creationDate: row.creation_date,
 });
 
-const toCredential = (row: CredentialRow): Credential => ({ ...toCredentialSummary(row), secretHash: row.secret_hash });
+const toCredential = (row: CredentialRow): CredentialSnapshot => ({ ...toCredentialSummary(row), secretHash: row.secret_hash });
 
 export class KnexCustomerRepository implements CustomerRepository {
   constructor(private readonly trx: Knex.Transaction) {}
@@ -81,12 +84,17 @@ export class KnexCustomerRepository implements CustomerRepository {
 export class KnexCredentialRepository implements CredentialRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
-  async findByClientId(clientId: string): Promise<Credential | undefined> {
+  async findByClientId(clientId: string): Promise<CredentialSnapshot | undefined> {
     const row: CredentialRow | undefined = await this.trx('credentials').where({ client_id: clientId }).first();
     return row && toCredential(row);
   }
 
-  async insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }> {
+  async getForUpdate(clientId: string): Promise<Credential | undefined> {
+    const row: CredentialRow | undefined = await lockedForChange(this.trx('credentials').where({ client_id: clientId })).first();
+    return row && Credential.rehydrate(toCredential(row));
+  }
+
+  async insertIfAbsent(credential: NewCredential): Promise<{ credential: CredentialSnapshot; created: boolean }> {
     const [inserted] = await this.trx('credentials')
       .insert({
         customer_id: credential.customerId,
@@ -109,9 +117,10 @@ export class KnexCredentialRepository implements CredentialRepository {
     await this.trx('credentials').where({ id }).update({ secret_hash: secretHash });
   }
 
-  async revoke(clientId: string): Promise<boolean> {
-    const changed = await this.trx('credentials').where({ client_id: clientId, status: 'ACTIVE' }).update({ status: 'REVOKED' });
-    return changed === 1;
+  async update(credential: Credential): Promise<void> {
+    const { id, status } = credential.toSnapshot();
+    const changed = await this.trx('credentials').where({ id, status: credential.storedStatus }).update({ status });
+    if (changed !== 1) throw new ConcurrentModificationError('credential', id);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { OpenedSettlement, Page, PageRequest, ReceivableSnapshot, Settlement, SettlementListFilter, SettlementQueries, SettlementRepository } from '@rcs/domain';
+import { SETTLEMENT_RULE, type OpenedSettlement, type Page, type PageRequest, type ReceivableSnapshot, type Settlement, type SettlementListFilter, type SettlementQueries, type SettlementRepository } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
@@ -70,12 +70,13 @@ export class KnexSettlementRepository implements SettlementRepository {
        FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
       [settlementIds],
     );
-    // No RETURNING: an account may hold a million PAID receivables; settledReceivables streams them.
+    // The domain's rule says which statuses settle and into what. No RETURNING: an account may hold a million
+    // receivables to settle; settledReceivables streams them.
     await this.trx.raw(
-      `UPDATE receivables r SET status = 'SETTLED', settlement_id = s.id, modification_date = ?, version = r.version + 1
+      `UPDATE receivables r SET status = ?, settlement_id = s.id, modification_date = ?, version = r.version + 1
        FROM settlements s
-       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = 'PAID'`,
-      [now, settlementIds],
+       WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = ANY(?::text[])`,
+      [SETTLEMENT_RULE.to, now, settlementIds, SETTLEMENT_RULE.from],
     );
     return created.map(toOpenedSettlement);
   }

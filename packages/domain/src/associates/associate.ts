@@ -15,6 +15,8 @@ const TRANSITIONS: Readonly<Record<AssociateStatus, Partial<Record<AssociateOper
   DISABLED: { activate: 'ACTIVE' },
 };
 
+export const ASSOCIATE_STATUSES = Object.keys(TRANSITIONS) as readonly AssociateStatus[];
+
 export interface AssociateDetails {
   /** Free-form (DRIVER, DISTRIBUTOR, STUDENT, ...): not a closed enum, so new roles need no release. */
   readonly type: string;

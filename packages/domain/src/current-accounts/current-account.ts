@@ -1,12 +1,15 @@
 import type { CurrencyCode } from '../shared/money';
 
-export type CurrentAccountType =
+export const CURRENT_ACCOUNT_TYPES = [
   /** Receives the bulk of settlements. */
-  | 'MAIN'
+  'MAIN',
   /** Operating sub-account. */
-  | 'SUB';
+  'SUB',
+] as const;
+export type CurrentAccountType = (typeof CURRENT_ACCOUNT_TYPES)[number];
 
-export type CurrentAccountStatus = 'ACTIVE' | 'DISABLED';
+export const CURRENT_ACCOUNT_STATUSES = ['ACTIVE', 'DISABLED'] as const;
+export type CurrentAccountStatus = (typeof CURRENT_ACCOUNT_STATUSES)[number];
 
 /** A customer's own account: funded only by settlements, the source of transfers. Read-only through the API. */
 export interface CurrentAccount {

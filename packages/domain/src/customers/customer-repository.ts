@@ -1,4 +1,5 @@
-import type { Credential, CredentialSummary, Customer, NewCredential, NewCustomer } from './customer';
+import type { Customer, NewCustomer } from './customer';
+import type { Credential, CredentialSnapshot, CredentialSummary, NewCredential } from './credential';
 
 export interface CustomerRepository {
   get(id: number): Promise<Customer | undefined>;
@@ -7,11 +8,14 @@ export interface CustomerRepository {
 }
 
 export interface CredentialRepository {
-  findByClientId(clientId: string): Promise<Credential | undefined>;
+  findByClientId(clientId: string): Promise<CredentialSnapshot | undefined>;
+  /** Reads and locks the row, for a move. */
+  getForUpdate(clientId: string): Promise<Credential | undefined>;
   /** Inserts unless the clientId exists; concurrent callers agree on one row. */
-  insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }>;
+  insertIfAbsent(credential: NewCredential): Promise<{ credential: CredentialSnapshot; created: boolean }>;
   replaceSecretHash(id: number, secretHash: string): Promise<void>;
-  revoke(clientId: string): Promise<boolean>;
+  /** Saves a moved credential's status; concurrent-modification unless the row is still in the status it was read in. */
+  update(credential: Credential): Promise<void>;
 }
 
 /** The operator's reads (admin CLI): every customer, and a customer's credentials without their secret hashes. */

@@ -14,26 +14,6 @@ export interface Customer {
   readonly creationDate: Date;
 }
 
-export type CredentialStatus =
-  /** Can log in. */
-  | 'ACTIVE'
-  /** Revoked by an operator: login refused. */
-  | 'REVOKED';
-
-/** A clientId/clientSecret pair issued to a customer. The secret exists only as a slow hash. */
-export interface Credential {
-  readonly id: number;
-  readonly customerId: number;
-  readonly clientId: string;
-  readonly secretHash: string;
-  readonly scopes: readonly string[];
-  readonly status: CredentialStatus;
-  readonly creationDate: Date;
-}
-
-/** A credential as an operator sees it: everything but the secret's hash, which never leaves storage. */
-export type CredentialSummary = Omit<Credential, 'secretHash'>;
-
 export type NewCustomer = Omit<Customer, 'id'>;
 
 /** Settings of a customer created without other instructions: every owner type, default alias template. */
@@ -42,4 +22,3 @@ export const DEFAULT_CUSTOMER_SETTINGS = {
   enabledOwnerTypes: OWNER_TYPES as readonly OwnerType[],
   aliasTemplate: DEFAULT_ALIAS_TEMPLATE,
 } as const;
-export type NewCredential = Omit<Credential, 'id'>;

@@ -1,11 +1,14 @@
 import { formatMinor, type CurrencyCode } from '../shared/money';
 
-export type MovementType = 'CREDIT' | 'DEBIT';
+export const MOVEMENT_TYPES = ['CREDIT', 'DEBIT'] as const;
+export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
 /** What moved the money: a collection arriving (DEPOSIT) or the sweep to the current account (SETTLEMENT). */
-export type OperationType = 'DEPOSIT' | 'SETTLEMENT';
+export const OPERATION_TYPES = ['DEPOSIT', 'SETTLEMENT'] as const;
+export type OperationType = (typeof OPERATION_TYPES)[number];
 
-export type MovementSubtype = 'SETTLEMENT_OUT' | 'SETTLEMENT_IN';
+export const MOVEMENT_SUBTYPES = ['SETTLEMENT_OUT', 'SETTLEMENT_IN'] as const;
+export type MovementSubtype = (typeof MOVEMENT_SUBTYPES)[number];
 
 export type AccountKind = 'RECEIVABLE' | 'CURRENT';
 

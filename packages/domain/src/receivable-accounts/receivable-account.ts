@@ -11,14 +11,25 @@ export type ReceivableAccountStatus =
   /** Receives no collections and accepts no receivables; history stays readable. */
   | 'DISABLED';
 
-export type ReceivableAccountOperation = 'assignCvu' | 'retryProvisioning' | 'failProvisioning' | 'update' | 'disable' | 'activate';
+export type ReceivableAccountOperation =
+  | 'assignCvu'
+  | 'retryProvisioning'
+  | 'failProvisioning'
+  | 'update'
+  | 'disable'
+  /** Re-enabling an account that has its CVU. */
+  | 'activate'
+  /** Re-enabling an account that never got one: back to asking the provider. */
+  | 'resumeProvisioning';
 
-/** The one table of legal moves. activate leads to PROVISIONING instead when the account never got a CVU. */
+/** The one table of legal moves. */
 const TRANSITIONS: Readonly<Record<ReceivableAccountStatus, Partial<Record<ReceivableAccountOperation, ReceivableAccountStatus>>>> = {
   PROVISIONING: { assignCvu: 'ACTIVE', retryProvisioning: 'PROVISIONING', failProvisioning: 'DISABLED', update: 'PROVISIONING', disable: 'DISABLED' },
   ACTIVE: { update: 'ACTIVE', disable: 'DISABLED' },
-  DISABLED: { activate: 'ACTIVE' },
+  DISABLED: { activate: 'ACTIVE', resumeProvisioning: 'PROVISIONING' },
 };
+
+export const RECEIVABLE_ACCOUNT_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableAccountStatus[];
 
 /** Each operation as an integrator would say it, for the errors they read. */
 const ASKED: Readonly<Record<ReceivableAccountOperation, string>> = {
@@ -28,6 +39,7 @@ const ASKED: Readonly<Record<ReceivableAccountOperation, string>> = {
   update: 'changed',
   disable: 'disabled',
   activate: 'activated',
+  resumeProvisioning: 'activated',
 };
 
 /** Where the provider conversation stands; kept so provisioning survives restarts. */
@@ -40,13 +52,15 @@ export interface ProvisioningState {
 }
 
 /** Why a DISABLED account is disabled, as responses and events tell it. */
-export type DisabledReason =
+export const DISABLED_REASONS = [
   /** The provider refused to issue the CVU, for good. */
-  | 'PROVIDER_REJECTED'
+  'PROVIDER_REJECTED',
   /** The provider could not be reached, or answered unusably, as many times in a row as the policy allows. */
-  | 'PROVISIONING_RETRIES_EXHAUSTED'
+  'PROVISIONING_RETRIES_EXHAUSTED',
   /** The customer disabled it (DELETE). */
-  | 'DISABLED_BY_CUSTOMER';
+  'DISABLED_BY_CUSTOMER',
+] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 export interface Disablement {
   readonly reason: DisabledReason;
@@ -194,10 +208,10 @@ export class ReceivableAccount {
     return this.move('disable', now, { provisioning: { ...this.state.provisioning, nextAttemptAt: null }, disabled });
   }
 
-  /** Re-enables; an account that never got a CVU goes back to PROVISIONING with a fresh retry budget. */
+  /** Re-enables: with its CVU it is activated, without one it resumes provisioning with a fresh retry budget. */
   activate(now: Date): ReceivableAccount {
     if (this.state.cvu !== null) return this.move('activate', now, { disabled: null });
-    return this.move('activate', now, { provisioning: { attempts: 0, nextAttemptAt: now, lastError: null }, disabled: null }, 'PROVISIONING');
+    return this.move('resumeProvisioning', now, { provisioning: { attempts: 0, nextAttemptAt: now, lastError: null }, disabled: null });
   }
 
   private failProvisioning(disabled: Disablement, lastError: string, now: Date): ReceivableAccount {
@@ -205,15 +219,9 @@ export class ReceivableAccount {
     return this.move('failProvisioning', now, { provisioning: { attempts, nextAttemptAt: null, lastError }, disabled });
   }
 
-  private move(
-    operation: ReceivableAccountOperation,
-    now: Date,
-    changes: Partial<ReceivableAccountSnapshot>,
-    target?: ReceivableAccountStatus,
-  ): ReceivableAccount {
-    const allowed = ReceivableAccount.nextStatus(this.state.status, operation);
-    if (!allowed) throw new InvalidStatusTransitionError('receivable account', this.state.id, this.state.status, ASKED[operation]);
-    const status = target ?? allowed;
+  private move(operation: ReceivableAccountOperation, now: Date, changes: Partial<ReceivableAccountSnapshot>): ReceivableAccount {
+    const status = ReceivableAccount.nextStatus(this.state.status, operation);
+    if (!status) throw new InvalidStatusTransitionError('receivable account', this.state.id, this.state.status, ASKED[operation]);
     const next: ReceivableAccountSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
     const type = status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;
     const events: DomainEvent[] = type

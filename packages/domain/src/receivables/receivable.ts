@@ -1,8 +1,8 @@
-import { DomainError, InvalidStatusTransitionError } from '../shared/domain-error';
+import { DomainError, InvalidStatusTransitionError, ValidationError } from '../shared/domain-error';
 import type { DomainEvent, EventType } from '../shared/events';
 import { formatMinor, type CurrencyCode } from '../shared/money';
 import { assertInvoiceData, type InvoiceData } from './invoice-data';
-import { isPositive, type ReceivableType } from './receivable-type';
+import { isPositive, POSITIVE_TYPES, type ReceivableType } from './receivable-type';
 
 export type ReceivableStatus =
   /** Owed and not yet collected. */
@@ -44,6 +44,26 @@ const ASKED: Readonly<Record<ReceivableOperation, string>> = {
 export const RECEIVABLE_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableStatus[];
 
 export const FINAL_STATUSES: readonly ReceivableStatus[] = RECEIVABLE_STATUSES.filter((status) => Object.keys(TRANSITIONS[status]).length === 0);
+
+/**
+ * What the settlement cycle does to the receivables of an account it sweeps, read from the table: every one in a
+ * status `settle` leaves from moves to the status it leads to. Children settle with their parents by the same
+ * rule, since they follow their parent's status. Storage adapters run it set-based, as one guarded UPDATE.
+ */
+export interface SettlementRule {
+  readonly from: readonly ReceivableStatus[];
+  readonly to: ReceivableStatus;
+}
+
+function settlementRule(): SettlementRule {
+  const from = RECEIVABLE_STATUSES.filter((status) => TRANSITIONS[status].settle !== undefined);
+  const targets = new Set(from.map((status) => TRANSITIONS[status].settle!));
+  // One UPDATE sets one status: a table that settles into two would need the adapters to change with it.
+  if (targets.size !== 1) throw new Error(`settle must lead to one status, the table leads to ${[...targets].join(', ') || 'none'}`);
+  return { from, to: [...targets][0] };
+}
+
+export const SETTLEMENT_RULE: SettlementRule = settlementRule();
 
 const EVENT_OF: Partial<Record<ReceivableStatus, EventType>> = {
   PAID: 'receivable.paid',
@@ -117,11 +137,6 @@ export function receivableView(r: ReceivableSnapshot) {
   };
 }
 
-/** SPEC rule 3 broken: the children of `parentId` would total more than its amount (both in the API's decimals). */
-export function childrenExceedParent(parentId: number, childrenMinor: bigint, parentMinor: bigint): DomainError {
-  return new DomainError('child-receivables-exceed-parent-amount', `children of parent ${parentId} would total ${formatMinor(childrenMinor)}, more than its amount ${formatMinor(parentMinor)}`);
-}
-
 /** An accounting record of a debt (positive types) or of a reduction of one (negative types, always children). */
 export class Receivable {
   private constructor(
@@ -129,9 +144,15 @@ export class Receivable {
     readonly events: readonly DomainEvent[] = [],
   ) {}
 
-  /** Validates a new receivable's own fields; the parent and account rules are the issuing use case's. */
+  /**
+   * Validates a new receivable's own fields, and SPEC rule 1: a negative type names its parent, a positive one none.
+   * The named parent's own rules are its admitChild; the account's are the issuing use case's.
+   */
   static draft(input: Omit<NewReceivable, 'status' | 'creationDate'>, status: ReceivableStatus, now: Date): NewReceivable {
     if (input.amountMinor <= 0n) throw new DomainError('validation', 'amount must be greater than 0');
+    if (isPositive(input.receivableType) && input.parentReceivableId !== null) {
+      throw ValidationError.of('parentReceivableId', `only negative types hang from a parent; ${input.receivableType} does not`);
+    }
     if (!isPositive(input.receivableType) && input.parentReceivableId === null) {
       throw new DomainError('missing-parent-receivable', `a ${input.receivableType} must name its parent in parentReceivableId`);
     }
@@ -168,6 +189,10 @@ export class Receivable {
     return isPositive(this.state.receivableType);
   }
 
+  get amountMinor(): bigint {
+    return this.state.amountMinor;
+  }
+
   toSnapshot(): ReceivableSnapshot {
     return this.state;
   }
@@ -196,6 +221,28 @@ export class Receivable {
   follow(status: ReceivableStatus, now: Date): Receivable {
     const operation: ReceivableOperation = status === 'PAID' ? 'markPaid' : status === 'PENDING' ? 'undoPayment' : 'settle';
     return this.move(operation, now, {});
+  }
+
+  /**
+   * SPEC rules 2 and 3 for a new child of this receivable: on the same account, under a positive receivable that
+   * can still change, and within its amount together with its active children. Returns the status the child
+   * starts in: paid with a PAID parent, owed otherwise.
+   */
+  admitChild(child: { readonly receivableAccountId: number; readonly amountMinor: bigint }, activeChildren: readonly Receivable[]): ReceivableStatus {
+    const { id, receivableAccountId, receivableType, status } = this.state;
+    if (child.receivableAccountId !== receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${id} is on account ${receivableAccountId}`);
+    if (!this.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${id} is a ${receivableType}; parents are ${POSITIVE_TYPES.join(' or ')}`);
+    if (FINAL_STATUSES.includes(status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${id} is ${status}, a final status; children hang only from one that can still change`);
+    this.assertChildrenFit([...activeChildren, child]);
+    return status === 'PAID' ? 'PAID' : 'PENDING';
+  }
+
+  /** SPEC rule 3: the active children of this receivable total at most its amount, whichever of them changed. */
+  assertChildrenFit(activeChildren: readonly { readonly amountMinor: bigint }[]): void {
+    const total = activeChildren.reduce((sum, child) => sum + child.amountMinor, 0n);
+    if (total > this.state.amountMinor) {
+      throw new DomainError('child-receivables-exceed-parent-amount', `children of parent ${this.state.id} would total ${formatMinor(total)}, more than its amount ${formatMinor(this.state.amountMinor)}`);
+    }
   }
 
   /** Refuses any change to a final receivable, before any other rule of the change is weighed (CONTRACT). */

@@ -33,16 +33,34 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect(new Set(results.map((r) => r.customer.id)).size).toBe(1);
     });
 
-    it('replaces a secret hash and revokes a credential once', async () => {
+    const insertCredential = async (suffix: string) => {
       const customerId = await ctx.newCustomer();
-      const clientId = `cred-${process.pid}-${Date.now()}-r`;
+      const clientId = `cred-${process.pid}-${Date.now()}-${suffix}`;
       const { credential } = await ctx.h.uow.run((tx) =>
         tx.credentials.insertIfAbsent({ customerId, clientId, secretHash: 'old', scopes: [], status: 'ACTIVE', creationDate: NOW }),
       );
-      await ctx.h.uow.run((tx) => tx.credentials.replaceSecretHash(credential.id, 'new'));
+      return credential;
+    };
+
+    it('replaces a secret hash', async () => {
+      const { id, clientId } = await insertCredential('h');
+      await ctx.h.uow.run((tx) => tx.credentials.replaceSecretHash(id, 'new'));
       expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.secretHash).toBe('new');
-      expect(await ctx.h.uow.run((tx) => tx.credentials.revoke(clientId))).toBe(true);
-      expect(await ctx.h.uow.run((tx) => tx.credentials.revoke(clientId))).toBe(false);
+    });
+
+    it('saves a revoked credential, which then refuses to be revoked again', async () => {
+      const { clientId } = await insertCredential('r');
+      const revoke = () => ctx.h.uow.run(async (tx) => tx.credentials.update((await tx.credentials.getForUpdate(clientId))!.revoke()));
+      await revoke();
+      expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.status).toBe('REVOKED');
+      await expect(revoke()).rejects.toMatchObject({ code: 'invalid-status-transition' });
+    });
+
+    it('refuses to save a move made on a credential read before another move was saved', async () => {
+      const { clientId } = await insertCredential('s');
+      const stale = await ctx.h.uow.run((tx) => tx.credentials.getForUpdate(clientId));
+      await ctx.h.uow.run(async (tx) => tx.credentials.update((await tx.credentials.getForUpdate(clientId))!.revoke()));
+      await expect(ctx.h.uow.run((tx) => tx.credentials.update(stale!.revoke()))).rejects.toMatchObject({ code: 'concurrent-modification' });
       expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.status).toBe('REVOKED');
     });
 

@@ -1,12 +1,14 @@
-import type {
+import {
+  ConcurrentModificationError,
   Credential,
-  CredentialRepository,
-  CredentialSummary,
-  Customer,
-  CustomerQueries,
-  CustomerRepository,
-  NewCredential,
-  NewCustomer,
+  type CredentialRepository,
+  type CredentialSnapshot,
+  type CredentialSummary,
+  type Customer,
+  type CustomerQueries,
+  type CustomerRepository,
+  type NewCredential,
+  type NewCustomer,
 } from '../../src';
 import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
 
@@ -29,11 +31,16 @@ export class InMemoryCustomerRepository implements CustomerRepository {
 export class InMemoryCredentialRepository implements CredentialRepository {
   constructor(private readonly ref: TablesRef) {}
 
-  async findByClientId(clientId: string): Promise<Credential | undefined> {
+  async findByClientId(clientId: string): Promise<CredentialSnapshot | undefined> {
     return [...this.ref.tables.credentials.values()].find((c) => c.clientId === clientId);
   }
 
-  async insertIfAbsent(credential: NewCredential): Promise<{ credential: Credential; created: boolean }> {
+  async getForUpdate(clientId: string): Promise<Credential | undefined> {
+    const found = await this.findByClientId(clientId);
+    return found && Credential.rehydrate(found);
+  }
+
+  async insertIfAbsent(credential: NewCredential): Promise<{ credential: CredentialSnapshot; created: boolean }> {
     const existing = await this.findByClientId(credential.clientId);
     if (existing) return { credential: existing, created: false };
     const stored = { ...credential, scopes: [...credential.scopes], id: nextId(this.ref.tables, 'credential') };
@@ -46,11 +53,11 @@ export class InMemoryCredentialRepository implements CredentialRepository {
     if (found) this.ref.tables.credentials.set(id, { ...found, secretHash });
   }
 
-  async revoke(clientId: string): Promise<boolean> {
-    const found = await this.findByClientId(clientId);
-    if (!found || found.status !== 'ACTIVE') return false;
-    this.ref.tables.credentials.set(found.id, { ...found, status: 'REVOKED' });
-    return true;
+  async update(credential: Credential): Promise<void> {
+    const { id, status } = credential.toSnapshot();
+    const stored = this.ref.tables.credentials.get(id);
+    if (stored?.status !== credential.storedStatus) throw new ConcurrentModificationError('credential', id);
+    this.ref.tables.credentials.set(id, { ...stored, status });
   }
 }
 

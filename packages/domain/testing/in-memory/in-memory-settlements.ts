@@ -1,12 +1,14 @@
-import type {
-  Page,
-  PageRequest,
-  ReceivableSnapshot,
-  OpenedSettlement,
-  Settlement,
-  SettlementListFilter,
-  SettlementQueries,
-  SettlementRepository,
+import {
+  Receivable,
+  SETTLEMENT_RULE,
+  type Page,
+  type PageRequest,
+  type ReceivableSnapshot,
+  type OpenedSettlement,
+  type Settlement,
+  type SettlementListFilter,
+  type SettlementQueries,
+  type SettlementRepository,
 } from '../../src';
 import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
 import { appendMovement } from './in-memory-ledger';
@@ -16,7 +18,10 @@ import { pageOf } from './in-memory-paging';
 const settlementMovement = (s: OpenedSettlement, now: Date) =>
   ({ customerId: s.customerId, operationType: 'SETTLEMENT', amountMinor: s.amountMinor, currencyCode: s.currencyCode, counterParty: null, settlementId: s.id, providerReference: null, movementDate: now }) as const;
 
-/** The settlement step as the SQL does it, one account after another (transactions here run one at a time). */
+/**
+ * The settlement step as the SQL does it, one account after another (transactions here run one at a time); each
+ * receivable the domain's rule selects moves through the entity's own settle().
+ */
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly ref: TablesRef) {}
 
@@ -32,9 +37,9 @@ export class InMemorySettlementRepository implements SettlementRepository {
       const amountMinor = tables.balances.get(account.id)!;
       const id = nextId(tables, 'settlement');
       const settled = [...tables.receivables.values()]
-        .filter((r) => r.receivableAccountId === account.id && r.status === 'PAID')
+        .filter((r) => r.receivableAccountId === account.id && SETTLEMENT_RULE.from.includes(r.status))
         .sort((a, b) => a.id - b.id)
-        .map((r): ReceivableSnapshot => ({ ...r, status: 'SETTLED', modificationDate: now, version: r.version + 1 }));
+        .map((r) => Receivable.rehydrate(r).settle(now).toSnapshot());
       for (const r of settled) tables.receivables.set(r.id, r);
       const settlement: Settlement = {
         id,

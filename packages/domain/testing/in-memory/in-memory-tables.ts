@@ -6,7 +6,7 @@ import type {
   RouteSettlement,
   Movement,
   Settlement,
-  Credential,
+  CredentialSnapshot,
   CurrentAccount,
   Customer,
   DomainEvent,
@@ -27,7 +27,7 @@ export interface StoredEvent extends DomainEvent {
 export interface Tables {
   sequences: Record<string, number>;
   customers: Map<number, Customer>;
-  credentials: Map<number, Credential>;
+  credentials: Map<number, CredentialSnapshot>;
   currentAccounts: Map<number, CurrentAccount>;
   clients: Map<number, ClientSnapshot>;
   associates: Map<number, AssociateSnapshot>;

@@ -41,11 +41,15 @@ export class CreateCredential {
   }
 }
 
+/** `npm run admin -- credentials revoke`: an ACTIVE credential becomes REVOKED; revoking it again is refused. */
 export class RevokeCredential {
   constructor(private readonly uow: UnitOfWork) {}
 
   async execute(input: { clientId: string }): Promise<void> {
-    const revoked = await this.uow.run((tx) => tx.credentials.revoke(input.clientId));
-    if (!revoked) throw new DomainError('resource-not-found', `no active credential with clientId ${input.clientId}`);
+    await this.uow.run(async (tx) => {
+      const credential = await tx.credentials.getForUpdate(input.clientId);
+      if (!credential) throw new DomainError('resource-not-found', `no credential with clientId ${input.clientId}`);
+      await tx.credentials.update(credential.revoke());
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../shared/domain-error';
-import type { CredentialSummary, Customer } from '../customer';
+import type { Customer } from '../customer';
+import type { CredentialSummary } from '../credential';
 import type { CustomerQueries } from '../customer-repository';
 
 /** `npm run admin -- customers list`: every tenant of the service, oldest first. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock';
 import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
-import { childrenExceedParent, type Receivable, type ReceivableEdits } from '../receivable';
+import type { Receivable, ReceivableEdits } from '../receivable';
 
 /** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
 export interface ReceivableIdentity {
@@ -28,20 +28,14 @@ export class EditReceivable {
       const changed = Object.entries(input.identity ?? {}).filter(([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity]);
       if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
       const next = current.edit(input.edits, this.clock.now());
-      const amount = next.toSnapshot().amountMinor;
-      if (amount !== current.toSnapshot().amountMinor) {
-        const parentId = current.toSnapshot().parentReceivableId;
+      if (next.amountMinor !== current.amountMinor) {
+        const parentId = snapshot.parentReceivableId;
         if (parentId === null) {
-          const children = await tx.receivables.activeChildren(current.id);
-          const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
-          if (used > amount) throw childrenExceedParent(current.id, used, amount);
+          next.assertChildrenFit(await tx.receivables.activeChildren(current.id));
         } else {
           const parent = (await tx.receivables.getForUpdate(parentId))!;
-          const siblings = (await tx.receivables.activeChildren(parentId)).filter((c) => c.id !== current.id);
-          const total = siblings.reduce((sum, c) => sum + c.toSnapshot().amountMinor, amount);
-          if (total > parent.toSnapshot().amountMinor) {
-            throw childrenExceedParent(parentId, total, parent.toSnapshot().amountMinor);
-          }
+          const children = await tx.receivables.activeChildren(parentId);
+          parent.assertChildrenFit(children.map((child) => (child.id === next.id ? next : child)));
         }
       }
       return next;

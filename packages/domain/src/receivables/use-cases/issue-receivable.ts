@@ -1,12 +1,12 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError, ValidationError } from '../../shared/domain-error';
+import { DomainError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import { assertOwnClient, assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
-import { childrenExceedParent, Receivable, type ReceivableStatus } from '../receivable';
+import { Receivable, type ReceivableStatus } from '../receivable';
 import { isPositive, type ReceivableType } from '../receivable-type';
 import { calendarDay } from '../calendar-day';
 
@@ -114,26 +114,16 @@ export class IssueReceivable {
     return input.associateId;
   }
 
-  /** Rules 1 to 3: a negative type hangs from a modifiable positive parent on the same account, within its amount. */
+  /**
+   * A negative type's parent: the customer's own, admitting the child by rules 2 and 3. Rule 1 (which types name a
+   * parent) is the draft's, so nothing is looked up for a positive type or a missing id.
+   */
   private async parent(tx: TransactionScope, input: IssueReceivableInput): Promise<[ReceivableStatus, number | null]> {
     const parentId = input.parentReceivableId ?? null;
-    if (isPositive(input.receivableType)) {
-      if (parentId !== null) throw ValidationError.of('parentReceivableId', `only negative types hang from a parent; ${input.receivableType} does not`);
-      return ['PENDING', null];
-    }
-    if (parentId === null) throw new DomainError('missing-parent-receivable', `a ${input.receivableType} must name its parent in parentReceivableId`);
+    if (parentId === null || isPositive(input.receivableType)) return ['PENDING', parentId];
     const parent = ownedBy(await tx.receivables.getForUpdate(parentId), input.customerId, 'parent receivable', parentId);
-    const p = parent.toSnapshot();
-    if (p.receivableAccountId !== input.receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${parentId} is on account ${p.receivableAccountId}`);
-    if (!parent.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${parentId} is a ${p.receivableType}; parents are INVOICE or DEBT`);
-    if (!['PENDING', 'PAID', 'EXPIRED'].includes(p.status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${parentId} is ${p.status}; children hang only from a PENDING, PAID or EXPIRED one`);
-    const children = await tx.receivables.activeChildren(parentId);
-    const used = children.reduce((sum, c) => sum + c.toSnapshot().amountMinor, 0n);
-    if (used + input.amount.minor > p.amountMinor) {
-      throw childrenExceedParent(parentId, used + input.amount.minor, p.amountMinor);
-    }
-    // A child of a PAID parent is paid with it; otherwise it is owed like its parent.
-    return [p.status === 'PAID' ? 'PAID' : 'PENDING', parentId];
+    const status = parent.admitChild({ receivableAccountId: input.receivableAccountId, amountMinor: input.amount.minor }, await tx.receivables.activeChildren(parentId));
+    return [status, parentId];
   }
 
   /** Grouping under the route settlement of the associate's route code, when one exists. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { simulatedCvu } from '@rcs/adapters-bank';
 import { cvuRequestId } from '@rcs/domain';
 import { activeAccount, parties } from './support/fixtures';
+import { backendsGone, childUrl } from './support/killed-child';
 import { SANDBOX, startTestApi, type TestApi } from './support/test-api';
 
 type When = 'before' | 'after' | 'answering';
@@ -10,12 +11,13 @@ type When = 'before' | 'after' | 'answering';
 /** Runs crash-child.js to its death at the first statement matching `pattern`; resolves to what it said. */
 async function crashAt(api: TestApi, when: When, pattern: string, work: string[]): Promise<string> {
   const script = path.join(__dirname, 'support', 'crash-child.js');
-  const child = spawn(process.execPath, [script, api.db.url, api.db.schema, when, pattern, ...work], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, childUrl(api.db.url), api.db.schema, when, pattern, ...work], { stdio: ['ignore', 'pipe', 'inherit'] });
   let said = '';
   child.stdout!.on('data', (chunk) => (said += chunk));
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
   expect(said).toMatch(/^killed /);
   expect(signal).toBe('SIGKILL');
+  await backendsGone(api.db.knex);
   return said;
 }
 

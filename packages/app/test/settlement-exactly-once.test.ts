@@ -1,23 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { backendsGone, childUrl } from './support/killed-child';
 import { instanceOn, moneyState, seedMoney } from './support/settlement-world';
-
-const CHILD = 'settle-child';
-
-/**
- * Waits until the killed child's backends have ended. A COMMIT the child sent (pipelined) just before dying may
- * still be running on the server when the child's exit is seen; reading the state before it ends counts that chunk
- * as unsettled. PGlite serves one exchange at a time, so there nothing is in flight once the child is gone.
- */
-async function backendsGone(db: TestDatabase): Promise<void> {
-  if (process.env.RCS_TEST_STORAGE === 'pglite') return;
-  for (;;) {
-    const { rows } = await db.knex.raw('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ?', [CHILD]);
-    if (rows[0].n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The settlement cycle moves every collected peso exactly once, whatever runs it and whenever it dies. */
 describe('settlement exactly once', () => {
@@ -56,15 +41,13 @@ describe('settlement exactly once', () => {
     try {
       const { customerId, collectedMinor } = await seedMoney(db, instance.app, 20);
       const script = path.join(__dirname, 'support', 'settle-child.js');
-      const url = new URL(db.url);
-      url.searchParams.set('application_name', CHILD);
-      const child = spawn(process.execPath, [script, url.toString(), db.schema, String(killAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [script, childUrl(db.url), db.schema, String(killAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
       let said = '';
       child.stdout!.on('data', (chunk) => (said += chunk));
       const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
       expect(exit).toBe('SIGKILL');
       expect(said).toMatch(/^killed before: /);
-      await backendsGone(db);
+      await backendsGone(db.knex);
 
       const cut = await moneyState(db, customerId);
       expect(cut.settlements).toBeGreaterThan(0);

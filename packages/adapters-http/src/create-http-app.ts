@@ -19,6 +19,7 @@ import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import { moneyRoutes } from './routes/money-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
+import { docsRoutes } from './routes/docs-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
@@ -55,7 +56,7 @@ export function createHttpApp(options: HttpOptions): Express {
     const database = (await options.ready()) ? 'up' : 'down';
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
-  const outsideApi = [health];
+  const outsideApi = [health, docsRoutes()];
   if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
   // Before the JSON parser: the provider's signature covers the raw bytes.
   for (const router of outsideApi) http.use(enteredByPrefix(router));

@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './real-server-only';
+export * from './skipped-with-reason';

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AggregatedResult, Reporter } from '@jest/reporters';
 import type { Config } from '@jest/types';
-import { SKIPPED_TESTS_FILE, type SkippedTest } from './real-server-only';
+import { SKIPPED_TESTS_FILE, type SkippedTest } from './skipped-with-reason';
 
 const key = (file: string, title: string) => `${file}\n${title}`;
 
 /**
- * Ends the run by saying what it did not prove. On embedded PGlite: every test `itOnRealServer` skipped, under
- * its reason. On a PostgreSQL server: that nothing was skipped, or which tests were (an `it.skip`). Loaded by jest
- * from the build (jest does not compile reporters), as the global setup loads the embedded server.
+ * Ends the run by saying what it did not prove: every test skipped with a reason (`itUnless`; on embedded PGlite,
+ * each `itOnRealServer`), under that reason, and any `it.skip` as unexplained; or that nothing was skipped. Loaded
+ * by jest from the build (jest does not compile reporters), as the global setup loads the embedded server.
  */
 export default class SkippedTestsReporter implements Reporter {
   private readonly records = path.join(os.tmpdir(), `rcs-skipped-tests-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);

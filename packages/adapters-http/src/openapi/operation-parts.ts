@@ -68,7 +68,7 @@ function authenticatedRefusals(scope: string): Refusals {
     validation: 'a parameter, header or body member is malformed; invalidParams names each',
     unauthorized: 'no bearer token',
     'invalid-token':
-      "the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's, or a lifetime beyond the 43200 s tokens are issued for",
+      "the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for",
     'token-expired': 'the token is past its exp',
     'rate-limit-exceeded': "the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After",
     'internal-error': 'an unexpected failure; requestId names it in the service log',

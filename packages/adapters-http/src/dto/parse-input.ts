@@ -7,10 +7,9 @@ import { idFromText, isEntityId } from './entity-id';
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
   return errors.flatMap((error) => {
     const name = prefix ? `${prefix}.${error.property}` : error.property;
-    // Optional members are not checked when absent, so an absent one at fault is a required one: saying so beats
-    // listing every check it fails ("must be shorter than 254 characters").
-    const missing = error.constraints && (error.value === undefined || error.value === null);
-    const reasons = missing ? ['is required'] : Object.values(error.constraints ?? {});
+    // Optional members are not checked when absent (nor nullable ones when null), so an absent or null one at fault
+    // is required or not nullable: saying so beats listing every check it fails ("must be shorter than 254 characters").
+    const reasons = !error.constraints ? [] : error.value === undefined ? ['is required'] : error.value === null ? ['must not be null'] : Object.values(error.constraints);
     const own = reasons.map((reason) => ({ name, reason }));
     return [...own, ...flatten(error.children ?? [], name)];
   });

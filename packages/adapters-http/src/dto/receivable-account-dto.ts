@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matche
 import { MAX_BATCH_ITEMS, OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
+import { Omittable } from './omittable';
 import { TaxIdFilter } from './tax-id-filter';
 
 const STATUSES: readonly ReceivableAccountStatus[] = ['PROVISIONING', 'ACTIVE', 'DISABLED'];
@@ -32,13 +33,13 @@ export class OpenReceivableAccountsBatchBody {
   items!: OpenReceivableAccountBody[];
 }
 
-/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards. */
+/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed). */
 export class UpdateReceivableAccountBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   alias?: string;
 
-  @IsOptional()
+  @Omittable()
   @EntityId()
   associateId?: number;
 }

@@ -188,7 +188,7 @@ const schemas = {
           'generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are ' +
           'generated for. Either is 409 alias-already-in-use',
       },
-      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active)' },
+      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound' },
     },
   },
   ReceivableAccount: {

@@ -184,6 +184,17 @@ describe('receivable accounts', () => {
     expect([taken.status, taken.body.code]).toEqual([409, 'alias-already-in-use']);
   });
 
+  it.each(['associateId', 'alias'])('refuses %s null with 400 validation naming it, the account left as it was', async (member) => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id, associateId: associate.id })).body;
+    await ctx.api.provisionAll();
+    const before = (await get(account.id)).body;
+    const res = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { [member]: null } });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([{ name: member, reason: 'must not be null' }]);
+    expect((await get(account.id)).body).toEqual(before);
+  });
+
   it('binds an associate afterwards, and refuses replacing it once the CVU is active', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const other = (await parties(ctx.api, ctx.token)).associate;

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DateOrTimestamp } from './calendar-date';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery, PageQuery } from './list-query';
+import { NestedObject } from './nested-object';
 
 export class CounterPartyBody {
   @IsString()
@@ -28,9 +28,8 @@ export class CollectionBody {
   @IsString()
   currencyCode?: string;
 
-  @ValidateNested()
   @IsDefined({ message: 'counterParty is required' })
-  @Type(() => CounterPartyBody)
+  @NestedObject(CounterPartyBody)
   counterParty!: CounterPartyBody;
 }
 

@@ -24,10 +24,12 @@ export class OpenReceivableAccountBody {
   currencyCode?: string;
 }
 
+const ITEMS = `items must be an array of 1 to ${MAX_BATCH_ITEMS} accounts`;
+
 export class OpenReceivableAccountsBatchBody {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: `items may hold at most ${MAX_BATCH_ITEMS} accounts` })
+  @IsArray({ message: ITEMS })
+  @ArrayMinSize(1, { message: ITEMS })
+  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: ITEMS })
   @ValidateNested({ each: true })
   @Type(() => OpenReceivableAccountBody)
   items!: OpenReceivableAccountBody[];

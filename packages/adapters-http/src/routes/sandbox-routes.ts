@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
-import { Money, movementView, parseTaxId } from '@rcs/domain';
+import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
 import { ExpirationRunBody } from '../dto/receivable-dto';
-import { settlementRunResponse } from '../mappers/money-responses';
+import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { answering, created } from './answer';
 import { keyedBody } from './respond';
@@ -32,7 +32,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
       currencyCode: body.currencyCode,
       counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
     });
-    return created(movementView(movement));
+    return created(movementResponse(movement));
   }));
 
   router.post('/sandbox/settlement-runs', receivablesWrite, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));

@@ -53,13 +53,18 @@ function storable(value: unknown, name: string, depth = 0): unknown {
  * fingerprinted); a wrong type or a missing required member is 400 validation naming each member at fault.
  */
 export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: unknown, what: 'body' | 'query'): T {
-  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
-    throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
-  }
+  assertObject(plain, what);
   const instance = plainToInstance(dto, storable(plain, ''), { exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
+}
+
+/** A body or query is an object of members; anything else (null, an array, a number) is 400 validation. */
+export function assertObject(plain: unknown, what: 'body' | 'query'): asserts plain is object {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+    throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
+  }
 }
 
 /** A path id: a positive integer that fits an int64 JSON number safely. */

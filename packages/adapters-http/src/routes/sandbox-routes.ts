@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
+import { assertObject } from '../dto/parse-input';
 import { ExpirationRunBody } from '../dto/receivable-dto';
 import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
@@ -12,6 +13,13 @@ import { keyedBody } from './respond';
 const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
   const sentNone = req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
   if (req.body === undefined && sentNone) req.body = {};
+  next();
+};
+
+/** A body that asks for nothing: an object, whose members are ignored like any unknown one. */
+const emptyBody: RequestHandler = (req, _res, next) => {
+  assertObject(req.body, 'body');
+  req.body = {};
   next();
 };
 
@@ -35,7 +43,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     return created(movementResponse(movement));
   }));
 
-  router.post('/sandbox/settlement-runs', receivablesWrite, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
+  router.post('/sandbox/settlement-runs', receivablesWrite, noBodyAsEmpty, emptyBody, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
 
   router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
     const { date } = req.body as ExpirationRunBody;

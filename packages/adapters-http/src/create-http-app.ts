@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate';
 import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
@@ -9,6 +9,7 @@ import { methodNotAllowed } from './middleware/method-not-allowed';
 import { countRequest, rateLimit } from './middleware/rate-limit';
 import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
+import { jsonText } from './mappers/json-amount';
 import { openApiDocument } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -51,6 +52,12 @@ export function createHttpApp(options: HttpOptions): Express {
   http.set('etag', false);
   http.set('query parser', 'simple');
   http.set('trust proxy', options.trustProxy);
+  // Answers sent with res.json (reads) are written by jsonText, as serialized() writes the others: amounts past a
+  // double's exact digits go out exactly.
+  http.response.json = function json(this: Response, body: unknown) {
+    if (!this.get('Content-Type')) this.type('application/json');
+    return this.send(jsonText(body));
+  };
   http.use(requestContext(options.logger));
   const health = Router().get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';

@@ -11,8 +11,8 @@ export async function databaseReady(knex: Knex): Promise<boolean> {
   }
 }
 
-/** What a bearer token's credential is now (its owner, its clientId, revoked or not); undefined if there is none. */
-export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status'> | undefined> {
-  const row = await knex('credentials').where({ id: credentialId }).first('customer_id', 'client_id', 'status');
-  return row && { customerId: Number(row.customer_id), clientId: row.client_id, status: row.status };
+/** What a bearer token's credential is now (its owner, its clientId, its scopes, revoked or not); undefined if there is none. */
+export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status' | 'scopes'> | undefined> {
+  const row = await knex('credentials').where({ id: credentialId }).first('customer_id', 'client_id', 'status', 'scopes');
+  return row && { customerId: Number(row.customer_id), clientId: row.client_id, status: row.status, scopes: row.scopes };
 }

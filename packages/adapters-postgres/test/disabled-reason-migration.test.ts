@@ -25,7 +25,7 @@ describe('migration 007-disabled-reason', () => {
   }
 
   it('gives each account already DISABLED the reason the provisioning worker noted, else the customer', async () => {
-    await db.knex.migrate.down({ migrationSource });
+    await db.knex.migrate.down({ migrationSource, name: '007-disabled-reason' });
     const [customer] = await db.knex('customers').insert({ name: 'Migrated', creation_date: new Date() }).returning('id');
     const ids = [
       await accountBefore(customer.id, 1, 'DISABLED', 'rejected by the provider: holder blocked'),
@@ -34,7 +34,7 @@ describe('migration 007-disabled-reason', () => {
       await accountBefore(customer.id, 4, 'DISABLED', null),
       await accountBefore(customer.id, 5, 'ACTIVE', null),
     ];
-    await db.knex.migrate.up({ migrationSource });
+    await db.knex.migrate.up({ migrationSource, name: '007-disabled-reason' });
     const rows = await db.knex('receivable_accounts').whereIn('id', ids).orderBy('id').select('disabled_reason', 'disabled_message');
     expect(rows).toEqual([
       { disabled_reason: 'PROVIDER_REJECTED', disabled_message: 'holder blocked' },

@@ -1,4 +1,4 @@
-import type { Application } from '@rcs/domain';
+import { scopesProblem, type Application } from '@rcs/domain';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -56,6 +56,8 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     prepare(v) {
       const customerId = customerIdOf(v);
       const scopes = typeof v.scopes === 'string' ? v.scopes.split(/[\s,]+/).filter(Boolean) : undefined;
+      const problem = scopes && scopesProblem(scopes);
+      if (problem) throw new UsageError(`--scopes ${problem}`);
       return async (app) => ({ ...(await app.credentials.create.execute({ customerId, scopes })), note: 'the secret is shown once' });
     },
   },

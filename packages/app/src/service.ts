@@ -34,9 +34,10 @@ export function provisioningWorker(app: Application, config: Config, logger: Log
     'provisioning',
     pollMs,
     async () => {
-      const tally = await app.receivableAccounts.provision.execute({ limit: batchSize });
-      const handled = Object.values(tally).reduce((sum, n) => sum + n, 0);
-      if (handled > 0) logger.info({ worker: 'provisioning', ...tally }, 'provisioning pass');
+      const { outcomes, failures } = await app.receivableAccounts.provision.execute({ limit: batchSize });
+      for (const { accountId, error } of failures) logger.error({ err: error, worker: 'provisioning', accountId }, 'provisioning an account failed');
+      const handled = Object.values(outcomes).reduce((sum, n) => sum + n, 0) + failures.length;
+      if (handled > 0) logger.info({ worker: 'provisioning', ...outcomes, failed: failures.length }, 'provisioning pass');
       return handled >= batchSize;
     },
     logger,

@@ -36,6 +36,18 @@ describe('admin CLI: help and usage', () => {
     expect(run.stderr).toContain('usage: npm run admin -- credentials list --customer ID');
   });
 
+  it.each(['', ' '])('refuses --scopes "%s" with exit code 2 instead of issuing every scope, before opening storage', async (scopes) => {
+    const run = await runAdmin(['credentials', 'create', '--customer', '1', '--scopes', scopes], NO_STORAGE);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--scopes must name at least one scope');
+  });
+
+  it('refuses --scopes naming an unknown scope with exit code 2, naming it', async () => {
+    const run = await runAdmin(['credentials', 'create', '--customer', '1', '--scopes', 'clients:read bogus:write'], NO_STORAGE);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--scopes unknown scopes: bogus:write');
+  });
+
   it('refuses an option the command does not take with exit code 2', async () => {
     const run = await runAdmin(['customers', 'list', '--customer', '1'], NO_STORAGE);
     expect(run.code).toBe(2);

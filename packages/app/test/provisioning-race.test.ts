@@ -53,8 +53,9 @@ describe('provisioning with two instances at once', () => {
       }
       const drain = async (instance: (typeof instances)[number]) => {
         for (let pass = 0; pass < 50; pass++) {
-          const tally = await instance.app.receivableAccounts.provision.execute({ limit: 5 });
-          if (Object.values(tally).every((n) => n === 0)) return;
+          const { outcomes, failures } = await instance.app.receivableAccounts.provision.execute({ limit: 5 });
+          if (failures.length > 0) throw failures[0].error;
+          if (Object.values(outcomes).every((n) => n === 0)) return;
         }
       };
       await Promise.all(instances.map(drain));

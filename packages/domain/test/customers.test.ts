@@ -37,6 +37,13 @@ describe('customers and credentials', () => {
     await expect(app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read', 'everything'] })).rejects.toMatchObject({ code: 'validation' });
   });
 
+  it('rejects an empty list of scopes for a new credential instead of granting every scope', async () => {
+    const { app, store } = inMemoryApplication();
+    const { customer } = await app.customers.create.execute({ name: 'Acme' });
+    await expect(app.credentials.create.execute({ customerId: customer.id, scopes: [] })).rejects.toMatchObject({ code: 'validation' });
+    expect(store.committed.credentials.size).toBe(1);
+  });
+
   it('lists a customer\'s credentials with their scopes and status, and no secret', async () => {
     const { app } = inMemoryApplication();
     const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: 'Acme' });

@@ -1,5 +1,5 @@
 import { Client, DEFAULT_CUSTOMER_SETTINGS, retryDelayMs } from '../src';
-import { aClientDetails, inMemoryApplication } from '../testing';
+import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 async function setUp(aliasTemplate = 'cta.{id:7}') {
   const world = inMemoryApplication();
@@ -13,10 +13,24 @@ async function setUp(aliasTemplate = 'cta.{id:7}') {
   return { ...world, account, state, events, requestId: `ra-${account.id}` };
 }
 
+type World = Awaited<ReturnType<typeof setUp>>;
+
+/** Another PROVISIONING account of the same customer, for a client of its own. */
+async function anotherAccount(w: World, n: number) {
+  const details = aClientDetails({ taxId: validTaxId('30', 20000000 + n * 10) });
+  const { client } = await w.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(w.account.customerId, details, w.clock.now())));
+  return w.app.receivableAccounts.open.execute({ customerId: w.account.customerId, clientId: client.id });
+}
+
+/** Gives an ACTIVE account this alias the way a customer could before generated aliases were reserved. */
+async function holdAlias(w: World, accountId: number, alias: string) {
+  await w.uow.run(async (tx) => tx.receivableAccounts.update((await tx.receivableAccounts.getForUpdate(accountId))!.update({ alias }, w.clock.now())));
+}
+
 describe('provisioning receivable accounts', () => {
   it('activates an account with the CVU from the provider and an alias from the customer template', async () => {
     const w = await setUp('acme.{id:5}');
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ activated: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { activated: 1 } });
     expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: `acme.${String(w.account.id).padStart(5, '0')}` });
     expect(w.bank.requests[0]).toMatchObject({ requestId: w.requestId, holderName: 'Kiosco El Sol SRL', holderTaxId: aClientDetails().taxId });
     expect(w.events()).toEqual(['receivable-account.activated']);
@@ -25,11 +39,11 @@ describe('provisioning receivable accounts', () => {
   it('asks again after the poll delay while the provider says PENDING, without spending attempts', async () => {
     const w = await setUp();
     w.bank.script(w.requestId, { state: 'PENDING' });
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ pending: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { pending: 1 } });
     expect(w.state().provisioning.attempts).toBe(0);
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ pending: 0, activated: 0 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { pending: 0, activated: 0 } });
     w.clock.advance(500);
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ activated: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { activated: 1 } });
   });
 
   it('retries failures with growing delays and disables the account after the last allowed attempt', async () => {
@@ -37,13 +51,13 @@ describe('provisioning receivable accounts', () => {
     w.bank.script(w.requestId, ...Array.from({ length: 8 }, (_, i) => (i % 2 ? ('timeout' as const) : ('down' as const))));
     const policy = { ...w.provisioningPolicy };
     for (let attempt = 1; attempt < 8; attempt++) {
-      expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ retrying: 1 });
+      expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { retrying: 1 } });
       expect(w.state().provisioning.attempts).toBe(attempt);
       const wait = w.state().provisioning.nextAttemptAt!.getTime() - w.clock.now().getTime();
       expect(wait).toBe(retryDelayMs(policy, attempt));
       w.clock.advance(wait);
     }
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ disabled: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { disabled: 1 } });
     expect(w.state()).toMatchObject({ status: 'DISABLED', provisioning: { attempts: 8, nextAttemptAt: null } });
     expect(w.state().provisioning.lastError).toMatch(/gave up after 8 failed attempts; last: TIMEOUT/);
     expect(w.state().disabled).toEqual({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null });
@@ -53,7 +67,7 @@ describe('provisioning receivable accounts', () => {
   it('disables at once on a permanent rejection', async () => {
     const w = await setUp();
     w.bank.script(w.requestId, { state: 'REJECTED', reason: 'blocked holder' });
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ disabled: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { disabled: 1 } });
     expect(w.state().provisioning.lastError).toBe('rejected by the provider: blocked holder');
     expect(w.state().disabled).toEqual({ reason: 'PROVIDER_REJECTED', message: 'blocked holder' });
   });
@@ -61,8 +75,36 @@ describe('provisioning receivable accounts', () => {
   it('treats a CVU with wrong check digits as a failed attempt', async () => {
     const w = await setUp();
     w.bank.script(w.requestId, { state: 'ASSIGNED', cvu: '1234567890123456789012' });
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ retrying: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { retrying: 1 } });
     expect(w.state().cvu).toBeNull();
+  });
+
+  it('gives an account whose generated alias another account holds, in any letter case, the first free suffixed one', async () => {
+    const w = await setUp();
+    const holder = await anotherAccount(w, 1);
+    w.bank.script(w.requestId, { state: 'PENDING' });
+    await w.app.receivableAccounts.provision.execute({ limit: 10 });
+    const generated = `cta.${String(w.account.id).padStart(7, '0')}`;
+    await holdAlias(w, holder.id, generated.toUpperCase());
+    w.clock.advance(500);
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toEqual({ outcomes: expect.objectContaining({ activated: 1 }), failures: [] });
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: `${generated}-2` });
+  });
+
+  it('records the other accounts of a pass when one account cannot be given an alias, and reports that one', async () => {
+    // A template of 20 characters leaves no room for a suffix: once its alias is held, the account has no other.
+    const w = await setUp('acme.account.{id:7}');
+    const holder = await anotherAccount(w, 1);
+    w.bank.script(w.requestId, { state: 'PENDING' });
+    await w.app.receivableAccounts.provision.execute({ limit: 10 });
+    await holdAlias(w, holder.id, `ACME.account.${String(w.account.id).padStart(7, '0')}`);
+    const other = await anotherAccount(w, 2);
+    w.clock.advance(500);
+    const pass = await w.app.receivableAccounts.provision.execute({ limit: 10 });
+    expect(pass.outcomes).toMatchObject({ activated: 1 });
+    expect(pass.failures).toEqual([{ accountId: w.account.id, error: expect.any(Error) }]);
+    expect(w.store.committed.receivableAccounts.get(other.id)).toMatchObject({ status: 'ACTIVE' });
+    expect(w.state()).toMatchObject({ status: 'PROVISIONING', alias: null });
   });
 
   it('leaves an account alone that was disabled while the provider was being asked', async () => {
@@ -72,7 +114,7 @@ describe('provisioning receivable accounts', () => {
       await w.app.receivableAccounts.disable.execute({ customerId: w.account.customerId, accountId: w.account.id });
       return slow(request);
     };
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ skipped: 1 });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
     expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null });
   });
 });

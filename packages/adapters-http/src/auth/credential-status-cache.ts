@@ -1,10 +1,10 @@
 import type { CredentialSnapshot } from '@rcs/domain';
 
 /** What authentication checks of a token's credential. */
-export type TokenCredential = Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status'>;
+export type TokenCredential = Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status' | 'scopes'>;
 
 /**
- * Remembers a credential's owner and status for a few seconds, so revocation takes effect within `ttlMs` on
+ * Remembers a credential's owner, status and scopes for a few seconds, so revocation takes effect within `ttlMs` on
  * every instance without a database read on every request.
  */
 export class CredentialStatusCache {

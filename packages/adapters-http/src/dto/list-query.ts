@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_PAGE_SIZE, type CommonListFilter, type PageRequest } from '@rcs/domain';
+import { DateOrTimestamp } from './calendar-date';
 import { EntityId, idFromText } from './entity-id';
 
 const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
@@ -32,11 +33,11 @@ export class ListQuery extends PageQuery {
   ids?: number[];
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'fromDate must be an ISO 8601 date or timestamp' })
+  @DateOrTimestamp()
   fromDate?: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'toDate must be an ISO 8601 date or timestamp' })
+  @DateOrTimestamp()
   toDate?: string;
 }
 

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { DateOrTimestamp } from './calendar-date';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery, PageQuery } from './list-query';
+import { NestedObject } from './nested-object';
 
 export class CounterPartyBody {
   @IsString()
@@ -27,9 +28,8 @@ export class CollectionBody {
   @IsString()
   currencyCode?: string;
 
-  @ValidateNested()
   @IsDefined({ message: 'counterParty is required' })
-  @Type(() => CounterPartyBody)
+  @NestedObject(CounterPartyBody)
   counterParty!: CounterPartyBody;
 }
 
@@ -38,8 +38,8 @@ export class MovementListQuery extends PageQuery {
   @IsIn(['-movementDate', 'movementDate'], { message: 'sort must be -movementDate (default) or movementDate' })
   sort?: '-movementDate' | 'movementDate';
 
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'fromDate must be an ISO 8601 date or timestamp' }) fromDate?: string;
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'toDate must be an ISO 8601 date or timestamp' }) toDate?: string;
+  @IsOptional() @DateOrTimestamp() fromDate?: string;
+  @IsOptional() @DateOrTimestamp() toDate?: string;
   @IsOptional() @IsIn(['CREDIT', 'DEBIT'], { message: 'movementType must be CREDIT or DEBIT' }) movementType?: 'CREDIT' | 'DEBIT';
   @IsOptional() @IsIn(['DEPOSIT', 'SETTLEMENT'], { message: 'operationType must be DEPOSIT or SETTLEMENT' }) operationType?: 'DEPOSIT' | 'SETTLEMENT';
 }

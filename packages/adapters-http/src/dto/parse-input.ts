@@ -4,15 +4,28 @@ import { validateSync, type ValidationError as ClassValidationError } from 'clas
 import { storedText, ValidationError, type InvalidParam } from '@rcs/domain';
 import { idFromText, isEntityId } from './entity-id';
 
+/** Checks of a member's type: a member of the wrong type is reported for its type alone, not for its length too. */
+const TYPE_CHECKS = new Set(['isString', 'isInt', 'isArray', 'isObject', 'isEntityId']);
+
+/** What is wrong with one member, each reason once. */
+function reasonsOf(error: ClassValidationError, constraints: ReadonlyArray<[string, string]>, typeChecks: ReadonlyArray<[string, string]>): string[] {
+  if (constraints.length === 0) return [];
+  // Optional members are not checked when absent (nor nullable ones when null), so an absent or null one at fault
+  // is required or not nullable: saying so beats listing every check it fails ("must be shorter than 254 characters").
+  if (error.value === undefined) return ['is required'];
+  if (error.value === null) return ['must not be null'];
+  // class-validator's words for an item of a nested list that is not an object name the list, not the item.
+  return (typeChecks.length ? typeChecks : constraints).map(([check, reason]) => (check === 'nestedValidation' ? 'must be an object' : reason));
+}
+
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
   return errors.flatMap((error) => {
     const name = prefix ? `${prefix}.${error.property}` : error.property;
-    // Optional members are not checked when absent, so an absent one at fault is a required one: saying so beats
-    // listing every check it fails ("must be shorter than 254 characters").
-    const missing = error.constraints && (error.value === undefined || error.value === null);
-    const reasons = missing ? ['is required'] : Object.values(error.constraints ?? {});
-    const own = reasons.map((reason) => ({ name, reason }));
-    return [...own, ...flatten(error.children ?? [], name)];
+    const constraints = Object.entries(error.constraints ?? {});
+    const typeChecks = constraints.filter(([check]) => TYPE_CHECKS.has(check));
+    const own = reasonsOf(error, constraints, typeChecks).map((reason) => ({ name, reason }));
+    // A member of the wrong type (an array where an object belongs) has no members of its own worth reporting.
+    return typeChecks.length ? own : [...own, ...flatten(error.children ?? [], name)];
   });
 }
 
@@ -40,13 +53,18 @@ function storable(value: unknown, name: string, depth = 0): unknown {
  * fingerprinted); a wrong type or a missing required member is 400 validation naming each member at fault.
  */
 export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: unknown, what: 'body' | 'query'): T {
-  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
-    throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
-  }
+  assertObject(plain, what);
   const instance = plainToInstance(dto, storable(plain, ''), { exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
+}
+
+/** A body or query is an object of members; anything else (null, an array, a number) is 400 validation. */
+export function assertObject(plain: unknown, what: 'body' | 'query'): asserts plain is object {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+    throw ValidationError.of(what, what === 'body' ? 'must be a JSON object (Content-Type: application/json)' : 'is malformed');
+  }
 }
 
 /** A path id: a positive integer that fits an int64 JSON number safely. */

@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matche
 import { MAX_BATCH_ITEMS, OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
+import { Omittable } from './omittable';
 import { TaxIdFilter } from './tax-id-filter';
 
 const STATUSES: readonly ReceivableAccountStatus[] = ['PROVISIONING', 'ACTIVE', 'DISABLED'];
@@ -23,22 +24,24 @@ export class OpenReceivableAccountBody {
   currencyCode?: string;
 }
 
+const ITEMS = `items must be an array of 1 to ${MAX_BATCH_ITEMS} accounts`;
+
 export class OpenReceivableAccountsBatchBody {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: `items may hold at most ${MAX_BATCH_ITEMS} accounts` })
+  @IsArray({ message: ITEMS })
+  @ArrayMinSize(1, { message: ITEMS })
+  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: ITEMS })
   @ValidateNested({ each: true })
   @Type(() => OpenReceivableAccountBody)
   items!: OpenReceivableAccountBody[];
 }
 
-/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards. */
+/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed). */
 export class UpdateReceivableAccountBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   alias?: string;
 
-  @IsOptional()
+  @Omittable()
   @EntityId()
   associateId?: number;
 }

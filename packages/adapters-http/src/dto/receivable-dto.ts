@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { ListQuery } from './list-query';
+import { NestedObject } from './nested-object';
 
 export class InvoiceDataBody {
   @IsOptional() @IsString() @MaxLength(40) version?: string;
@@ -34,8 +34,7 @@ export class ReceivableEditableBody {
   attachmentUri?: string | null;
 
   @IsOptional()
-  @ValidateNested()
-  @Type(() => InvoiceDataBody)
+  @NestedObject(InvoiceDataBody)
   invoiceData?: InvoiceDataBody | null;
 }
 

@@ -1,6 +1,5 @@
-import { formatMinor, type CurrentAccountRecord } from '@rcs/domain';
-
-const amount = (minor: bigint) => Number(formatMinor(minor));
+import { movementView, settlementView, type CurrentAccountRecord, type Movement, type Settlement } from '@rcs/domain';
+import { jsonAmount as amount } from './json-amount';
 
 export function currentAccountResponse({ account }: CurrentAccountRecord) {
   return {
@@ -31,3 +30,7 @@ export const settlementRunResponse = (r: { settlements: number; settledReceivabl
   settledReceivables: r.settledReceivables,
   settledAmount: amount(r.settledAmountMinor),
 });
+
+export const movementResponse = (m: Movement) => ({ ...movementView(m), amount: amount(m.amountMinor) });
+
+export const settlementResponse = (s: Settlement) => ({ ...settlementView(s), amount: amount(s.amountMinor) });

@@ -1,4 +1,5 @@
-import { formatMinor, receivableAccountView, type ReceivableAccountRecord, type ReceivableAccountWithStats } from '@rcs/domain';
+import { receivableAccountView, type ReceivableAccountRecord, type ReceivableAccountWithStats } from '@rcs/domain';
+import { jsonAmount } from './json-amount';
 
 /**
  * The wire shape of a receivable account. Without expand, owner carries type and id(s); with expand=owner it
@@ -12,7 +13,7 @@ export function receivableAccountResponse(record: ReceivableAccountWithStats | R
     : view.owner.type === 'CLIENT_AND_ASSOCIATE'
       ? { ...view.owner, client, associate }
       : { ...view.owner, ...(view.owner.type === 'CLIENT' ? pick(client) : pick(associate)) };
-  return { ...view, owner, stats: { pendingAmount: Number(formatMinor(record.pendingAmountMinor)) } };
+  return { ...view, owner, stats: { pendingAmount: jsonAmount(record.pendingAmountMinor) } };
 }
 
 const pick = (party?: { displayName: string; taxId: string }) => (party ? { displayName: party.displayName, taxId: party.taxId } : {});

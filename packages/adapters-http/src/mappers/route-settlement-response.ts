@@ -1,6 +1,5 @@
-import { formatMinor, type RouteSettlementRecord } from '@rcs/domain';
-
-const amount = (minor: bigint) => Number(formatMinor(minor));
+import type { RouteSettlementRecord } from '@rcs/domain';
+import { jsonAmount as amount } from './json-amount';
 
 export function routeSettlementResponse({ settlement, summary }: RouteSettlementRecord) {
   return {

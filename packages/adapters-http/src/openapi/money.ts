@@ -7,7 +7,7 @@ import { timestamp, taxId, id } from './shared-schemas';
 const movementParams = [
   ...listParams.slice(0, 2),
   param('sort', '-movementDate (default) or movementDate'),
-  param('fromDate', 'movementDate >= (ISO 8601)'),
+  param('fromDate', 'movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'movementDate <= (inclusive)'),
   param('movementType', 'CREDIT or DEBIT'),
   param('operationType', 'DEPOSIT or SETTLEMENT'),

@@ -29,7 +29,7 @@ export const listParams = [
   param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
   param('ids', 'Comma-separated ids'),
-  param('fromDate', 'Creation date >= (ISO 8601; a bare date is that day in Buenos Aires)'),
+  param('fromDate', 'Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'Creation date <= (inclusive; a bare date includes the whole day)'),
 ];
 
@@ -68,7 +68,7 @@ function authenticatedRefusals(scope: string): Refusals {
     validation: 'a parameter, header or body member is malformed; invalidParams names each',
     unauthorized: 'no bearer token',
     'invalid-token':
-      "the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's, or a lifetime beyond the 43200 s tokens are issued for",
+      "the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for",
     'token-expired': 'the token is past its exp',
     'rate-limit-exceeded': "the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After",
     'internal-error': 'an unexpected failure; requestId names it in the service log',

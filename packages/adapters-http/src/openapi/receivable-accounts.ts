@@ -109,7 +109,7 @@ const paths = {
       refusals: {
         ...pathResource('receivable account'),
         'receivable-account-already-exists': 'binding the associate would give the owners a second account in this currency',
-        'alias-already-in-use': 'another account has this alias',
+        'alias-already-in-use': 'another account has this alias in any letter case, or it has the form of the aliases the service generates',
         'receivable-account-owner-immutable': 'the account has an associate already and its CVU is active',
         'associate-disabled': 'the associate is DISABLED',
         'invalid-status-transition': 'an alias for an account that has no CVU yet, or a DISABLED one',
@@ -180,8 +180,15 @@ const schemas = {
   ReceivableAccountUpdate: {
     type: 'object',
     properties: {
-      alias: { type: 'string', pattern: '^[A-Za-z0-9.-]{6,20}$', description: 'Only once the account has one (ACTIVE); unique across the service' },
-      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active)' },
+      alias: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9.-]{6,20}$',
+        description:
+          'Only once the account has one (ACTIVE); unique across the service in any letter case. Aliases of the form the service ' +
+          'generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are ' +
+          'generated for. Either is 409 alias-already-in-use',
+      },
+      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound' },
     },
   },
   ReceivableAccount: {
@@ -190,7 +197,7 @@ const schemas = {
     properties: {
       id,
       cvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null while PROVISIONING' },
-      alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned' },
+      alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias)' },
       currencyCode: { const: 'ARS' },
       status: { enum: RECEIVABLE_ACCOUNT_STATUSES },
       disabledReason: {

@@ -34,6 +34,7 @@ const paths = {
       summary: 'Run the settlement cycle now',
       description: `For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
       scope: 'receivables:write',
+      body: { schema: { type: 'object', description: 'Nothing to ask: send none, or an object, whose members are ignored' }, example: {}, required: false },
       responses: { '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }) },
       refusals: { 'resource-not-found': 'in production: the path' },
     }),

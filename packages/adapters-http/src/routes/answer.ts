@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { StoredResponse } from '@rcs/domain';
+import { jsonText } from '../mappers/json-amount';
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
 
 /** What a handler answers; the responder writes it, and an idempotent request keeps it under its key. */
@@ -25,7 +26,7 @@ export const upserted = (isNew: boolean, location: string, body: unknown): Answe
 export function serialized(answer: Answer): StoredResponse {
   return {
     status: answer.status,
-    body: answer.body === undefined ? null : JSON.stringify(answer.body),
+    body: answer.body === undefined ? null : jsonText(answer.body)!,
     ...(answer.location ? { location: answer.location } : {}),
   };
 }

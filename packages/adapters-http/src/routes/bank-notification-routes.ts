@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
-import { movementView, type Application, type IncomingTransferNotifications } from '@rcs/domain';
+import type { Application, IncomingTransferNotifications } from '@rcs/domain';
+import { movementResponse } from '../mappers/money-responses';
 import { withDecodingErrorsTyped } from '../middleware/body-decoding';
 
 /**
@@ -12,7 +13,7 @@ export function bankNotificationRoutes(app: Application, notifications: Incoming
   router.post('/bank/notifications/incoming-transfers', withDecodingErrorsTyped(express.raw({ type: () => true, limit: '64kb' })), async (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const { movement, recorded } = await app.collections.record.fromProvider(notifications.read(raw, req.header(notifications.signatureHeader)));
-    res.status(recorded ? 201 : 200).json(movementView(movement));
+    res.status(recorded ? 201 : 200).json(movementResponse(movement));
   });
   return router;
 }

@@ -1,10 +1,10 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { movementView, settlementView, type AccountKind } from '@rcs/domain';
+import type { AccountKind } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { boundary, commonFilterOf, pageOf } from '../dto/list-query';
 import { CurrentAccountListQuery, MovementListQuery, SettlementListQuery } from '../dto/money-dto';
 import { parseId, parseInput } from '../dto/parse-input';
-import { balancesResponse, currentAccountResponse } from '../mappers/money-responses';
+import { balancesResponse, currentAccountResponse, movementResponse, settlementResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { sendPage } from './respond';
 
@@ -41,7 +41,7 @@ export function moneyRoutes({ app }: HttpContext): Router {
         movementType: q.movementType,
         operationType: q.operationType,
       };
-      sendPage(res, await app.movements.list.execute({ filter, page: pageOf(q) }), movementView);
+      sendPage(res, await app.movements.list.execute({ filter, page: pageOf(q) }), movementResponse);
     }) as RequestHandler,
   ];
   router.get('/current-accounts/:id/movements', ...movements('CURRENT', currentRead));
@@ -50,11 +50,11 @@ export function moneyRoutes({ app }: HttpContext): Router {
   router.get('/settlements', currentRead, async (req, res) => {
     const query = parseInput(SettlementListQuery, req.query, 'query');
     const filter = { customerId: authOf(req).customerId, ...commonFilterOf(query), receivableAccountId: query.receivableAccountId };
-    sendPage(res, await app.settlements.list.execute({ filter, page: pageOf(query) }), settlementView);
+    sendPage(res, await app.settlements.list.execute({ filter, page: pageOf(query) }), settlementResponse);
   });
 
   router.get('/settlements/:id', currentRead, async (req, res) => {
-    res.json(settlementView(await app.settlements.get.execute({ customerId: authOf(req).customerId, settlementId: parseId(req.params.id) })));
+    res.json(settlementResponse(await app.settlements.get.execute({ customerId: authOf(req).customerId, settlementId: parseId(req.params.id) })));
   });
 
   return router;

@@ -1,9 +1,10 @@
 import { Router, type RequestHandler } from 'express';
-import { Money, movementView, parseTaxId } from '@rcs/domain';
+import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
+import { assertObject } from '../dto/parse-input';
 import { ExpirationRunBody } from '../dto/receivable-dto';
-import { settlementRunResponse } from '../mappers/money-responses';
+import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { answering, created } from './answer';
 import { keyedBody } from './respond';
@@ -12,6 +13,13 @@ import { keyedBody } from './respond';
 const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
   const sentNone = req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
   if (req.body === undefined && sentNone) req.body = {};
+  next();
+};
+
+/** A body that asks for nothing: an object, whose members are ignored like any unknown one. */
+const emptyBody: RequestHandler = (req, _res, next) => {
+  assertObject(req.body, 'body');
+  req.body = {};
   next();
 };
 
@@ -32,10 +40,10 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
       currencyCode: body.currencyCode,
       counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
     });
-    return created(movementView(movement));
+    return created(movementResponse(movement));
   }));
 
-  router.post('/sandbox/settlement-runs', receivablesWrite, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
+  router.post('/sandbox/settlement-runs', receivablesWrite, noBodyAsEmpty, emptyBody, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
 
   router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
     const { date } = req.body as ExpirationRunBody;

@@ -6,6 +6,7 @@ import * as ledger from './004-ledger-and-settlements';
 import * as providerReferences from './005-provider-references';
 import * as payloadsAsJson from './006-payloads-as-json';
 import * as disabledReason from './007-disabled-reason';
+import * as aliasesAnyCase from './008-aliases-any-case';
 import pg from 'pg';
 
 interface Migration {
@@ -22,6 +23,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['005-provider-references', providerReferences],
   ['006-payloads-as-json', payloadsAsJson],
   ['007-disabled-reason', disabledReason],
+  ['008-aliases-any-case', aliasesAnyCase],
 ];
 
 /** Every migration's name, in order. */

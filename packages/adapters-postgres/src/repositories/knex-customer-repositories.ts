@@ -79,6 +79,11 @@ export class KnexCustomerRepository implements CustomerRepository {
     if (!existing) throw new Error('customer name conflicted but no row was found');
     return { customer: toCustomer(existing), created: false };
   }
+
+  async aliasTemplates(): Promise<string[]> {
+    const rows: Array<{ alias_template: string }> = await this.trx('customers').distinct('alias_template');
+    return rows.map((row) => row.alias_template);
+  }
 }
 
 export class KnexCredentialRepository implements CredentialRepository {

@@ -24,7 +24,7 @@ import {
 /** Unique constraints whose violation is a business answer, not a bug. */
 const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   receivable_accounts_owner: () => new DomainError('receivable-account-already-exists', 'another account has this owner and currency'),
-  receivable_accounts_alias_key: () => new DomainError('alias-already-in-use', 'the alias is already in use'),
+  receivable_accounts_alias_any_case: () => new DomainError('alias-already-in-use', 'the alias is already in use'),
 };
 
 export class KnexReceivableAccountRepository implements ReceivableAccountRepository {
@@ -111,8 +111,8 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { rows } = await this.trx.raw(
-      `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE alias = ? AND id <> ?)
-           OR EXISTS (SELECT 1 FROM current_accounts WHERE alias = ?) AS taken`,
+      `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE lower(alias) = lower(?) AND id <> ?)
+           OR EXISTS (SELECT 1 FROM current_accounts WHERE lower(alias) = lower(?)) AS taken`,
       [alias, exceptAccountId, alias],
     );
     return rows[0].taken;

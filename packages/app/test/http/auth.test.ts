@@ -91,6 +91,15 @@ describe('authentication', () => {
       expect(res.body.code).toBe('invalid-token');
     });
 
+    it('is refused with 401 when it claims scopes its credential does not hold', async () => {
+      const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
+      const limited = await ctx.api.app.credentials.create.execute({ customerId, scopes: ['clients:read'] });
+      const cid = (jwt.decode(await ctx.api.login(limited)) as { cid: number }).cid;
+      const res = await ctx.api.call('get', '/v1/associates', { token: forge({ sub: limited.clientId, customerId, cid, scope: 'clients:read associates:read' }) });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('invalid-token');
+    });
+
     it('is accepted when it carries exactly what the service would have issued', async () => {
       const res = await ctx.api.call('get', '/v1/clients', { token: forge(await sandboxClaims()) });
       expect(res.status).toBe(200);

@@ -99,6 +99,32 @@ describe('HTTP conventions', () => {
     expect(res.body.code).toBe('method-not-allowed');
   });
 
+  describe('creation-date filters (fromDate, toDate)', () => {
+    const list = (query: string) => ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
+    const mainMovements = async () => `/v1/current-accounts/${(await ctx.api.call('get', '/v1/current-accounts?accountType=MAIN', { token: ctx.token })).body[0].id}/movements`;
+
+    it.each(['0001-01-01', '0050-06-15', '0099-12-31', '0050-06-15T10:00:00Z', '0001-01-01T00:00:00+05:00', '9999-12-31T23:59:59.999-03:00'])(
+      'takes %s, a date or timestamp of the years 0001 to 9999, as every list and movement list does',
+      async (date) => {
+        const res = await list(`fromDate=${encodeURIComponent(date)}&toDate=${encodeURIComponent(date)}`);
+        expect(res.status).toBe(200);
+        const movements = await ctx.api.call('get', `${await mainMovements()}?fromDate=${encodeURIComponent(date)}`, { token: ctx.token });
+        expect(movements.status).toBe(200);
+      },
+    );
+
+    it('finds what was created on or after a date of the first century', async () => {
+      const res = await ctx.api.call('get', '/v1/current-accounts?fromDate=0050-06-15', { token: ctx.token });
+      expect(res.body.map((a: { accountType: string }) => a.accountType).sort()).toEqual(['MAIN', 'SUB']);
+    });
+
+    it.each(['0000-12-31', '0000-12-31T10:00:00Z', '2026-02-30', '2026-03-01T24:00:00Z', 'yesterday'])('refuses %s with 400 validation naming the filter and the years it takes', async (date) => {
+      const res = await list(`fromDate=${encodeURIComponent(date)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'fromDate', reason: expect.stringMatching(/years 0001 to 9999/) }]);
+    });
+  });
+
   it('serves the OpenAPI 3.1 document without a token', async () => {
     const res = await ctx.api.call('get', '/v1/openapi.json');
     expect(res.status).toBe(200);

@@ -218,6 +218,37 @@ describe('error details', () => {
     expect(res.body.invalidParams).toEqual([{ name: 'email', reason: 'is required' }]);
   });
 
+  describe('a member of the wrong type', () => {
+    let receivable: number;
+    let account: number;
+    beforeAll(async () => {
+      account = (await activeAccount(ctx.api, ctx.token)).account.id;
+      receivable = (await issue({ receivableAccountId: account })).body.id;
+    });
+
+    it('is reported for its type alone, not for the length it cannot have', async () => {
+      const res = await call('post', '/v1/auth/login', { token: undefined, body: { clientId: 1, clientSecret: 2 } });
+      expect(res.body.invalidParams).toEqual([
+        { name: 'clientId', reason: 'clientId must be a string' },
+        { name: 'clientSecret', reason: 'clientSecret must be a string' },
+      ]);
+    });
+
+    it('is reported as not a list of accounts when a batch holds an object, not for the sizes it cannot have', async () => {
+      const res = await call('post', '/v1/receivable-accounts/batches', { headers: key('err-batch'), body: { items: {} } });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'items', reason: 'items must be an array of 1 to 1000 accounts' }]);
+    });
+
+    it('is reported as not an object when it is an array where an object belongs, not item by item', async () => {
+      const res = await call('put', `/v1/receivables/${receivable}`, { body: { invoiceData: [1, 2] } });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'invoiceData', reason: 'invoiceData must be an object' }]);
+      const collection = await call('post', '/v1/sandbox/collections', { body: { receivableAccountId: account, amount: 10, counterParty: ['ACME SA'] } });
+      expect(collection.body.invalidParams).toEqual([{ name: 'counterParty', reason: 'counterParty must be an object' }]);
+    });
+  });
+
   it('reports a JSON null body as not a JSON object rather than as invalid JSON', async () => {
     const res = await ctx.api.call('post', '/v1/clients', { token: ctx.token, headers: { 'Content-Type': 'application/json' }, body: 'null' });
     expect(res.status).toBe(400);

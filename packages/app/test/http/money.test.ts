@@ -58,6 +58,55 @@ describe('collections, settlement, current accounts', () => {
     expect((await balance(main.id)).balanceByWallet.CVU).toBe(after.balanceByWallet.CVU);
   });
 
+  describe('sums past the 15 digits a JSON number holds as a double', () => {
+    const MAX = '9999999999999.99';
+    /** Nine times MAX: a double rounds it to 89999999999999.9, so only the JSON text can carry it exactly. */
+    const NINE_TIMES = '89999999999999.91';
+    const member = (name: string) => new RegExp(`"${name}":${NINE_TIMES.replace('.', '\\.')}[,}]`);
+    let token: string;
+    let account: number;
+    beforeAll(async () => {
+      const customer = await ctx.api.app.customers.create.execute({ name: `Big Sums ${process.pid}` });
+      token = await ctx.api.login(customer);
+      account = (await activeAccount(ctx.api, token)).account.id;
+    });
+
+    it('writes balances, settlements and their movements with every digit', async () => {
+      for (let i = 0; i < 9; i++) expect((await collect({ receivableAccountId: account, amount: MAX }, token)).status).toBe(201);
+      const run = await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token });
+      expect(run.text).toMatch(member('settledAmount'));
+      const main = await mainAccount(token);
+      const balances = await ctx.api.call('get', `/v1/current-accounts/${main.id}/balances`, { token });
+      expect(balances.text).toMatch(member('totalBalance'));
+      expect(balances.text).toMatch(member('CVU'));
+      const settlements = await ctx.api.call('get', `/v1/settlements?receivableAccountId=${account}`, { token });
+      expect(settlements.text).toMatch(member('amount'));
+      const settlement = await ctx.api.call('get', `/v1/settlements/${settlements.body[0].id}`, { token });
+      expect(settlement.text).toMatch(member('amount'));
+      const movements = await ctx.api.call('get', `/v1/current-accounts/${main.id}/movements?count=1`, { token });
+      expect(movements.text).toMatch(member('amount'));
+    });
+
+    it("writes an account's pending amount with every digit", async () => {
+      for (let i = 0; i < 9; i++) {
+        const res = await ctx.api.call('post', '/v1/receivables', { token, headers: key('big'), body: { receivableAccountId: account, amount: MAX, currencyCode: 'ARS', receivableType: 'DEBT' } });
+        expect(res.status).toBe(201);
+      }
+      const res = await ctx.api.call('get', `/v1/receivable-accounts/${account}`, { token });
+      expect(res.text).toMatch(member('pendingAmount'));
+    });
+
+    it('replays such an answer under its Idempotency-Key with the same digits, from the database too', async () => {
+      const headers = { 'Idempotency-Key': `big-${process.pid}` };
+      const first = await ctx.api.call('put', `/v1/receivable-accounts/${account}`, { token, headers, body: {} });
+      // Another instance has none of the first one's answers in memory: it replays the stored one.
+      const replay = await request(ctx.api.otherInstance()).put(`/v1/receivable-accounts/${account}`).set('Authorization', `Bearer ${token}`).set(headers).send({});
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(first.text);
+      expect(replay.text).toMatch(member('pendingAmount'));
+    });
+  });
+
   it('leaves PAID receivables waiting when no money arrived, and settles them with the next collection', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const invoice = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('w'), body: { receivableAccountId: account.id, amount: 5, currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;

@@ -161,6 +161,40 @@ describe('receivable accounts', () => {
     expect((await ctx.api.call('put', `/v1/receivable-accounts/${b.id}`, { token: ctx.token, body: { alias: 'no spaces allowed' } })).status).toBe(400);
   });
 
+  it('refuses an alias of the form the service generates, so the account it is generated for still gets it', async () => {
+    const theirs = (await open({ clientId: (await parties(ctx.api, ctx.otherToken)).client.id }, ctx.otherToken)).body;
+    await ctx.api.provisionAll();
+    const mine = (await open({ clientId: (await parties(ctx.api, ctx.token)).client.id })).body;
+    const generated = `cta.${String(mine.id).padStart(7, '0')}`;
+    for (const alias of [generated, generated.toUpperCase(), `${generated}-2`, `main.cta.${mine.id}`]) {
+      const squat = await ctx.api.call('put', `/v1/receivable-accounts/${theirs.id}`, { token: ctx.otherToken, body: { alias } });
+      expect([alias, squat.status, squat.body.code]).toEqual([alias, 409, 'alias-already-in-use']);
+    }
+    await ctx.api.provisionAll();
+    expect((await get(mine.id)).body).toMatchObject({ status: 'ACTIVE', alias: generated });
+  });
+
+  it('refuses an alias another account holds in another letter case', async () => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const a = (await open({ clientId: client.id })).body;
+    const b = (await open({ associateId: associate.id })).body;
+    await ctx.api.provisionAll();
+    await ctx.api.call('put', `/v1/receivable-accounts/${a.id}`, { token: ctx.token, body: { alias: `Kiosco.Luna.${a.id}` } });
+    const taken = await ctx.api.call('put', `/v1/receivable-accounts/${b.id}`, { token: ctx.token, body: { alias: `KIOSCO.luna.${a.id}` } });
+    expect([taken.status, taken.body.code]).toEqual([409, 'alias-already-in-use']);
+  });
+
+  it.each(['associateId', 'alias'])('refuses %s null with 400 validation naming it, the account left as it was', async (member) => {
+    const { client, associate } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id, associateId: associate.id })).body;
+    await ctx.api.provisionAll();
+    const before = (await get(account.id)).body;
+    const res = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { [member]: null } });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([{ name: member, reason: 'must not be null' }]);
+    expect((await get(account.id)).body).toEqual(before);
+  });
+
   it('binds an associate afterwards, and refuses replacing it once the CVU is active', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const other = (await parties(ctx.api, ctx.token)).associate;

@@ -72,6 +72,22 @@ describe('sandbox helpers', () => {
     expect((await moneyOf(ctx.otherToken, seconds)).statuses).toEqual(['SETTLED', 'EXPIRED']);
   });
 
+  describe('settlement runs', () => {
+    it.each([[[]], [null], ['now'], [5]])('answers a body of %p with 400 validation and settles nothing', async (body) => {
+      const { account } = await activeAccount(ctx.api, ctx.token);
+      await post('/v1/sandbox/collections', ctx.token, { receivableAccountId: account.id, amount: 3, counterParty: PAYER });
+      const res = await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'body', reason: 'must be a JSON object (Content-Type: application/json)' }]);
+      expect(await get(`/v1/settlements?receivableAccountId=${account.id}`, ctx.token)).toEqual([]);
+    });
+
+    it('ignores members of its body, as every operation ignores unknown ones', async () => {
+      const res = await post('/v1/sandbox/settlement-runs', ctx.token, { date: 'x' });
+      expect(res.status).toBe(201);
+    });
+  });
+
   describe('expiration runs', () => {
     it("expires the caller's PENDING receivables due before `date` and answers how many", async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);

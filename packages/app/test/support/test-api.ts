@@ -71,8 +71,9 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     },
     async provisionAll() {
       for (let pass = 0; pass < 20; pass++) {
-        const tally = await app.receivableAccounts.provision.execute({ limit: 100 });
-        if (Object.values(tally).every((n) => n === 0)) return;
+        const { outcomes, failures } = await app.receivableAccounts.provision.execute({ limit: 100 });
+        if (failures.length > 0) throw failures[0].error;
+        if (Object.values(outcomes).every((n) => n === 0)) return;
       }
     },
     /** Also ends the suite with the ledger verified: whatever its tests did, every balance equals its movements. */

@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock';
 import { composeCvu } from '../shared/bank-account-number';
+import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, renderAlias } from '../receivable-accounts/alias-template';
 import type { TransactionScope } from '../shared/unit-of-work';
 import type { CurrentAccount, CurrentAccountType } from './current-account';
 
@@ -16,7 +17,7 @@ export async function openCurrentAccounts(tx: TransactionScope, customerId: numb
       customerId,
       accountType,
       cvu: composeCvu(CURRENT_ACCOUNT_ENTITY_CODE, BigInt(id)),
-      alias: `${accountType.toLowerCase()}.cta.${id}`,
+      alias: renderAlias(CURRENT_ACCOUNT_ALIAS_TEMPLATES[accountType], id),
       currencyCode: 'ARS',
       status: 'ACTIVE',
       lastSettlementDate: null,

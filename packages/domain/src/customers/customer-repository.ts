@@ -5,6 +5,8 @@ export interface CustomerRepository {
   get(id: number): Promise<Customer | undefined>;
   /** Inserts unless a customer of that name exists; concurrent callers agree on one row. */
   insertIfAbsent(customer: NewCustomer): Promise<{ customer: Customer; created: boolean }>;
+  /** The alias templates customers have, each once. */
+  aliasTemplates(): Promise<string[]>;
 }
 
 export interface CredentialRepository {

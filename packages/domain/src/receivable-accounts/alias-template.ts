@@ -4,6 +4,12 @@ import { isValidAlias } from '../shared/bank-account-number';
 /** Default template: "cta." and the account id padded to 7 digits, e.g. cta.0000042. */
 export const DEFAULT_ALIAS_TEMPLATE = 'cta.{id:7}';
 
+/** How the service names the current accounts it opens (main.cta.5, sub.cta.6). */
+export const CURRENT_ACCOUNT_ALIAS_TEMPLATES = { MAIN: 'main.cta.{id}', SUB: 'sub.cta.{id}' } as const;
+
+/** The last suffix tried ("-9") when an account's generated alias is held by another account. */
+const LAST_SUFFIX = 9;
+
 const TOKEN = /\{id(?::(\d{1,2}))?\}/g;
 
 /**
@@ -19,3 +25,31 @@ export function assertAliasTemplate(template: string): void {
     throw ValidationError.of('aliasTemplate', "must contain {id} and render 6 to 20 letters, digits, '.' or '-'");
   }
 }
+
+/**
+ * The aliases provisioning may give an account, best first: the template's, then the same with "-2" to "-9" in
+ * case another account holds it (one taken before such aliases were reserved, say).
+ */
+export function aliasCandidates(template: string, accountId: number): string[] {
+  const alias = renderAlias(template, accountId);
+  const suffixed = Array.from({ length: LAST_SUFFIX - 1 }, (_, i) => `${alias}-${i + 2}`);
+  return [alias, ...suffixed].filter(isValidAlias);
+}
+
+/**
+ * True if the alias has the form of one the service generates from any of these templates (suffixed ones
+ * included), in any letter case. Such aliases are the service's to give: a customer who could choose one would
+ * take it from the account it is generated for.
+ */
+export function isGeneratedAlias(alias: string, templates: readonly string[]): boolean {
+  return templates.some((template) => generatedAliasPattern(template).test(alias));
+}
+
+function generatedAliasPattern(template: string): RegExp {
+  const parts = template.split(TOKEN);
+  // split() puts each token's width capture between the literal parts: literal, width, literal, width, ...
+  const source = parts.map((part, i) => (i % 2 === 0 ? escapeRegExp(part) : `\\d{${part ?? 1},}`)).join('');
+  return new RegExp(`^${source}(?:-\\d+)?$`, 'i');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

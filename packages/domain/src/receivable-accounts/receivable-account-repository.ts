@@ -29,7 +29,7 @@ export interface ReceivableAccountRepository {
    * workers hold, so two instances never ask the provider for the same account at once.
    */
   claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
-  /** True if another account or current account already uses the alias. */
+  /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
   /** The net sum of the account's PENDING receivables: positive types add, negative types subtract. */
   pendingAmountMinor(accountId: number): Promise<bigint>;

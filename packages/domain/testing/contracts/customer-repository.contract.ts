@@ -77,6 +77,13 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect(await ctx.h.customerQueries.credentialsOf(first)).toEqual([]);
     });
 
+    it('names each alias template customers have once', async () => {
+      await insertCustomer(`customer-${process.pid}-${Date.now()}-t1`);
+      await insertCustomer(`customer-${process.pid}-${Date.now()}-t2`);
+      const templates = await ctx.h.uow.run((tx) => tx.customers.aliasTemplates());
+      expect(templates.filter((t) => t === 'acme.{id:6}')).toEqual(['acme.{id:6}']);
+    });
+
     it('stores current accounts and lists them by customer', async () => {
       const customerId = await ctx.newCustomer();
       const id = await ctx.h.uow.run((tx) => tx.currentAccounts.nextId());

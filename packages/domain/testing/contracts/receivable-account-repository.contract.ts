@@ -1,4 +1,4 @@
-import { Associate, Client, ConcurrentModificationError, ReceivableAccount, type AccountOwner, type TransactionScope } from '../../src';
+import { Associate, Client, composeCvu, ConcurrentModificationError, openCurrentAccounts, ReceivableAccount, type AccountOwner, type TransactionScope } from '../../src';
 import { aBranch, aClientDetails, anAssociateDetails, validTaxId } from '../builders';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
@@ -81,6 +81,22 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       await expect(ctx.h.uow.run((tx) => tx.receivableAccounts.update(clash))).rejects.toMatchObject({ code: 'alias-already-in-use' });
       expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`alias.${alone.id}`, both.id))).toBe(true);
       expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`alias.${alone.id}`, alone.id))).toBe(false);
+    });
+
+    it('holds an alias once in any letter case, among receivable and current accounts alike', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const [first, second] = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null })).account,
+        (await open(tx, customerId, { clientId: client.id, associateId: associate.id })).account,
+      ]);
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(first.assignCvu(composeCvu('0000441', BigInt(first.id)), `Case.${first.id}`, at(1))));
+      const clash = second.assignCvu(composeCvu('0000441', BigInt(second.id)), `cASE.${first.id}`, at(2));
+      await expect(ctx.h.uow.run((tx) => tx.receivableAccounts.update(clash))).rejects.toMatchObject({ code: 'alias-already-in-use' });
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`CASE.${first.id}`, second.id))).toBe(true);
+      await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, { now: () => T0 }));
+      const [main] = await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId));
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(main.alias.toUpperCase(), second.id))).toBe(true);
     });
 
     it('leases due PROVISIONING accounts to one claimant at a time, with their holder and alias template', async () => {

@@ -26,6 +26,10 @@ export class InMemoryCustomerRepository implements CustomerRepository {
     this.ref.tables.customers.set(stored.id, stored);
     return { customer: stored, created: true };
   }
+
+  async aliasTemplates(): Promise<string[]> {
+    return [...new Set([...this.ref.tables.customers.values()].map((c) => c.aliasTemplate))];
+  }
 }
 
 export class InMemoryCredentialRepository implements CredentialRepository {

@@ -100,9 +100,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { tables } = this.ref;
+    const same = (other: string | null) => other?.toLowerCase() === alias.toLowerCase();
     return (
-      [...tables.receivableAccounts.values()].some((a) => a.alias === alias && a.id !== exceptAccountId) ||
-      [...tables.currentAccounts.values()].some((a) => a.alias === alias)
+      [...tables.receivableAccounts.values()].some((a) => same(a.alias) && a.id !== exceptAccountId) ||
+      [...tables.currentAccounts.values()].some((a) => same(a.alias))
     );
   }
 

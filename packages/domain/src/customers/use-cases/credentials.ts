@@ -2,11 +2,11 @@ import { DomainError, NotFoundError, ValidationError } from '../../shared/domain
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { SecretGenerator, SecretHasher } from '../security-ports';
-import { ALL_SCOPES } from '../scopes';
+import { ALL_SCOPES, scopesProblem } from '../scopes';
 
 export interface CreateCredentialInput {
   readonly customerId: number;
-  /** Defaults to every scope. */
+  /** Defaults to every scope; given, at least one. */
   readonly scopes?: readonly string[];
 }
 
@@ -20,9 +20,9 @@ export class CreateCredential {
   ) {}
 
   async execute(input: CreateCredentialInput): Promise<{ clientId: string; clientSecret: string; scopes: readonly string[] }> {
-    const scopes = input.scopes?.length ? input.scopes : ALL_SCOPES;
-    const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
-    if (unknown.length) throw ValidationError.of('scopes', `unknown scopes: ${unknown.join(', ')}`);
+    const scopes = input.scopes ?? ALL_SCOPES;
+    const problem = scopesProblem(scopes);
+    if (problem) throw ValidationError.of('scopes', problem);
     const clientId = this.generator.clientId();
     const clientSecret = this.generator.clientSecret();
     const secretHash = await this.hasher.hash(clientSecret);

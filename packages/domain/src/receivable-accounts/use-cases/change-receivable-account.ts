@@ -7,6 +7,7 @@ import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnerFree, assertUsableAssociate } from './account-parties';
+import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, isGeneratedAlias } from '../alias-template';
 
 interface Target {
   readonly customerId: number;
@@ -22,6 +23,14 @@ const changeWithStats = (uow: UnitOfWork, target: Target, apply: (account: Recei
     const account = await change(uow, target, apply);
     return { account, pendingAmountMinor: await tx.receivableAccounts.pendingAmountMinor(account.id) };
   });
+
+async function assertAliasFree(tx: TransactionScope, alias: string, accountId: number): Promise<void> {
+  const generatedBy = [...(await tx.customers.aliasTemplates()), ...Object.values(CURRENT_ACCOUNT_ALIAS_TEMPLATES)];
+  if (isGeneratedAlias(alias, generatedBy)) {
+    throw new DomainError('alias-already-in-use', `alias ${alias} has the form of the aliases the service gives new accounts; choose another`);
+  }
+  if (await tx.receivableAccounts.aliasInUse(alias, accountId)) throw new DomainError('alias-already-in-use', `alias ${alias} is already in use`);
+}
 
 /** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {
@@ -41,9 +50,7 @@ export class UpdateReceivableAccount {
         }
       }
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
-      if (alias !== undefined && alias !== current.toSnapshot().alias && (await tx.receivableAccounts.aliasInUse(alias, current.id))) {
-        throw new DomainError('alias-already-in-use', `alias ${alias} is already in use`);
-      }
+      if (alias !== undefined && alias !== current.toSnapshot().alias) await assertAliasFree(tx, alias, current.id);
       return next;
     });
   }

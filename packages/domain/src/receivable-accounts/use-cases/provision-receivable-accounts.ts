@@ -1,13 +1,20 @@
 import type { Clock } from '../../shared/clock';
 import { isValidCbuCvu } from '../../shared/bank-account-number';
-import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
 import { ProviderError, type BankProvider, type CvuRequestState } from '../../bank/bank-provider';
-import { renderAlias } from '../alias-template';
+import { aliasCandidates } from '../alias-template';
 import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
 import type { ProvisioningClaim } from '../receivable-account-repository';
 import type { ReceivableAccount } from '../receivable-account';
 
 export type ProvisioningOutcome = 'activated' | 'pending' | 'retrying' | 'disabled' | 'skipped';
+
+/** What a pass did: how many accounts ended each way, and the accounts whose answer could not be recorded. */
+export interface ProvisioningPass {
+  readonly outcomes: Record<ProvisioningOutcome, number>;
+  /** Each is left PROVISIONING and tried again once its lease ends. */
+  readonly failures: ReadonlyArray<{ readonly accountId: number; readonly error: unknown }>;
+}
 
 type Answer = CvuRequestState | { readonly state: 'FAILED'; readonly reason: string };
 
@@ -27,15 +34,20 @@ export class ProvisionReceivableAccounts {
     private readonly policy: ProvisioningPolicy,
   ) {}
 
-  async execute(input: { limit: number }): Promise<Record<ProvisioningOutcome, number>> {
+  async execute(input: { limit: number }): Promise<ProvisioningPass> {
     const now = this.clock.now();
     const claims = await this.uow.run((tx) =>
       tx.receivableAccounts.claimForProvisioning(now, new Date(now.getTime() + this.policy.leaseMs), input.limit),
     );
-    const outcomes = await Promise.all(claims.map((claim) => this.provision(claim)));
-    const tally: Record<ProvisioningOutcome, number> = { activated: 0, pending: 0, retrying: 0, disabled: 0, skipped: 0 };
-    for (const outcome of outcomes) tally[outcome]++;
-    return tally;
+    // Each account on its own: one whose answer cannot be recorded must not cost the others theirs.
+    const settled = await Promise.allSettled(claims.map((claim) => this.provision(claim)));
+    const outcomes: Record<ProvisioningOutcome, number> = { activated: 0, pending: 0, retrying: 0, disabled: 0, skipped: 0 };
+    const failures: Array<ProvisioningPass['failures'][number]> = [];
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') outcomes[result.value]++;
+      else failures.push({ accountId: claims[i].account.id, error: result.reason });
+    });
+    return { outcomes, failures };
   }
 
   private async provision(claim: ProvisioningClaim): Promise<ProvisioningOutcome> {
@@ -44,7 +56,7 @@ export class ProvisionReceivableAccounts {
       const current = await tx.receivableAccounts.getForUpdate(claim.account.id);
       // Disabled (or activated) by someone else while we waited on the provider: their move stands.
       if (!current || current.status !== 'PROVISIONING') return 'skipped';
-      const [next, outcome] = this.decide(current, answer, claim.aliasTemplate);
+      const [next, outcome] = await this.decide(tx, current, answer, claim.aliasTemplate);
       await tx.receivableAccounts.update(next);
       await tx.outbox.record(next.events);
       return outcome;
@@ -67,12 +79,12 @@ export class ProvisionReceivableAccounts {
     }
   }
 
-  private decide(current: ReceivableAccount, answer: Answer, aliasTemplate: string): [ReceivableAccount, ProvisioningOutcome] {
+  private async decide(tx: TransactionScope, current: ReceivableAccount, answer: Answer, aliasTemplate: string): Promise<[ReceivableAccount, ProvisioningOutcome]> {
     const now = this.clock.now();
     const at = (delayMs: number) => new Date(now.getTime() + delayMs);
     switch (answer.state) {
       case 'ASSIGNED':
-        return [current.assignCvu(answer.cvu, renderAlias(aliasTemplate, current.id), now), 'activated'];
+        return [current.assignCvu(answer.cvu, await freeAlias(tx, aliasTemplate, current.id), now), 'activated'];
       case 'PENDING':
         return [current.retryProvisioning(at(this.policy.pendingPollMs), null, now), 'pending'];
       case 'REJECTED':
@@ -84,4 +96,12 @@ export class ProvisionReceivableAccounts {
       }
     }
   }
+}
+
+/** The first of the account's candidate aliases no other account holds. */
+async function freeAlias(tx: TransactionScope, template: string, accountId: number): Promise<string> {
+  for (const alias of aliasCandidates(template, accountId)) {
+    if (!(await tx.receivableAccounts.aliasInUse(alias, accountId))) return alias;
+  }
+  throw new Error(`every alias template ${template} gives account ${accountId} is held by another account`);
 }

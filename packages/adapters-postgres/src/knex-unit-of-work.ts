@@ -47,7 +47,7 @@ interface Ambient {
  * started inside it joins it on the same connection instead of asking the pool for a second one, which would
  * deadlock on PGlite and exhaust a real pool. Joining costs no statement; `isolated` costs a savepoint.
  */
-export class KnexUnitOfWork implements UnitOfWork {
+export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
   private readonly ambient = new AsyncLocalStorage<Ambient>();
 
   constructor(private readonly knex: Knex) {}

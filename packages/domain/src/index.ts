@@ -53,4 +53,5 @@ export * from './settlements/settlement';
 export * from './settlements/settlement-repository';
 export * from './settlements/use-cases/run-settlement-cycle';
 export * from './current-accounts/current-account-queries';
+export * from './transaction-scope';
 export * from './application';

@@ -10,6 +10,7 @@ export * from './shared/tax-id';
 export * from './shared/bank-account-number';
 export * from './shared/events';
 export * from './shared/unit-of-work';
+export * from './shared/lazy-scope';
 export * from './shared/batch';
 export * from './idempotency/idempotency-repository';
 export * from './idempotency/idempotent-execution';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { RollbackOnlyError, TransactionConflictError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import { lazyScope, RollbackOnlyError, TransactionConflictError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
@@ -15,30 +15,32 @@ import { KnexOutbox } from './repositories/knex-outbox';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
-function knexScope(trx: Knex.Transaction, writes: TransactionWrites): TransactionScope {
-  return {
-    customers: new KnexCustomerRepository(trx),
-    credentials: new KnexCredentialRepository(trx),
-    currentAccounts: new KnexCurrentAccountRepository(trx),
-    clients: new KnexClientRepository(trx),
-    associates: new KnexAssociateRepository(trx),
-    receivableAccounts: new KnexReceivableAccountRepository(trx),
-    receivables: new KnexReceivableRepository(trx),
-    routeSettlements: new KnexRouteSettlementRepository(trx),
-    ledger: new KnexLedgerRepository(trx),
-    settlements: new KnexSettlementRepository(trx),
-    idempotency: new KnexIdempotencyRepository(trx, writes),
-    outbox: new KnexOutbox(writes),
-  };
+/** What a transaction's repositories are made from. */
+interface Connection {
+  readonly trx: Knex.Transaction;
+  readonly writes: TransactionWrites;
 }
+
+const knexScope = lazyScope<Connection, TransactionScope>({
+  customers: ({ trx }) => new KnexCustomerRepository(trx),
+  credentials: ({ trx }) => new KnexCredentialRepository(trx),
+  currentAccounts: ({ trx }) => new KnexCurrentAccountRepository(trx),
+  clients: ({ trx }) => new KnexClientRepository(trx),
+  associates: ({ trx }) => new KnexAssociateRepository(trx),
+  receivableAccounts: ({ trx }) => new KnexReceivableAccountRepository(trx),
+  receivables: ({ trx }) => new KnexReceivableRepository(trx),
+  routeSettlements: ({ trx }) => new KnexRouteSettlementRepository(trx),
+  ledger: ({ trx }) => new KnexLedgerRepository(trx),
+  settlements: ({ trx }) => new KnexSettlementRepository(trx),
+  idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
+  outbox: ({ writes }) => new KnexOutbox(writes),
+});
 
 /**
  * The transaction of one async flow: the knex transaction (or savepoint), its writes sent without waiting, and
  * whether joined work failed in it.
  */
-interface Ambient {
-  readonly trx: Knex.Transaction;
-  readonly writes: TransactionWrites;
+interface Ambient extends Connection {
   rollbackOnly?: { cause: unknown };
 }
 
@@ -47,7 +49,7 @@ interface Ambient {
  * started inside it joins it on the same connection instead of asking the pool for a second one, which would
  * deadlock on PGlite and exhaust a real pool. Joining costs no statement; `isolated` costs a savepoint.
  */
-export class KnexUnitOfWork implements UnitOfWork {
+export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
   private readonly ambient = new AsyncLocalStorage<Ambient>();
 
   constructor(private readonly knex: Knex) {}
@@ -84,7 +86,8 @@ export class KnexUnitOfWork implements UnitOfWork {
     let writes: TransactionWrites | undefined;
     const result = await this.knex.transaction(async (trx) => {
       writes = await writesOf(trx);
-      return this.committing({ trx, writes }, () => work(knexScope(trx, writes!)));
+      const ambient = { trx, writes };
+      return this.committing(ambient, () => work(knexScope(ambient)));
     });
     // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
     const failed = await writes?.firstFailure();
@@ -107,7 +110,7 @@ export class KnexUnitOfWork implements UnitOfWork {
 
   private async join<T>(outer: Ambient, work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     try {
-      return await work(knexScope(outer.trx, outer.writes));
+      return await work(knexScope(outer));
     } catch (error) {
       outer.rollbackOnly ??= { cause: error };
       throw error;

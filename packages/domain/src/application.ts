@@ -1,5 +1,6 @@
 import type { Clock } from './shared/clock';
 import type { UnitOfWork } from './shared/unit-of-work';
+import type { TransactionScope } from './transaction-scope';
 import type { SecretGenerator, SecretHasher, TokenIssuer } from './customers/security-ports';
 import type { CustomerQueries } from './customers/customer-repository';
 import type { ClientQueries } from './clients/client-repository';
@@ -72,7 +73,8 @@ export interface ApplicationQueries {
 
 /** Every adapter the use cases need. */
 export interface ApplicationPorts extends ApplicationQueries {
-  readonly uow: UnitOfWork;
+  /** Reaches every repository; each use case is handed it as the slice it declares. */
+  readonly uow: UnitOfWork<TransactionScope>;
   readonly clock: Clock;
   readonly hasher: SecretHasher;
   readonly secrets: SecretGenerator;

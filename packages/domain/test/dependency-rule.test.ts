@@ -90,4 +90,17 @@ describe('domain dependency rule', () => {
     const offenders = files.filter((file) => file.startsWith('src/') && CLOCK.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  // shared/ is what every context builds on: one import of a context from it would make every context depend on all.
+  it('lets shared/ import only from shared/', () => {
+    const offenders = files
+      .filter((file) => file.startsWith('src/shared/'))
+      .flatMap((file) =>
+        moduleReferences(file, readFileSync(path.join(ROOT, file), 'utf8'))
+          .map(({ specifier }) => specifier)
+          .filter((specifier) => !(specifier.startsWith('.') && path.posix.join(path.posix.dirname(file), specifier).startsWith('src/shared/')))
+          .map((specifier) => `${file}: imports ${specifier}`),
+      );
+    expect(offenders).toEqual([]);
+  });
 });

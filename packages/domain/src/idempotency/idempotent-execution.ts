@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';
 import type { UnitOfWork } from '../shared/unit-of-work';
+import type { TransactionScope } from '../transaction-scope';
 import type { IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
 
 /** How long an answer is kept under its key (SPEC: 24 hours). */
@@ -35,7 +36,7 @@ export class IdempotencyKeyReuseError extends DomainError {
  */
 export class IdempotentExecution {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'idempotency'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { drain } from '../shared/drain';
 import type { UnitOfWork } from '../shared/unit-of-work';
+import type { TransactionScope } from '../transaction-scope';
 
 /**
  * Deletes idempotency records past their 24 hours: no replay can ask for them any more, and every write with a
@@ -8,7 +9,7 @@ import type { UnitOfWork } from '../shared/unit-of-work';
  */
 export class PurgeExpiredIdempotencyKeys {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'idempotency'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -9,7 +9,7 @@ export type BatchOutcome<T> = { readonly index: number; readonly value: T } | { 
  * a DomainError (it did not parse) is that item's result.
  */
 export async function eachOnItsOwn<I, T>(
-  uow: UnitOfWork,
+  uow: UnitOfWork<unknown>,
   items: ReadonlyArray<I | DomainError>,
   perform: (item: I) => Promise<T>,
 ): Promise<BatchOutcome<T>[]> {

@@ -1,6 +1,6 @@
-import type { DomainEvent } from './events';
+import type { DomainEvent, Outbox } from './events';
 import { ownedBy } from './owned';
-import type { TransactionScope, UnitOfWork } from './unit-of-work';
+import type { UnitOfWork } from './unit-of-work';
 
 interface Changeable {
   readonly customerId: number;
@@ -17,11 +17,11 @@ interface LockingRepository<E> {
  * The shape of every change to an existing entity: in one transaction, load it under lock, check it is the
  * caller's (404/403), apply one business move, save it with a version check and store its events.
  */
-export function changeOwned<E extends Changeable>(
-  uow: UnitOfWork,
-  repository: (tx: TransactionScope) => LockingRepository<E>,
+export function changeOwned<E extends Changeable, Scope extends { readonly outbox: Outbox }>(
+  uow: UnitOfWork<Scope>,
+  repository: (tx: Scope) => LockingRepository<E>,
   target: { readonly customerId: number; readonly id: number; readonly resource: string },
-  apply: (current: E, tx: TransactionScope) => Promise<E> | E,
+  apply: (current: E, tx: Scope) => Promise<E> | E,
 ): Promise<E> {
   return uow.run(async (tx) => {
     const current = ownedBy(await repository(tx).getForUpdate(target.id), target.customerId, target.resource, target.id);

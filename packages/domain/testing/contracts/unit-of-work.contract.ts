@@ -113,6 +113,14 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect((await ctx.h.clientQueries.get(client.id))?.toSnapshot().taxId).toBe(draft.taxId);
     });
 
+    it('builds only the repositories a transaction touches', async () => {
+      const built = await ctx.h.uow.run(async (tx) => {
+        await tx.receivables.getForUpdate(0);
+        return Object.keys(tx);
+      });
+      expect(built).toEqual(['receivables']);
+    });
+
     it('hands out account ids from one sequence shared by every account kind', async () => {
       const ids = await ctx.h.uow.run(async (tx) => [await tx.currentAccounts.nextId(), await tx.currentAccounts.nextId()]);
       expect(ids[1]).toBeGreaterThan(ids[0]);

@@ -1,4 +1,4 @@
-import type { TransactionScope } from '../../src';
+import { lazyScope, type TransactionScope } from '../../src';
 import type { TablesRef } from './in-memory-tables';
 import { InMemoryCustomerRepository, InMemoryCredentialRepository } from './in-memory-customer-repositories';
 import { InMemoryCurrentAccountRepository } from './in-memory-current-account-repository';
@@ -12,19 +12,17 @@ import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 
-export function inMemoryScope(ref: TablesRef): TransactionScope {
-  return {
-    customers: new InMemoryCustomerRepository(ref),
-    credentials: new InMemoryCredentialRepository(ref),
-    currentAccounts: new InMemoryCurrentAccountRepository(ref),
-    clients: new InMemoryClientRepository(ref),
-    associates: new InMemoryAssociateRepository(ref),
-    receivableAccounts: new InMemoryReceivableAccountRepository(ref),
-    receivables: new InMemoryReceivableRepository(ref),
-    routeSettlements: new InMemoryRouteSettlementRepository(ref),
-    ledger: new InMemoryLedgerRepository(ref),
-    settlements: new InMemorySettlementRepository(ref),
-    idempotency: new InMemoryIdempotencyRepository(ref),
-    outbox: new InMemoryOutbox(ref),
-  };
-}
+export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
+  customers: (ref) => new InMemoryCustomerRepository(ref),
+  credentials: (ref) => new InMemoryCredentialRepository(ref),
+  currentAccounts: (ref) => new InMemoryCurrentAccountRepository(ref),
+  clients: (ref) => new InMemoryClientRepository(ref),
+  associates: (ref) => new InMemoryAssociateRepository(ref),
+  receivableAccounts: (ref) => new InMemoryReceivableAccountRepository(ref),
+  receivables: (ref) => new InMemoryReceivableRepository(ref),
+  routeSettlements: (ref) => new InMemoryRouteSettlementRepository(ref),
+  ledger: (ref) => new InMemoryLedgerRepository(ref),
+  settlements: (ref) => new InMemorySettlementRepository(ref),
+  idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
+  outbox: (ref) => new InMemoryOutbox(ref),
+});

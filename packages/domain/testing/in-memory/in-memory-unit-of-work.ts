@@ -7,7 +7,7 @@ import { inMemoryScope } from './in-memory-scope';
  * Real isolation, so the fake never promises what PostgreSQL would not keep: transactions run one at a time on a
  * copy of the committed tables and replace them only on success. A nested run joins; `isolated` is a savepoint.
  */
-export class InMemoryUnitOfWork implements UnitOfWork {
+export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
   private readonly ambient = new AsyncLocalStorage<TablesRef>();
   private queue: Promise<unknown> = Promise.resolve();
 

@@ -1,7 +1,8 @@
 import type { Clock } from '../../shared/clock';
 import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { Associate, AssociateDetails } from '../associate';
 import { assertUsableParent } from './assert-usable-parent';
 
@@ -10,12 +11,15 @@ interface Target {
   readonly associateId: number;
 }
 
-const change = (uow: UnitOfWork, target: Target, apply: (associate: Associate, tx: TransactionScope) => Promise<Associate>) =>
-  changeOwned(uow, (tx) => tx.associates, { customerId: target.customerId, id: target.associateId, resource: 'associate' }, apply);
+const change = <Scope extends Pick<TransactionScope, 'associates' | 'outbox'>>(
+  uow: UnitOfWork<Scope>,
+  target: Target,
+  apply: (associate: Associate, tx: Scope) => Promise<Associate>,
+) => changeOwned(uow, (tx) => tx.associates, { customerId: target.customerId, id: target.associateId, resource: 'associate' }, apply);
 
 export class ReplaceAssociate {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -40,7 +44,7 @@ export class ReplaceAssociate {
 /** Soft delete: status DISABLED, history kept. */
 export class DisableAssociate {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -51,7 +55,7 @@ export class DisableAssociate {
 
 export class ActivateAssociate {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { Associate, type AssociateDetails } from '../associate';
 import { assertUsableParent } from './assert-usable-parent';
 
@@ -15,13 +16,13 @@ export interface RegisterAssociateInput {
  */
 export class RegisterAssociate {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates'>>,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: RegisterAssociateInput): Promise<{ associate: Associate; created: boolean }> {
     const candidate = Associate.register(input.customerId, input.details, this.clock.now());
-    return this.uow.run(async (tx: TransactionScope) => {
+    return this.uow.run(async (tx) => {
       await assertUsableParent(tx, input.customerId, candidate.parentAssociateId);
       const result = await tx.associates.insertIfAbsent(candidate);
       if (!result.created && result.associate.status === 'DISABLED') {

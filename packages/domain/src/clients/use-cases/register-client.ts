@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { Client, type ClientDetails } from '../client';
 
 export interface RegisterClientInput {
@@ -10,7 +11,7 @@ export interface RegisterClientInput {
 /** Upsert on identity: a new client is created; an existing one is returned unchanged (CONTRACT). */
 export class RegisterClient {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'clients'>>,
     private readonly clock: Clock,
   ) {}
 

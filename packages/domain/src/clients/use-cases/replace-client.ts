@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { Client, ClientDetails } from '../client';
 
 export interface ReplaceClientInput {
@@ -12,7 +13,7 @@ export interface ReplaceClientInput {
 /** PUT: replaces the editable details; identity fields must match. */
 export class ReplaceClient {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'clients' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 

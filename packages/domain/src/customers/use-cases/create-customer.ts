@@ -1,6 +1,7 @@
 import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
 import { DEFAULT_CUSTOMER_SETTINGS, type Customer } from '../customer';
 import type { SecretGenerator, SecretHasher } from '../security-ports';
@@ -21,7 +22,7 @@ export interface CreatedCustomer {
 /** Creates a customer with its MAIN and SUB current accounts and a first credential holding every scope. */
 export class CreateCustomer {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'customers' | 'credentials' | 'currentAccounts'>>,
     private readonly clock: Clock,
     private readonly hasher: SecretHasher,
     private readonly generator: SecretGenerator,

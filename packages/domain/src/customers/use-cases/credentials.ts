@@ -1,6 +1,7 @@
 import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { SecretGenerator, SecretHasher } from '../security-ports';
 import { ALL_SCOPES, scopesProblem } from '../scopes';
 
@@ -13,7 +14,7 @@ export interface CreateCredentialInput {
 /** Issues a further credential to an existing customer; the secret is returned once. */
 export class CreateCredential {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'customers' | 'credentials'>>,
     private readonly clock: Clock,
     private readonly hasher: SecretHasher,
     private readonly generator: SecretGenerator,
@@ -43,7 +44,7 @@ export class CreateCredential {
 
 /** `npm run admin -- credentials revoke`: an ACTIVE credential becomes REVOKED; revoking it again is refused. */
 export class RevokeCredential {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'credentials'>>) {}
 
   async execute(input: { clientId: string }): Promise<void> {
     await this.uow.run(async (tx) => {

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 
 export interface Identity {
   readonly customerId: number;
@@ -10,7 +11,7 @@ export interface Identity {
 
 /** GET /v1/me: who the token acts for. */
 export class DescribeIdentity {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'customers'>>) {}
 
   async execute(input: { customerId: number; clientId: string; scopes: readonly string[] }): Promise<Identity> {
     const customer = await this.uow.run((tx) => tx.customers.get(input.customerId));

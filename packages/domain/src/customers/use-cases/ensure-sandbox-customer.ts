@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
 import { DEFAULT_CUSTOMER_SETTINGS, type Customer } from '../customer';
 import type { SecretHasher } from '../security-ports';
@@ -17,7 +18,7 @@ export interface SandboxCustomerInput {
  */
 export class EnsureSandboxCustomer {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'customers' | 'credentials' | 'currentAccounts'>>,
     private readonly clock: Clock,
     private readonly hasher: SecretHasher,
   ) {}

@@ -1,5 +1,6 @@
 import { DomainError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { SecretHasher, TokenIssuer } from '../security-ports';
 
 export interface LoginResult {
@@ -12,7 +13,7 @@ export interface LoginResult {
 /** Exchanges client credentials for a bearer token. Unknown id, wrong secret and revoked look the same. */
 export class Login {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'credentials'>>,
     private readonly hasher: SecretHasher,
     private readonly tokens: TokenIssuer,
   ) {}

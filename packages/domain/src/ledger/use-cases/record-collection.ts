@@ -1,7 +1,8 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError, NotFoundError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import { receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import { movementView, type CounterParty, type Movement } from '../movement';
@@ -31,7 +32,7 @@ export interface RecordCollectionInput {
  */
 export class RecordCollection {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'ledger' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -57,7 +58,7 @@ export class RecordCollection {
   }
 
   private async credit(
-    tx: TransactionScope,
+    tx: Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'ledger' | 'outbox'>,
     account: ReceivableAccount,
     input: Pick<RecordCollectionInput, 'amount' | 'currencyCode' | 'counterParty'>,
     providerReference: string | null,

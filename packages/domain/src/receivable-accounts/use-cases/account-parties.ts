@@ -1,17 +1,17 @@
 import { DomainError, NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
-import type { TransactionScope } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { Associate } from '../../associates/associate';
 import type { AccountOwner } from '../owner';
 import type { ReceivableAccount } from '../receivable-account';
 
 /** The client must be the customer's own. */
-export async function assertOwnClient(tx: TransactionScope, customerId: number, clientId: number): Promise<void> {
+export async function assertOwnClient(tx: Pick<TransactionScope, 'clients'>, customerId: number, clientId: number): Promise<void> {
   ownedBy(await tx.clients.getForUpdate(clientId), customerId, 'client', clientId);
 }
 
 /** The associate must be the customer's own and ACTIVE. */
-export async function assertUsableAssociate(tx: TransactionScope, customerId: number, associateId: number): Promise<Associate> {
+export async function assertUsableAssociate(tx: Pick<TransactionScope, 'associates'>, customerId: number, associateId: number): Promise<Associate> {
   const associate = ownedBy(await tx.associates.getForShare(associateId), customerId, 'associate', associateId);
   if (associate.status !== 'ACTIVE') throw new DomainError('associate-disabled', `associate ${associateId} is DISABLED`);
   return associate;
@@ -24,7 +24,7 @@ export function alreadyExists(existing: ReceivableAccount): DomainError {
   });
 }
 
-export async function assertOwnerFree(tx: TransactionScope, customerId: number, owner: AccountOwner): Promise<void> {
+export async function assertOwnerFree(tx: Pick<TransactionScope, 'receivableAccounts'>, customerId: number, owner: AccountOwner): Promise<void> {
   const existing = await tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
   if (existing) throw alreadyExists(existing);
 }
@@ -33,7 +33,12 @@ export async function assertOwnerFree(tx: TransactionScope, customerId: number, 
  * The customer's own receivable account named by a request, telling a current account id (422: current accounts
  * take neither receivables nor client transfers) from an unknown one (404) and another customer's (403).
  */
-export async function receivingAccount(tx: TransactionScope, customerId: number, accountId: number, lock: 'lock' | 'read'): Promise<ReceivableAccount> {
+export async function receivingAccount(
+  tx: Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts'>,
+  customerId: number,
+  accountId: number,
+  lock: 'lock' | 'read',
+): Promise<ReceivableAccount> {
   const found = lock === 'lock' ? await tx.receivableAccounts.getForUpdate(accountId) : await tx.receivableAccounts.get(accountId);
   if (!found) {
     if ((await tx.currentAccounts.listByCustomer(customerId)).some((a) => a.id === accountId)) {

@@ -2,7 +2,8 @@ import type { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { parseAlias } from '../../shared/bank-account-number';
 import { changeOwned } from '../../shared/change-owned';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
@@ -14,17 +15,24 @@ interface Target {
   readonly accountId: number;
 }
 
-const change = (uow: UnitOfWork, target: Target, apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>) =>
-  changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
+const change = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
+  uow: UnitOfWork<Scope>,
+  target: Target,
+  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount>,
+) => changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
 
 /** The change, and the changed account's pending sum read in its transaction: all its answer needs. */
-const changeWithStats = (uow: UnitOfWork, target: Target, apply: (account: ReceivableAccount, tx: TransactionScope) => Promise<ReceivableAccount>) =>
+const changeWithStats = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
+  uow: UnitOfWork<Scope>,
+  target: Target,
+  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount>,
+) =>
   uow.run(async (tx): Promise<ReceivableAccountWithStats> => {
     const account = await change(uow, target, apply);
     return { account, pendingAmountMinor: await tx.receivableAccounts.pendingAmountMinor(account.id) };
   });
 
-async function assertAliasFree(tx: TransactionScope, alias: string, accountId: number): Promise<void> {
+async function assertAliasFree(tx: Pick<TransactionScope, 'customers' | 'receivableAccounts'>, alias: string, accountId: number): Promise<void> {
   const generatedBy = [...(await tx.customers.aliasTemplates()), ...Object.values(CURRENT_ACCOUNT_ALIAS_TEMPLATES)];
   if (isGeneratedAlias(alias, generatedBy)) {
     throw new DomainError('alias-already-in-use', `alias ${alias} has the form of the aliases the service gives new accounts; choose another`);
@@ -35,7 +43,7 @@ async function assertAliasFree(tx: TransactionScope, alias: string, accountId: n
 /** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'customers' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -59,7 +67,7 @@ export class UpdateReceivableAccount {
 /** DELETE: DISABLED; provisioning, if under way, stops. */
 export class DisableReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -71,7 +79,7 @@ export class DisableReceivableAccount {
 /** POST .../activations: ACTIVE again, or back to PROVISIONING if it never got a CVU. */
 export class ActivateReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>,
     private readonly clock: Clock,
     private readonly trigger: ProvisioningTrigger,
   ) {}

@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { ownerTypeOf } from '../owner';
 import { ReceivableAccount } from '../receivable-account';
 import { alreadyExists, assertOwnClient, assertUsableAssociate } from './account-parties';
@@ -20,7 +21,7 @@ export interface ProvisioningTrigger {
 /** POST /v1/receivable-accounts: a new account in PROVISIONING; its CVU is requested asynchronously. */
 export class OpenReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'customers' | 'clients' | 'associates' | 'receivableAccounts'>>,
     private readonly clock: Clock,
     private readonly trigger: ProvisioningTrigger,
   ) {}

@@ -8,7 +8,7 @@ export const MAX_BATCH_ITEMS = 1000;
 /** POST /v1/receivable-accounts/batches: each item stands alone, as if posted by itself. */
 export class OpenReceivableAccountsBatch {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<unknown>,
     private readonly open: OpenReceivableAccount,
   ) {}
 

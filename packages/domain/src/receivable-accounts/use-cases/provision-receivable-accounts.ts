@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { isValidCbuCvu } from '../../shared/bank-account-number';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { ProviderError, type BankProvider, type CvuRequestState } from '../../bank/bank-provider';
 import { aliasCandidates } from '../alias-template';
 import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
@@ -28,7 +29,7 @@ export const cvuRequestId = (accountId: number) => `ra-${accountId}`;
  */
 export class ProvisionReceivableAccounts {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>,
     private readonly clock: Clock,
     private readonly bank: BankProvider,
     private readonly policy: ProvisioningPolicy,
@@ -79,7 +80,12 @@ export class ProvisionReceivableAccounts {
     }
   }
 
-  private async decide(tx: TransactionScope, current: ReceivableAccount, answer: Answer, aliasTemplate: string): Promise<[ReceivableAccount, ProvisioningOutcome]> {
+  private async decide(
+    tx: Pick<TransactionScope, 'receivableAccounts'>,
+    current: ReceivableAccount,
+    answer: Answer,
+    aliasTemplate: string,
+  ): Promise<[ReceivableAccount, ProvisioningOutcome]> {
     const now = this.clock.now();
     const at = (delayMs: number) => new Date(now.getTime() + delayMs);
     switch (answer.state) {
@@ -99,7 +105,7 @@ export class ProvisionReceivableAccounts {
 }
 
 /** The first of the account's candidate aliases no other account holds. */
-async function freeAlias(tx: TransactionScope, template: string, accountId: number): Promise<string> {
+async function freeAlias(tx: Pick<TransactionScope, 'receivableAccounts'>, template: string, accountId: number): Promise<string> {
   for (const alias of aliasCandidates(template, accountId)) {
     if (!(await tx.receivableAccounts.aliasInUse(alias, accountId))) return alias;
   }

@@ -1,7 +1,8 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError, InvalidStatusTransitionError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { Receivable, ReceivableStatus } from '../receivable';
 
 /** Statuses a caller may ask for; EXPIRED and SETTLED are reached only by the service's own jobs. */
@@ -11,7 +12,7 @@ export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
 const isRequestable = (status: ReceivableStatus): status is RequestableStatus => (REQUESTABLE_STATUSES as readonly string[]).includes(status);
 
 /** Saves a receivable with its events. */
-export async function store(tx: TransactionScope, receivable: Receivable): Promise<void> {
+export async function store(tx: Pick<TransactionScope, 'receivables' | 'outbox'>, receivable: Receivable): Promise<void> {
   await tx.receivables.update(receivable);
   await tx.outbox.record(receivable.events);
 }
@@ -24,7 +25,7 @@ export async function store(tx: TransactionScope, receivable: Receivable): Promi
  */
 export class ChangeReceivableStatus {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivables' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -48,7 +49,7 @@ export class ChangeReceivableStatus {
     });
   }
 
-  private async cancel(tx: TransactionScope, current: Receivable, now: Date): Promise<Receivable> {
+  private async cancel(tx: Pick<TransactionScope, 'receivables' | 'outbox'>, current: Receivable, now: Date): Promise<Receivable> {
     if (current.isPositive && (await tx.receivables.activeChildren(current.id)).length > 0) {
       throw new DomainError('receivable-has-related-items', `receivable ${current.id} has active children; cancel them first`);
     }
@@ -57,7 +58,7 @@ export class ChangeReceivableStatus {
     return next;
   }
 
-  private async moveChildren(tx: TransactionScope, parentId: number, status: ReceivableStatus, now: Date): Promise<void> {
+  private async moveChildren(tx: Pick<TransactionScope, 'receivables' | 'outbox'>, parentId: number, status: ReceivableStatus, now: Date): Promise<void> {
     for (const child of await tx.receivables.activeChildren(parentId)) {
       if (child.status !== status) await store(tx, child.follow(status, now));
     }

@@ -2,6 +2,7 @@ import type { Clock } from '../../shared/clock';
 import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { Receivable, ReceivableEdits } from '../receivable';
 
 /** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
@@ -17,7 +18,7 @@ export interface ReceivableIdentity {
 /** PUT /v1/receivables/{id}: the editable fields; an amount never below its children, nor a child's above its parent. */
 export class EditReceivable {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivables' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { drain } from '../../shared/drain';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { calendarDay } from '../calendar-day';
 import { store } from './change-receivable-status';
 
@@ -15,7 +16,7 @@ interface ExpireReceivablesInput {
 /** The daily job: PENDING receivables past their due date (a Buenos Aires calendar day) become EXPIRED, in batches. */
 export class ExpireReceivables {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivables' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -2,13 +2,17 @@ import type { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
-import type { TransactionScope, UnitOfWork } from '../../shared/unit-of-work';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { assertOwnClient, assertOwnerFree, assertUsableAssociate, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
 import { Receivable, type ReceivableStatus } from '../receivable';
 import { isPositive, type ReceivableType } from '../receivable-type';
 import { calendarDay } from '../calendar-day';
+
+/** What issuing reaches: the receivable's account (bound to an associate on the way), its parties and parent. */
+type IssueScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
 
 export interface IssueReceivableInput {
   readonly customerId: number;
@@ -32,7 +36,7 @@ export interface IssueReceivableInput {
 /** POST /v1/receivables: every rule of SPEC "Receivable", in one transaction with its receivable.created event. */
 export class IssueReceivable {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<IssueScope>,
     private readonly clock: Clock,
   ) {}
 
@@ -78,7 +82,7 @@ export class IssueReceivable {
   }
 
   /** The customer's own receivable account, able to take receivables (not a current account, not DISABLED). */
-  private async account(tx: TransactionScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
+  private async account(tx: IssueScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
     // No lock: issuing does not change the account, and locking it would queue every receivable of one account
     // behind the others. Binding an associate saves the account with a version check instead.
     const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
@@ -87,7 +91,7 @@ export class IssueReceivable {
   }
 
   /** Inherited from the account when omitted; one given must be the account's, and first the customer's own (404, 403). */
-  private async client(tx: TransactionScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
+  private async client(tx: IssueScope, input: IssueReceivableInput, account: ReceivableAccount): Promise<number | null> {
     const own = account.owner.clientId;
     if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
     await assertOwnClient(tx, input.customerId, input.clientId);
@@ -99,7 +103,7 @@ export class IssueReceivable {
    * ACTIVE, bound to the account already or not (SPEC: operations on a DISABLED associate are refused). One given
    * for an account without an associate is bound to the account now (SPEC); another than the account's is refused.
    */
-  private async associate(tx: TransactionScope, input: IssueReceivableInput, read: ReceivableAccount): Promise<number | null> {
+  private async associate(tx: IssueScope, input: IssueReceivableInput, read: ReceivableAccount): Promise<number | null> {
     if (input.associateId === undefined || input.associateId === null) return null;
     // Binding changes the account: read it again under lock, so concurrent receivables binding the same associate
     // wait for the first and find it bound, rather than failing its version check.
@@ -118,7 +122,7 @@ export class IssueReceivable {
    * A negative type's parent: the customer's own, admitting the child by rules 2 and 3. Rule 1 (which types name a
    * parent) is the draft's, so nothing is looked up for a positive type or a missing id.
    */
-  private async parent(tx: TransactionScope, input: IssueReceivableInput): Promise<[ReceivableStatus, number | null]> {
+  private async parent(tx: IssueScope, input: IssueReceivableInput): Promise<[ReceivableStatus, number | null]> {
     const parentId = input.parentReceivableId ?? null;
     if (parentId === null || isPositive(input.receivableType)) return ['PENDING', parentId];
     const parent = ownedBy(await tx.receivables.getForUpdate(parentId), input.customerId, 'parent receivable', parentId);
@@ -127,7 +131,7 @@ export class IssueReceivable {
   }
 
   /** Grouping under the route settlement of the associate's route code, when one exists. */
-  private async route(tx: TransactionScope, customerId: number, associateId: number | null, code: string | null): Promise<number | null> {
+  private async route(tx: IssueScope, customerId: number, associateId: number | null, code: string | null): Promise<number | null> {
     if (associateId === null || code === null) return null;
     const settlement = await tx.routeSettlements.findByCode(customerId, code);
     return settlement && settlement.associateId === associateId ? settlement.id : null;

@@ -7,7 +7,7 @@ import type { IssueReceivable, IssueReceivableInput } from './issue-receivable';
 /** POST /v1/receivables/batches: each item stands alone, as if posted by itself. */
 export class IssueReceivablesBatch {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<unknown>,
     private readonly issue: IssueReceivable,
   ) {}
 

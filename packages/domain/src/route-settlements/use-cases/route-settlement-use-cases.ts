@@ -3,6 +3,7 @@ import { DomainError, NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { Page, PageRequest } from '../../shared/page';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import type { AssociateQueries } from '../../associates/associate-repository';
 import { assertUsableAssociate } from '../../receivable-accounts/use-cases/account-parties';
 import type { Receivable } from '../../receivables/receivable';
@@ -25,7 +26,7 @@ function assertSameRoute(existing: RouteSettlement, date: string, associateId: n
  */
 export class RegisterRouteSettlement {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'routeSettlements'>>,
     private readonly clock: Clock,
   ) {}
 

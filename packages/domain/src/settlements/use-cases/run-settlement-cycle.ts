@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import type { DomainEvent } from '../../shared/events';
 import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
 import { receivableView } from '../../receivables/receivable';
 import { settlementView, type Settlement } from '../settlement';
 
@@ -31,7 +32,7 @@ const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, se
  */
 export class RunSettlementCycle {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'settlements' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,4 +1,4 @@
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 import { activeAccount, key, parties } from '../support/fixtures';
 
 const INVOICE_DATA = { version: '1', pointOfSale: '0003', rawDocumentType: '01', authCodeType: 'CAE', authCode: '74123456789012' };
@@ -128,7 +128,7 @@ describe('receivables', () => {
     expect(list.headers['x-total-count']).toBe('2');
   });
 
-  it('never lets concurrent children together exceed their parent', async () => {
+  itRacing('never lets concurrent children together exceed their parent', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const parent = (await invoice(account.id, 100)).body;
     const results = await Promise.all(Array.from({ length: 8 }, () => child(account.id, parent.id, 30)));
@@ -136,7 +136,7 @@ describe('receivables', () => {
     expect(results.filter((r) => r.status === 422).every((r) => r.body.code === 'child-receivables-exceed-parent-amount')).toBe(true);
   });
 
-  it('binds an associate once when concurrent receivables name it for an account without one', async () => {
+  itRacing('binds an associate once when concurrent receivables name it for an account without one', async () => {
     const { account, associate } = await activeAccount(ctx.api, ctx.token);
     const results = await Promise.all(Array.from({ length: 6 }, () => invoice(account.id, 1, { associateId: associate.id })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
@@ -144,13 +144,14 @@ describe('receivables', () => {
     expect(bound.body.owner).toEqual({ type: 'CLIENT_AND_ASSOCIATE', clientId: expect.any(Number), associateId: associate.id });
   });
 
-  it('never creates two receivables with one legalNumber under concurrent requests', async () => {
+  itRacing('never creates two receivables with one legalNumber under concurrent requests', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const results = await Promise.all(Array.from({ length: 8 }, () => invoice(account.id, 1, { legalNumber: `RACE-${account.id}` })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'duplicated-legal-number')).toBe(true);
   });
 
-  it('creates one receivable and one event for concurrent requests with one Idempotency-Key, every one answered alike', async () => {
+  itRacing('creates one receivable and one event for concurrent requests with one Idempotency-Key, every one answered alike', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const body = { receivableAccountId: account.id, amount: 77, currencyCode: 'ARS', receivableType: 'INVOICE' };
     const headers = { 'Idempotency-Key': `race-${account.id}` };

@@ -65,7 +65,7 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
     const requestId = decodeURIComponent(match[1]);
     let body: { holderName?: unknown; holderTaxId?: unknown };
     try {
-      body = JSON.parse(await readBody(req));
+      body = JSON.parse(await readBody(req)) as typeof body;
     } catch {
       return send(res, 400, { error: 'body must be JSON' });
     }

@@ -126,6 +126,6 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
 
 /** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */
 async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
-  const connection = await trx.client.acquireConnection();
+  const connection: unknown = await (trx.client as Knex.Client).acquireConnection();
   return new TransactionWrites(trx, connection, (connection as { pipeline?: boolean }).pipeline === true);
 }

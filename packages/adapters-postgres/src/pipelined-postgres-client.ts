@@ -6,9 +6,9 @@ import pg from 'pg';
  * this file relies on in them and in node-pg is checked by test/pipelined-postgres-client.test.ts, an upgrade canary.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped: an import would have no type to name
-const PostgresClient: new (config: Knex.Config) => PostgresClientInternals = require('knex/lib/dialects/postgres');
+const PostgresClient = require('knex/lib/dialects/postgres') as new (config: Knex.Config) => PostgresClientInternals;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-const PostgresTransaction: new (...args: unknown[]) => KnexTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction');
+const PostgresTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction') as new (...args: unknown[]) => KnexTransaction;
 
 interface PostgresClientInternals {
   transaction(...args: unknown[]): unknown;

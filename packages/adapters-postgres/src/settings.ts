@@ -6,6 +6,6 @@ import type { Knex } from 'knex';
  */
 export async function ensureSetting(knex: Knex, key: string, candidate: string): Promise<string> {
   await knex('settings').insert({ key, value: candidate }).onConflict('key').ignore();
-  const row = await knex('settings').where({ key }).first('value');
+  const row = await knex('settings').where({ key }).first<{ value: string }>('value');
   return row.value;
 }

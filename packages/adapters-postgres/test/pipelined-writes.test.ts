@@ -70,8 +70,9 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
 
   it('fail for their caller when sent after their transaction ended', async () => {
     let leaked!: TransactionScope;
-    await uow.run(async (tx) => {
+    await uow.run((tx) => {
       leaked = tx;
+      return Promise.resolve();
     });
     await expect(leaked.outbox.record([event(customerId, 1)])).rejects.toThrow(/Transaction query already complete/);
     expect(await stored()).toEqual([]);

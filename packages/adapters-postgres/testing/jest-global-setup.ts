@@ -33,7 +33,7 @@ export default async function setup(): Promise<void> {
   const script = path.join(__dirname, '..', 'dist', 'src', 'serve-embedded.js');
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   globalThis.__embeddedPostgres = child;
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const ready = (async () => {
     for await (const line of lines) if (line.startsWith('READY ')) return line.slice(6);
     throw new Error('embedded PostgreSQL exited before it was ready');

@@ -70,7 +70,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = (env.APP_MODE ?? 'sandbox') as AppMode;
-  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`APP_MODE must be sandbox or production, got "${mode}"`);
+  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`APP_MODE must be sandbox or production, got "${env.APP_MODE}"`);
   if (mode === 'production') {
     const missing = ['DATABASE_URL', 'JWT_SECRET', 'BANK_PROVIDER_URL'].filter((name) => !env[name]);
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(', ')}`);

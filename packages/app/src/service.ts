@@ -68,7 +68,7 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
  * is filled in then.
  */
 async function bankProvider(config: Config, logger: Logger, notify: { url: string; secret: string }): Promise<{ url: string; stop(): Promise<void> }> {
-  if (config.bankProviderUrl) return { url: config.bankProviderUrl, stop: async () => undefined };
+  if (config.bankProviderUrl) return { url: config.bankProviderUrl, stop: () => Promise.resolve() };
   const simulator = await startBankSimulator(0, { provisioningDelayMs: config.sandboxProvisioningDelayMs, notify });
   logger.info({ url: simulator.url }, 'banking provider simulator running in-process');
   return simulator;

@@ -94,7 +94,12 @@ describe('admin CLI: lists, on a running embedded service', () => {
     ]);
     const endpoint = JSON.parse(readFileSync(path.join(dataDir, 'embedded-endpoint.json'), 'utf8')) as { url: string };
     const knex = createDatabase({ url: endpoint.url, poolSize: 1, embedded: true });
-    const hashes = await knex('credentials').where({ customer_id: customerId }).pluck('secret_hash').finally(() => knex.destroy());
+    let hashes: string[];
+    try {
+      hashes = await knex('credentials').where({ customer_id: customerId }).pluck('secret_hash');
+    } finally {
+      await knex.destroy();
+    }
     for (const secret of [clientSecret, second.clientSecret, ...hashes]) expect(listed.stdout).not.toContain(secret);
   });
 

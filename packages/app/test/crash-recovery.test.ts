@@ -13,7 +13,7 @@ async function crashAt(api: TestApi, when: When, pattern: string, work: string[]
   const script = path.join(__dirname, 'support', 'crash-child.js');
   const child = spawn(process.execPath, [script, childUrl(api.db.url), api.db.schema, when, pattern, ...work], { stdio: ['ignore', 'pipe', 'inherit'] });
   let said = '';
-  child.stdout!.on('data', (chunk) => (said += chunk));
+  child.stdout.on('data', (chunk) => (said += chunk));
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
   expect(said).toMatch(/^killed /);
   expect(signal).toBe('SIGKILL');

@@ -24,7 +24,8 @@ function walkthroughScript(): string {
 const PRINTED = ['account', 'collection', 'paid', 'run', 'balance', 'movements'] as const;
 
 interface Walk {
-  readonly printed: Record<(typeof PRINTED)[number], any>;
+  /** Each printed answer; the members the tests read past a whole-answer match are named. */
+  readonly printed: Record<(typeof PRINTED)[number], unknown> & { readonly run: { settledAmount: number }; readonly movements: unknown[] };
   /** The ids and token the walkthrough's commands took from the answers. */
   readonly taken: { token: string; account: number; invoice: number; creditNote: number; main: number };
 }

@@ -43,7 +43,7 @@ describe('settlement exactly once', () => {
       const script = path.join(__dirname, 'support', 'settle-child.js');
       const child = spawn(process.execPath, [script, childUrl(db.url), db.schema, String(killAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
       let said = '';
-      child.stdout!.on('data', (chunk) => (said += chunk));
+      child.stdout.on('data', (chunk) => (said += chunk));
       const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
       expect(exit).toBe('SIGKILL');
       expect(said).toMatch(/^killed before: /);

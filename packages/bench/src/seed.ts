@@ -34,7 +34,7 @@ export async function seedReceivables(
       [customerId, base, from, to],
     ),
   );
-  const firstAccount = Number((await knex.raw(`SELECT last_value + 1 AS id FROM account_id_seq`)).rows[0].id);
+  const firstAccount = Number((await knex.raw<{ rows: Array<{ id: string }> }>(`SELECT last_value + 1 AS id FROM account_id_seq`)).rows[0].id);
   await inChunks('receivable accounts', accounts, (from, to) =>
     knex.raw(
       `INSERT INTO receivable_accounts (customer_id, client_id, currency_code, status, cvu, alias, creation_date, modification_date, version)

@@ -9,7 +9,7 @@ export interface ServiceProcess {
   readonly url: string;
   readonly child: ChildProcess;
   login(clientId?: string, clientSecret?: string): Promise<string>;
-  call(method: string, route: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  call(method: string, route: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>;
   /** Peak resident memory of the service so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   /** CPU time the service's processes (the primary and its HTTP workers) have used so far, in seconds. */

@@ -21,7 +21,7 @@ export async function settlementScenario(url: string, accounts: number, perAccou
   const service = await startService({ DATABASE_URL: url });
   const knex = createDatabase({ url, poolSize: 2 });
   try {
-    const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first('id');
+    const customer = await knex('customers').where({ name: 'Sandbox Customer 1' }).first<{ id: string }>('id');
     await seedReceivables(knex, Number(customer.id), accounts, perAccount, 'PAID', true);
     const token = await service.login();
     progress(`settling ${(accounts * perAccount).toLocaleString('en')} PAID receivables on ${accounts.toLocaleString('en')} accounts`);
@@ -41,8 +41,9 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     running.done();
     const serviceCpuSeconds = service.cpuSeconds() - cpuBefore;
     if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
+    const { settlements, settledReceivables } = run.body as { settlements: number; settledReceivables: number };
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
-    return { seconds, serviceCpuSeconds, peakRssMiB: service.peakRssMiB(), settlements: run.body.settlements, settledReceivables: run.body.settledReceivables, ledgerHolds: mismatches.length === 0 };
+    return { seconds, serviceCpuSeconds, peakRssMiB: service.peakRssMiB(), settlements, settledReceivables, ledgerHolds: mismatches.length === 0 };
   } finally {
     await knex.destroy();
     await service.stop();

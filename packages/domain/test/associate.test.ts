@@ -1,4 +1,4 @@
-import { Associate, DomainError, type AssociateOperation, type AssociateStatus } from '../src';
+import { Associate, DomainError, type AssociateOperation, type AssociateStatus, type ErrorCode } from '../src';
 import { anAssociateDetails, everyPair } from '../testing';
 
 const NOW = new Date('2026-02-01T00:00:00Z');
@@ -23,7 +23,7 @@ const isStatus = (outcome: string): outcome is AssociateStatus => (STATUSES as s
 
 describe('associate state machine', () => {
   /** What each pair gives: the status the table leads to, or the code it is refused with. */
-  const matrix: ReadonlyArray<[AssociateStatus, AssociateOperation, AssociateStatus | string]> = [
+  const matrix: ReadonlyArray<[AssociateStatus, AssociateOperation, AssociateStatus | ErrorCode]> = [
     ['ACTIVE', 'update', 'ACTIVE'],
     ['ACTIVE', 'disable', 'DISABLED'],
     ['ACTIVE', 'activate', 'invalid-status-transition'],

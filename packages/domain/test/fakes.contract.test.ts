@@ -2,7 +2,7 @@ import { bankProviderContract, PlainSecretHasher, ReadableTokenIssuer, ScriptedB
 
 /** The fakes the use-case tests stand on pass the contracts their real adapters pass. */
 describe('scripted bank provider', () => {
-  bankProviderContract(async () => {
+  bankProviderContract(() => {
     const provider = new ScriptedBankProvider();
     const scripts: Record<ProviderBehaviour, Parameters<ScriptedBankProvider['script']>[1][]> = {
       assigns: [],
@@ -11,7 +11,7 @@ describe('scripted bank provider', () => {
       'times-out': ['timeout'],
     };
     let requests = 0;
-    return {
+    return Promise.resolve({
       provider,
       request(behaviour) {
         const requestId = `ra-${++requests}`;
@@ -19,8 +19,8 @@ describe('scripted bank provider', () => {
         return { requestId, holderName: 'Kiosco SA', holderTaxId: '30712345671', currencyCode: 'ARS' };
       },
       elapse: () => undefined,
-      close: async () => undefined,
-    };
+      close: () => Promise.resolve(),
+    });
   });
 });
 

@@ -2,14 +2,14 @@ import { emptyTables, inMemoryQueries, InMemoryUnitOfWork, repositoryContract } 
 
 describe('in-memory adapters', () => {
   // Its transactions queue one behind the other: the racing tests prove that queue keeps the fake honest.
-  repositoryContract(async () => {
+  repositoryContract(() => {
     const store = { committed: emptyTables() };
     const uow = new InMemoryUnitOfWork(store);
-    return {
+    return Promise.resolve({
       uow,
       ...inMemoryQueries(uow),
-      readOutbox: async (customerId) => store.committed.outbox.filter((e) => e.customerId === customerId),
-      close: async () => undefined,
-    };
+      readOutbox: (customerId) => Promise.resolve(store.committed.outbox.filter((e) => e.customerId === customerId)),
+      close: () => Promise.resolve(),
+    });
   }, it);
 });

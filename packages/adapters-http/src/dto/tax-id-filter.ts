@@ -6,7 +6,7 @@ import { allOf } from './all-of';
 /** A taxId query filter: dashes and spaces dropped, then exactly 11 digits. */
 export function TaxIdFilter(): PropertyDecorator {
   return allOf(
-    Transform(({ value }) => (typeof value === 'string' ? value.replace(/[\s-]/g, '') : value)),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.replace(/[\s-]/g, '') : value)),
     Matches(/^\d{11}$/, { message: 'taxId must have 11 digits' }),
   );
 }

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { authOf } from '../auth/authenticate';
+import type { LoginBody } from '../dto/login-dto';
 import { SlidingWindowLimiter, type RateLimitRule } from './rate-limit';
 
 /** Requests per minute (sliding window, per instance) allowed to each key. */
@@ -26,6 +27,6 @@ export function rateLimitRules(limits: RateLimits): RateLimitRules {
     byCredential: { limiter: new SlidingWindowLimiter(limits.perCredential), keyOf: (req: Request) => `credential:${authOf(req).sub}` },
     bySource: { limiter: new SlidingWindowLimiter(limits.perSource), keyOf: (req: Request) => `source:${req.ip}` },
     // An address never holds a space, so the key names one (address, clientId) pair.
-    byClientAtSource: { limiter: new SlidingWindowLimiter(limits.loginPerSource), keyOf: (req: Request) => `login:${req.ip} ${req.body.clientId}` },
+    byClientAtSource: { limiter: new SlidingWindowLimiter(limits.loginPerSource), keyOf: (req: Request) => `login:${req.ip} ${(req.body as LoginBody).clientId}` },
   };
 }

@@ -140,7 +140,7 @@ export function operation(spec: OperationSpec): object {
   const answers = { ...spec.responses, ...refusalResponses(refusals) };
   const responses = Object.entries(answers).map(([status, answer]) => {
     const replayed = spec.key && replayable(status) ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {};
-    return [status, { ...answer, headers: { ...answer.headers, 'X-Request-Id': headerRef('X-Request-Id'), ...replayed } }];
+    return [status, { ...answer, headers: { ...answer.headers, 'X-Request-Id': headerRef('X-Request-Id'), ...replayed } }] as const;
   });
   const scopeText = !authenticated ? 'Needs no token.' : spec.scope ? `Needs the scope \`${spec.scope}\`.` : 'Needs a valid token, of any scope.';
   return {

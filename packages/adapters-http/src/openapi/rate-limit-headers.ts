@@ -19,19 +19,19 @@ const limited = (path: string) => path.startsWith('/v1/') && path !== '/v1/opena
 function withHeaders(operation: Operation): Operation {
   const responses = Object.entries(operation.responses).map(([status, response]) => {
     const headers = { ...response.headers, ...allowance, ...(status === '429' ? { 'Retry-After': ref('Retry-After') } : {}) };
-    return [status, { ...response, headers }];
+    return [status, { ...response, headers }] as const;
   });
   return { ...operation, responses: Object.fromEntries(responses) };
 }
 
 /** A path item's operations with the headers; its other members (path-level parameters) as they are. */
 function itemWithHeaders(item: object): object {
-  const members = Object.entries(item).map(([key, value]) => [key, (value as Partial<Operation>).responses ? withHeaders(value as Operation) : value]);
+  const members = Object.entries(item as Record<string, unknown>).map(([key, value]) => [key, (value as Partial<Operation>).responses ? withHeaders(value as Operation) : value] as const);
   return Object.fromEntries(members);
 }
 
 /** `paths` with the rate-limit headers documented on each answer of the limited operations. */
-export function withRateLimitHeaders<T extends object>(paths: T): T {
-  const items = Object.entries(paths).map(([path, item]) => [path, limited(path) ? itemWithHeaders(item) : item]);
+export function withRateLimitHeaders<T extends Readonly<Record<string, object>>>(paths: T): T {
+  const items = Object.entries(paths).map(([path, item]) => [path, limited(path) ? itemWithHeaders(item) : item] as const);
   return Object.fromEntries(items) as T;
 }

@@ -30,7 +30,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.post('/associates', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
-    const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body) };
+    const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body as AssociateBody) };
     const { associate, created } = await app.associates.register.execute(input);
     return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
   }));
@@ -46,7 +46,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.put('/associates/:id', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
-    return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body) })));
+    return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body as AssociateBody) })));
   }));
 
   router.delete('/associates/:id', write, keys.optional(async (req) => {

@@ -18,7 +18,7 @@ export function authRoutes(
   const router = Router();
 
   router.post('/auth/login', rateLimit(limits.bySource), validBody(LoginBody), rateLimit(limits.byClientAtSource), async (req, res) => {
-    res.json(await app.auth.login.execute(req.body));
+    res.json(await app.auth.login.execute(req.body as LoginBody));
   });
 
   router.get('/me', ...authenticated, async (req, res) => {

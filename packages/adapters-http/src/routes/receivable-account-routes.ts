@@ -50,12 +50,12 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
-    const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...req.body });
+    const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...(req.body as OpenReceivableAccountBody) });
     return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
   }));
 
   router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
-    const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items: req.body.items });
+    const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items: (req.body as OpenReceivableAccountsBatchBody).items });
     return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
   }));
 
@@ -65,7 +65,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
-    return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...req.body })));
+    return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
   }));
 
   router.delete('/receivable-accounts/:id', write, keys.optional(async (req) => {

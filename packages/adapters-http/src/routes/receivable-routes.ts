@@ -37,12 +37,12 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.post('/receivables', write, ...keyedBody(keys, 'required', ReceivableBody, async (req) => {
-    const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body));
+    const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body as ReceivableBody));
     return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
   }));
 
   router.post('/receivables/batches', write, ...keyedBody(keys, 'required', ReceivableBatchBody, async (req) => {
-    const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, req.body.items) });
+    const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, (req.body as ReceivableBatchBody).items) });
     return ok(batchResults(results, 'receivable', receivableResponse));
   }));
 
@@ -51,9 +51,10 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.put('/receivables/:id', write, ...keyedBody(keys, 'optional', ReceivableEditBody, async (req) => {
-    const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = req.body as ReceivableEditBody;
+    const body = req.body as ReceivableEditBody;
+    const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = body;
     const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
-    return ok(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(req.body), identity })));
+    return ok(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(body), identity })));
   }));
 
   router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req) => {

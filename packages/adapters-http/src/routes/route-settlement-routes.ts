@@ -22,7 +22,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
 
   router.post('/route-settlements', write, ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
     const customerId = authOf(req).customerId;
-    const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...req.body });
+    const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
     const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
     return upserted(created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
   }));

@@ -30,9 +30,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
-  getMigrations: async () => [...MIGRATIONS],
+  getMigrations: () => Promise.resolve([...MIGRATIONS]),
   getMigrationName: ([name]) => name,
-  getMigration: async ([, migration]) => migration,
+  getMigration: ([, migration]) => Promise.resolve(migration),
 };
 
 /**
@@ -48,7 +48,7 @@ export async function migrateToLatest(knex: Knex, options: { embedded?: boolean 
     await knex.migrate.latest({ migrationSource });
     return;
   }
-  const session = new pg.Client(knex.client.connectionSettings as pg.ClientConfig);
+  const session = new pg.Client((knex.client as Knex.Client).connectionSettings);
   await session.connect();
   try {
     const schema = (knex.client as { searchPath?: string | string[] }).searchPath;

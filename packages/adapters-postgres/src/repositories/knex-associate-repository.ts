@@ -72,18 +72,18 @@ export class KnexAssociateRepository implements AssociateRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async getForUpdate(id: number): Promise<Associate | undefined> {
-    const row: AssociateRow | undefined = await lockedForChange(this.trx('associates').where({ id })).first();
+    const row = await lockedForChange(this.trx('associates').where({ id })).first<AssociateRow | undefined>();
     return row && toAssociate(row);
   }
 
   async getForShare(id: number): Promise<Associate | undefined> {
-    const row: AssociateRow | undefined = await this.trx('associates').where({ id }).forShare().first();
+    const row = await this.trx('associates').where({ id }).forShare().first<AssociateRow | undefined>();
     return row && toAssociate(row);
   }
 
   async supervisorChain(id: number): Promise<number[]> {
     // The depth bound ends a walk up a loop: one stored before loops were refused, or made by three edits at once.
-    const { rows } = await this.trx.raw(
+    const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(
       `WITH RECURSIVE chain(id, parent_associate_id, depth) AS (
          SELECT id, parent_associate_id, 0 FROM associates WHERE id = ?
          UNION ALL
@@ -92,15 +92,15 @@ export class KnexAssociateRepository implements AssociateRepository {
        SELECT id FROM chain ORDER BY depth`,
       [id, MAX_SUPERVISOR_DEPTH],
     );
-    return [...new Set<number>(rows.map((row: { id: string }) => Number(row.id)))];
+    return [...new Set<number>(rows.map((row) => Number(row.id)))];
   }
 
   async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {
-    const [inserted] = await this.trx('associates').insert(toRow(associate)).onConflict(['customer_id', 'tax_id']).ignore().returning('*');
+    const [inserted] = await this.trx('associates').insert(toRow(associate)).onConflict(['customer_id', 'tax_id']).ignore().returning<AssociateRow[]>('*');
     if (inserted) return { associate: toAssociate(inserted), created: true };
-    const existing: AssociateRow | undefined = await this.trx('associates')
+    const existing = await this.trx('associates')
       .where({ customer_id: associate.customerId, tax_id: associate.taxId })
-      .first();
+      .first<AssociateRow | undefined>();
     if (!existing) throw new Error('associate taxId conflicted but no row was found');
     return { associate: toAssociate(existing), created: false };
   }
@@ -117,7 +117,7 @@ export class KnexAssociateQueries implements AssociateQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Associate | undefined> {
-    const row: AssociateRow | undefined = await this.db()('associates').where({ id }).first();
+    const row = await this.db()('associates').where({ id }).first<AssociateRow | undefined>();
     return row && toAssociate(row);
   }
 

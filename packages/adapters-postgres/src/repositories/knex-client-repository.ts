@@ -65,18 +65,18 @@ export class KnexClientRepository implements ClientRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async getForUpdate(id: number): Promise<Client | undefined> {
-    const row: ClientRow | undefined = await lockedForChange(this.trx('clients').where({ id })).first();
+    const row = await lockedForChange(this.trx('clients').where({ id })).first<ClientRow | undefined>();
     return row && toClient(row);
   }
 
   async insertIfAbsent(client: NewClient): Promise<{ client: Client; created: boolean }> {
     // ON CONFLICT waits for a concurrent insert of the same identity to finish, then yields to it.
-    const [inserted] = await this.trx('clients').insert(toRow(client)).onConflict().ignore().returning('*');
+    const [inserted] = await this.trx('clients').insert(toRow(client)).onConflict().ignore().returning<ClientRow[]>('*');
     if (inserted) return { client: toClient(inserted), created: true };
-    const existing: ClientRow | undefined = await this.trx('clients')
+    const existing = await this.trx('clients')
       .where({ customer_id: client.customerId, document_type: client.documentType, tax_id: client.taxId })
       .whereRaw(`COALESCE(branch_external_code, '') = ?`, [client.branchExternalCode ?? ''])
-      .first();
+      .first<ClientRow | undefined>();
     if (!existing) throw new Error('client identity conflicted but no row was found');
     return { client: toClient(existing), created: false };
   }
@@ -95,7 +95,7 @@ export class KnexClientQueries implements ClientQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Client | undefined> {
-    const row: ClientRow | undefined = await this.db()('clients').where({ id }).first();
+    const row = await this.db()('clients').where({ id }).first<ClientRow | undefined>();
     return row && toClient(row);
   }
 

@@ -41,7 +41,7 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async nextId(): Promise<number> {
-    const { rows } = await this.trx.raw(`SELECT nextval('account_id_seq') AS id`);
+    const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(`SELECT nextval('account_id_seq') AS id`);
     return Number(rows[0].id);
   }
 
@@ -61,7 +61,7 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
   }
 
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
-    const rows: CurrentAccountRow[] = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id');
+    const rows = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id').select<CurrentAccountRow[]>('*');
     return rows.map(toCurrentAccount);
   }
 }
@@ -72,7 +72,7 @@ export class KnexCurrentAccountQueries implements CurrentAccountQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<CurrentAccountRecord | undefined> {
-    const row: CurrentAccountRow | undefined = await this.db()('current_accounts').where({ id }).first();
+    const row = await this.db()('current_accounts').where({ id }).first<CurrentAccountRow | undefined>();
     return row && toRecord(row);
   }
 

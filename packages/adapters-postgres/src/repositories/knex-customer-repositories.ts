@@ -24,7 +24,7 @@ interface CustomerRow {
   creation_date: Date;
 }
 
-interface CredentialRow {
+export interface CredentialRow {
   id: string;
   customer_id: string;
   client_id: string;
@@ -58,7 +58,7 @@ export class KnexCustomerRepository implements CustomerRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async get(id: number): Promise<Customer | undefined> {
-    const row: CustomerRow | undefined = await this.trx('customers').where({ id }).first();
+    const row = await this.trx('customers').where({ id }).first<CustomerRow | undefined>();
     return row && toCustomer(row);
   }
 
@@ -73,9 +73,9 @@ export class KnexCustomerRepository implements CustomerRepository {
       })
       .onConflict('name')
       .ignore()
-      .returning('*');
+      .returning<CustomerRow[]>('*');
     if (inserted) return { customer: toCustomer(inserted), created: true };
-    const existing: CustomerRow | undefined = await this.trx('customers').where({ name: customer.name }).first();
+    const existing = await this.trx('customers').where({ name: customer.name }).first<CustomerRow | undefined>();
     if (!existing) throw new Error('customer name conflicted but no row was found');
     return { customer: toCustomer(existing), created: false };
   }
@@ -90,12 +90,12 @@ export class KnexCredentialRepository implements CredentialRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
   async findByClientId(clientId: string): Promise<CredentialSnapshot | undefined> {
-    const row: CredentialRow | undefined = await this.trx('credentials').where({ client_id: clientId }).first();
+    const row = await this.trx('credentials').where({ client_id: clientId }).first<CredentialRow | undefined>();
     return row && toCredential(row);
   }
 
   async getForUpdate(clientId: string): Promise<Credential | undefined> {
-    const row: CredentialRow | undefined = await lockedForChange(this.trx('credentials').where({ client_id: clientId })).first();
+    const row = await lockedForChange(this.trx('credentials').where({ client_id: clientId })).first<CredentialRow | undefined>();
     return row && Credential.rehydrate(toCredential(row));
   }
 
@@ -111,7 +111,7 @@ export class KnexCredentialRepository implements CredentialRepository {
       })
       .onConflict('client_id')
       .ignore()
-      .returning('*');
+      .returning<CredentialRow[]>('*');
     if (inserted) return { credential: toCredential(inserted), created: true };
     const existing = await this.findByClientId(credential.clientId);
     if (!existing) throw new Error('credential clientId conflicted but no row was found');
@@ -133,12 +133,12 @@ export class KnexCustomerQueries implements CustomerQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Customer | undefined> {
-    const row: CustomerRow | undefined = await this.db()('customers').where({ id }).first();
+    const row = await this.db()('customers').where({ id }).first<CustomerRow | undefined>();
     return row && toCustomer(row);
   }
 
   async list(): Promise<Customer[]> {
-    const rows: CustomerRow[] = await this.db()('customers').orderBy('id');
+    const rows = await this.db()('customers').orderBy('id').select<CustomerRow[]>('*');
     return rows.map(toCustomer);
   }
 

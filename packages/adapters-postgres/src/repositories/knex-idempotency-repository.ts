@@ -78,7 +78,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
 
   async purgeExpired(now: Date, limit: number): Promise<number> {
     // SKIP LOCKED: a record that a request is taking over as new right now is left to it.
-    const result = await this.trx.raw(
+    const result = await this.trx.raw<{ rowCount: number | null }>(
       `WITH expired AS (
          SELECT credential_id, key FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
        )

@@ -53,7 +53,7 @@ export class KnexLedgerRepository implements LedgerRepository {
   async append(m: NewMovement): Promise<Movement> {
     // One statement: the movement and the balance it changes cannot come apart.
     const signed = (m.movementType === 'CREDIT' ? m.amountMinor : -m.amountMinor).toString();
-    const { rows } = await this.trx.raw(
+    const { rows } = await this.trx.raw<{ rows: MovementRow[] }>(
       `WITH moved AS (
          INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
                                 counterparty_name, counterparty_tax_id, settlement_id, provider_reference, movement_date)
@@ -72,7 +72,7 @@ export class KnexLedgerRepository implements LedgerRepository {
   }
 
   async findByProviderReference(reference: string): Promise<Movement | undefined> {
-    const row: MovementRow | undefined = await this.trx('movements').where({ provider_reference: reference }).first();
+    const row = await this.trx('movements').where({ provider_reference: reference }).first<MovementRow | undefined>();
     return row && toMovement(row);
   }
 }
@@ -90,7 +90,7 @@ export class KnexLedgerQueries implements LedgerQueries {
   }
 
   async mismatches(): Promise<LedgerMismatch[]> {
-    const { rows } = await this.db().raw(`
+    const { rows } = await this.db().raw<{ rows: Array<{ id: string; kind: AccountKind; balance_minor: string; movements_minor: string }> }>(`
       SELECT a.id, a.kind, a.balance_minor, COALESCE(m.total, 0) AS movements_minor
       FROM (SELECT id, 'RECEIVABLE' AS kind, balance_minor FROM receivable_accounts
             UNION ALL SELECT id, 'CURRENT', balance_minor FROM current_accounts) a
@@ -98,7 +98,7 @@ export class KnexLedgerQueries implements LedgerQueries {
                  FROM movements GROUP BY account_id) m ON m.account_id = a.id
       WHERE a.balance_minor <> COALESCE(m.total, 0)
       ORDER BY a.id`);
-    return rows.map((r: { id: string; kind: AccountKind; balance_minor: string; movements_minor: string }) => ({
+    return rows.map((r) => ({
       accountId: Number(r.id),
       accountKind: r.kind,
       balanceMinor: BigInt(r.balance_minor),

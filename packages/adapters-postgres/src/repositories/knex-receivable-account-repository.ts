@@ -31,13 +31,13 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   constructor(private readonly trx: Knex.Transaction) {}
 
   async nextId(): Promise<number> {
-    const { rows } = await this.trx.raw(`SELECT nextval('account_id_seq') AS id`);
+    const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(`SELECT nextval('account_id_seq') AS id`);
     return Number(rows[0].id);
   }
 
   async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
     const s = account.toSnapshot();
-    const [inserted] = await this.trx('receivable_accounts').insert(toReceivableAccountRow(s)).onConflict().ignore().returning('*');
+    const [inserted] = await this.trx('receivable_accounts').insert(toReceivableAccountRow(s)).onConflict().ignore().returning<ReceivableAccountRow[]>('*');
     if (inserted) return { account: toReceivableAccount(inserted), created: true };
     const existing = await this.findByOwner(s.customerId, s, s.currencyCode);
     if (!existing) throw new Error('receivable account owner conflicted but no row was found');
@@ -45,25 +45,25 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async getForUpdate(id: number): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await lockedForChange(this.trx('receivable_accounts').where({ id })).first();
+    const row = await lockedForChange(this.trx('receivable_accounts').where({ id })).first<ReceivableAccountRow | undefined>();
     return row && toReceivableAccount(row);
   }
 
   async get(id: number): Promise<ReceivableAccount | undefined> {
-    const { rows } = await prepared(this.trx, 'receivable_accounts.get', 'SELECT * FROM receivable_accounts WHERE id = ?', [id]);
+    const { rows } = await prepared<ReceivableAccountRow>(this.trx, 'receivable_accounts.get', 'SELECT * FROM receivable_accounts WHERE id = ?', [id]);
     return rows[0] && toReceivableAccount(rows[0]);
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await lockedForChange(this.trx('receivable_accounts').where({ cvu })).first();
+    const row = await lockedForChange(this.trx('receivable_accounts').where({ cvu })).first<ReceivableAccountRow | undefined>();
     return row && toReceivableAccount(row);
   }
 
   async findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined> {
-    const row: ReceivableAccountRow | undefined = await this.trx('receivable_accounts')
+    const row = await this.trx('receivable_accounts')
       .where({ customer_id: customerId, currency_code: currencyCode })
       .whereRaw('COALESCE(client_id, 0) = ? AND COALESCE(associate_id, 0) = ?', [owner.clientId ?? 0, owner.associateId ?? 0])
-      .first();
+      .first<ReceivableAccountRow | undefined>();
     return row && toReceivableAccount(row);
   }
 
@@ -84,7 +84,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
 
   async claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]> {
     // One round trip: pick due rows no other worker holds, lease them, and return them with their holders.
-    const { rows } = await this.trx.raw(
+    const { rows } = await this.trx.raw<{ rows: Array<ReceivableAccountRow & OwnerColumns & { alias_template: string }> }>(
       `WITH due AS (
          SELECT id FROM receivable_accounts
          WHERE status = 'PROVISIONING' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
@@ -102,7 +102,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
        ORDER BY claimed.next_attempt_at, claimed.id`,
       [now, now, limit, leaseUntil],
     );
-    return (rows as Array<ReceivableAccountRow & OwnerColumns & { alias_template: string }>).map((row) => {
+    return rows.map((row) => {
       const { client, associate } = ownersOf(row);
       const holder = client ?? associate!;
       return { account: toReceivableAccount(row), holderName: holder.displayName, holderTaxId: holder.taxId, aliasTemplate: row.alias_template };
@@ -110,7 +110,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
-    const { rows } = await this.trx.raw(
+    const { rows } = await this.trx.raw<{ rows: Array<{ taken: boolean }> }>(
       `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE lower(alias) = lower(?) AND id <> ?)
            OR EXISTS (SELECT 1 FROM current_accounts WHERE lower(alias) = lower(?)) AS taken`,
       [alias, exceptAccountId, alias],

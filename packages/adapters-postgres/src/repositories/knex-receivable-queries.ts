@@ -21,7 +21,7 @@ export class KnexReceivableQueries implements ReceivableQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Receivable | undefined> {
-    const row: ReceivableRow | undefined = await this.db()('receivables').where({ id }).first();
+    const row = await this.db()('receivables').where({ id }).first<ReceivableRow | undefined>();
     return row && toReceivable(row);
   }
 

@@ -26,7 +26,7 @@ export class KnexReceivableRepository implements ReceivableRepository {
   async insert(draft: NewReceivable): Promise<Receivable> {
     try {
       const row = toReceivableRow(draft);
-      const { rows } = await prepared(this.trx, 'receivables.insert', INSERT_RECEIVABLE, INSERTED_COLUMNS.map((column) => row[column]));
+      const { rows } = await prepared<ReceivableRow>(this.trx, 'receivables.insert', INSERT_RECEIVABLE, INSERTED_COLUMNS.map((column) => row[column]));
       return toReceivable(rows[0]);
     } catch (error) {
       throw legalNumberClash(error, draft.legalNumber);
@@ -35,16 +35,19 @@ export class KnexReceivableRepository implements ReceivableRepository {
 
   async getForUpdate(id: number): Promise<Receivable | undefined> {
     // Its parent is locked with it, first: a parent's id is always the lower, and rows are locked in the sorted order.
-    const rows: ReceivableRow[] = await lockedForChange(
-      this.trx('receivables').whereRaw('id = ANY(ARRAY[?::bigint, (SELECT parent_receivable_id FROM receivables WHERE id = ?)])', [id, id]).orderBy('id'),
+    const rows = await lockedForChange(
+      this.trx('receivables')
+        .whereRaw('id = ANY(ARRAY[?::bigint, (SELECT parent_receivable_id FROM receivables WHERE id = ?)])', [id, id])
+        .orderBy('id')
+        .select<ReceivableRow[]>('*'),
     );
     const row = rows.find((r) => Number(r.id) === id);
     return row && toReceivable(row);
   }
 
   async activeChildren(parentId: number): Promise<Receivable[]> {
-    const rows: ReceivableRow[] = await lockedForChange(
-      this.trx('receivables').where({ parent_receivable_id: parentId }).whereNot({ status: 'DISABLED' }).orderBy('id'),
+    const rows = await lockedForChange(
+      this.trx('receivables').where({ parent_receivable_id: parentId }).whereNot({ status: 'DISABLED' }).orderBy('id').select<ReceivableRow[]>('*'),
     );
     return rows.map(toReceivable);
   }
@@ -64,7 +67,7 @@ export class KnexReceivableRepository implements ReceivableRepository {
     // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
     const due = this.trx('receivables').where('status', 'PENDING').where('due_date', '<', today).whereIn('receivable_type', [...POSITIVE_TYPES]).orderBy('id').limit(limit);
     if (customerId !== undefined) due.where('customer_id', customerId);
-    const rows: ReceivableRow[] = await lockedForChange(due).skipLocked();
+    const rows = await lockedForChange(due.select<ReceivableRow[]>('*')).skipLocked();
     return rows.map(toReceivable);
   }
 }

@@ -38,7 +38,7 @@ export class KnexRouteSettlementRepository implements RouteSettlementRepository 
   constructor(private readonly trx: Knex.Transaction) {}
 
   async findByCode(customerId: number, routeCode: string): Promise<RouteSettlement | undefined> {
-    const row: RouteSettlementRow | undefined = await this.trx('route_settlements').where({ customer_id: customerId, route_code: routeCode }).first();
+    const row = await this.trx('route_settlements').where({ customer_id: customerId, route_code: routeCode }).first<RouteSettlementRow | undefined>();
     return row && toRouteSettlement(row);
   }
 
@@ -47,7 +47,7 @@ export class KnexRouteSettlementRepository implements RouteSettlementRepository 
       .insert({ customer_id: s.customerId, route_code: s.routeCode, date: s.date, associate_id: s.associateId, creation_date: s.creationDate, modification_date: s.modificationDate })
       .onConflict(['customer_id', 'route_code'])
       .ignore()
-      .returning('*');
+      .returning<RouteSettlementRow[]>('*');
     if (inserted) return { settlement: toRouteSettlement(inserted), created: true };
     const existing = await this.findByCode(s.customerId, s.routeCode);
     if (!existing) throw new Error('route code conflicted but no row was found');
@@ -59,7 +59,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
   constructor(private readonly db: () => Knex) {}
 
   async getByCode(customerId: number, routeCode: string): Promise<RouteSettlementRecord | undefined> {
-    const row: RouteSettlementRow | undefined = await this.db()('route_settlements').where({ customer_id: customerId, route_code: routeCode }).first();
+    const row = await this.db()('route_settlements').where({ customer_id: customerId, route_code: routeCode }).first<RouteSettlementRow | undefined>();
     if (!row) return undefined;
     const settlement = toRouteSettlement(row);
     return { settlement, summary: (await this.summaries([settlement.id])).get(settlement.id)! };
@@ -82,7 +82,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
       ids.map((id) => [id, { receivablesCount: 0, totalAmountMinor: 0n, byReceivableType: [], receivableAccountIds: [] }]),
     );
     if (ids.length === 0) return result;
-    const { rows } = await this.db().raw(
+    const { rows } = await this.db().raw<{ rows: Array<{ route_settlement_id: string; receivable_type: ReceivableType; count: string; amount: string; accounts: string[] }> }>(
       `SELECT route_settlement_id, receivable_type, count(*) AS count,
               SUM(${signedAmountSql('receivables')}) AS amount,
               array_agg(DISTINCT receivable_account_id) AS accounts
@@ -92,7 +92,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
        ORDER BY route_settlement_id, receivable_type`,
       [ids],
     );
-    for (const row of rows as Array<{ route_settlement_id: string; receivable_type: ReceivableType; count: string; amount: string; accounts: string[] }>) {
+    for (const row of rows) {
       const id = Number(row.route_settlement_id);
       const current = result.get(id)!;
       const amountMinor = BigInt(row.amount);

@@ -43,13 +43,13 @@ export class KnexSettlementRepository implements SettlementRepository {
     // UPDATE (see lockedForChange): receivables issued on these accounts meanwhile need not wait for the sweep.
     // The statements after this one act on the accounts it chose, so one customer's run needs only this filter.
     const forCustomer = customerId === undefined ? { sql: '', bindings: [] } : { sql: 'AND customer_id = ?', bindings: [customerId] };
-    const { rows: due } = await this.trx.raw(
+    const { rows: due } = await this.trx.raw<{ rows: Array<{ id: string }> }>(
       `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ${forCustomer.sql} ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
       [...forCustomer.bindings, limit],
     );
     if (due.length === 0) return [];
-    const accountIds = due.map((r: { id: string }) => r.id);
-    const { rows: created } = await this.trx.raw(
+    const accountIds = due.map((r) => r.id);
+    const { rows: created } = await this.trx.raw<{ rows: SettlementRow[] }>(
       `INSERT INTO settlements (customer_id, receivable_account_id, current_account_id, amount_minor, currency_code, settlement_date, creation_date)
        SELECT ra.customer_id, ra.id, ca.id, ra.balance_minor, ra.currency_code, ?, ?
        FROM receivable_accounts ra JOIN current_accounts ca ON ca.customer_id = ra.customer_id AND ca.account_type = 'MAIN'
@@ -58,7 +58,7 @@ export class KnexSettlementRepository implements SettlementRepository {
        RETURNING *`,
       [now, now, accountIds],
     );
-    const settlementIds = created.map((r: SettlementRow) => r.id);
+    const settlementIds = created.map((r) => r.id);
     await this.trx.raw(
       `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
        SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
@@ -76,7 +76,7 @@ export class KnexSettlementRepository implements SettlementRepository {
       `UPDATE receivables r SET status = ?, settlement_id = s.id, modification_date = ?, version = r.version + 1
        FROM settlements s
        WHERE s.id = ANY(?::bigint[]) AND r.customer_id = s.customer_id AND r.receivable_account_id = s.receivable_account_id AND r.status = ANY(?::text[])`,
-      [SETTLEMENT_RULE.to, now, settlementIds, SETTLEMENT_RULE.from],
+      [SETTLEMENT_RULE.to, now, settlementIds, [...SETTLEMENT_RULE.from]],
     );
     return created.map(toOpenedSettlement);
   }
@@ -89,8 +89,8 @@ export class KnexSettlementRepository implements SettlementRepository {
       settlements.map((s) => s.id),
     ]);
     for (;;) {
-      const { rows } = await this.trx.raw(`FETCH ${batchSize} FROM settled_receivables`);
-      if (rows.length > 0) yield (rows as ReceivableRow[]).map((row) => toReceivable(row).toSnapshot());
+      const { rows } = await this.trx.raw<{ rows: ReceivableRow[] }>(`FETCH ${batchSize} FROM settled_receivables`);
+      if (rows.length > 0) yield rows.map((row) => toReceivable(row).toSnapshot());
       if (rows.length < batchSize) break;
     }
     await this.trx.raw('CLOSE settled_receivables');
@@ -124,7 +124,7 @@ export class KnexSettlementQueries implements SettlementQueries {
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Settlement | undefined> {
-    const row: SettlementRow | undefined = await this.db()('settlements').select('settlements.*', this.db().raw(WITH_RECEIVABLES)).where({ id }).first();
+    const row = await this.db()('settlements').select('settlements.*', this.db().raw(WITH_RECEIVABLES)).where({ id }).first<SettlementRow | undefined>();
     return row && toSettlement(row);
   }
 

@@ -34,7 +34,7 @@ export async function fetchPage<R, T>(
   const rows = await namedByText<R & { page_total: string }>(
     query
       .clone()
-      .select(`${table}.*`, ...(options.columns ?? []), query.client.raw('(?) AS page_total', [count()]))
+      .select(`${table}.*`, ...(options.columns ?? []), query.client.raw('(?) AS page_total', [count()]) as Knex.Raw)
       .orderBy([
         { column: `${table}.${column}`, order },
         { column: `${table}.id`, order },

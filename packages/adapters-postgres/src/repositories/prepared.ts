@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { QueryResultRow } from 'pg';
 import type { StatementOptions } from '../knex-factory';
 import { isStalePreparedStatement } from './pg-errors';
 
@@ -12,7 +11,7 @@ const namesStatements = (client: Knex.Client) => (client.config as Partial<State
  * builder and runner, which cost more CPU than the round trip itself, are skipped. Named (when the storage
  * allows it), the statement is prepared once per connection and later runs skip parsing and planning.
  */
-export async function execute<R extends QueryResultRow>(
+export async function execute<R>(
   client: Knex.Client,
   name: string,
   sql: string,
@@ -20,8 +19,8 @@ export async function execute<R extends QueryResultRow>(
   /** The transaction's connection, when known: the statement is then sent before this function first yields. */
   known?: unknown,
 ): Promise<{ rows: R[] }> {
-  const connection = known ?? (await client.acquireConnection());
-  const run = () => client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}) });
+  const connection: unknown = known ?? (await client.acquireConnection());
+  const run = () => client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}) }) as Promise<unknown>;
   try {
     const done = await run().catch((error: unknown) => {
       if (!isStalePreparedStatement(error)) throw error;
@@ -45,8 +44,8 @@ export async function execute<R extends QueryResultRow>(
 let generation = 0;
 
 /** A hot statement under a fixed `name`; `sql` (with ? placeholders) must be the same text every time. */
-export function prepared<R extends QueryResultRow = any>(db: Knex, name: string, sql: string, bindings: readonly unknown[]): Promise<{ rows: R[] }> {
-  return execute<R>(db.client, name, sql, bindings);
+export function prepared<R>(db: Knex, name: string, sql: string, bindings: readonly unknown[]): Promise<{ rows: R[] }> {
+  return execute<R>(db.client as Knex.Client, name, sql, bindings);
 }
 
 /**

@@ -10,7 +10,7 @@ import { execute } from './prepared';
  * Without pipelining (PGlite) `send` waits for the statement like any other.
  */
 export class TransactionWrites {
-  private readonly outcomes: Array<Promise<unknown>> = [];
+  private readonly outcomes: Array<Promise<Error | undefined>> = [];
 
   constructor(
     private readonly trx: Knex.Transaction,
@@ -22,17 +22,17 @@ export class TransactionWrites {
   async send(name: string, sql: string, bindings: readonly unknown[]): Promise<void> {
     // A write after the transaction ended (work outliving it) fails, and its caller must hear of it.
     const ended = this.trx.isCompleted();
-    const done = execute(this.trx.client, name, sql, bindings, this.connection);
+    const done = execute(this.trx.client as Knex.Client, name, sql, bindings, this.connection);
     if (!this.pipelined || ended) {
       await done;
       return;
     }
     // The error is kept, not thrown: nobody awaits this promise before firstFailure does.
-    this.outcomes.push(done.then(() => undefined, (error: unknown) => error ?? new Error('pipelined write failed')));
+    this.outcomes.push(done.then(() => undefined, (error: unknown) => (error instanceof Error ? error : new Error('pipelined write failed', { cause: error }))));
   }
 
   /** The error of the first write sent without waiting that failed, once all of them have answered. */
-  async firstFailure(): Promise<unknown> {
+  async firstFailure(): Promise<Error | undefined> {
     for (const outcome of await Promise.all(this.outcomes)) if (outcome !== undefined) return outcome;
     return undefined;
   }

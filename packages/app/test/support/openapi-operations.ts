@@ -60,7 +60,7 @@ export const documentedOperations: readonly DocumentedOperation[] = Object.entri
     (['get', 'post', 'put', 'patch', 'delete'] as const)
       .filter((method) => item[method] !== undefined)
       .map((method) => {
-        const operation = item[method]!;
+        const operation = item[method];
         const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
         return {
           method,

@@ -30,7 +30,7 @@ export async function spawnService(env: NodeJS.ProcessEnv): Promise<ServiceProce
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   return { child, url: `http://127.0.0.1:${port}`, exit, stderr: () => stderr };
 }

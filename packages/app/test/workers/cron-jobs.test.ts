@@ -16,12 +16,12 @@ describe('scheduled jobs', () => {
     const logger = pino({ level: 'info' }, sink);
     let settlementRuns = 0;
     const app = {
-      receivables: { expire: { execute: async () => 0 } },
+      receivables: { expire: { execute: () => Promise.resolve(0) } },
       settlements: {
         run: {
-          execute: async () => {
+          execute: () => {
             settlementRuns++;
-            throw new Error('deadlock detected');
+            return Promise.reject(new Error('deadlock detected'));
           },
         },
       },
@@ -33,7 +33,7 @@ describe('scheduled jobs', () => {
     try {
       await jest.advanceTimersByTimeAsync(2_000);
     } finally {
-      await Promise.all(jobs.map((job) => job.destroy()));
+      for (const job of jobs) await job.destroy();
       jest.useRealTimers();
     }
     expect(settlementRuns).toBe(2);

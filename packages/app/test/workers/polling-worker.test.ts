@@ -18,10 +18,10 @@ describe('polling worker', () => {
     const worker = new PollingWorker(
       'test',
       INTERVAL_MS,
-      async () => {
+      () => {
         seen.push(requestContext.getStore());
         passed();
-        return false;
+        return Promise.resolve(false);
       },
       pino({ level: 'silent' }),
     );
@@ -40,7 +40,7 @@ describe('polling worker', () => {
   it('runs again at once while a pass says more work is waiting, and not after stop', async () => {
     jest.useFakeTimers();
     let passes = 0;
-    const worker = new PollingWorker('test', INTERVAL_MS, async () => ++passes < 3, pino({ level: 'silent' }));
+    const worker = new PollingWorker('test', INTERVAL_MS, () => Promise.resolve(++passes < 3), pino({ level: 'silent' }));
     worker.start();
     await jest.advanceTimersByTimeAsync(AT_ONCE_MS);
     expect(passes).toBe(3);

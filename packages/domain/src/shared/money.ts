@@ -76,7 +76,8 @@ export class Money {
   }
 
   private assertSameCurrency(other: Money): void {
-    if (other.currency !== this.currency) throw new RangeError(`currency mismatch: ${this.currency} vs ${other.currency}`);
+    // String(): while ARS is the only currency the compiler types both sides of a mismatch as never.
+    if (other.currency !== this.currency) throw new RangeError(`currency mismatch: ${String(this.currency)} vs ${String(other.currency)}`);
   }
 }
 

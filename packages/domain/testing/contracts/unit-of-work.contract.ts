@@ -106,7 +106,9 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       let leaked!: Promise<{ client: Client }>;
       await ctx.h.uow.run(async () => {
         leaked = new Promise((resolve, reject) => {
-          setTimeout(() => ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft)).then(resolve, reject), 20);
+          setTimeout(() => {
+            ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft)).then(resolve, reject);
+          }, 20);
         });
       });
       const { client } = await leaked;

@@ -69,7 +69,7 @@ export class InMemoryAssociateQueries implements AssociateQueries {
         (filter.parentAssociateId === undefined || a.parentAssociateId === filter.parentAssociateId) &&
         (filter.status === undefined || a.status === filter.status),
     );
-    return pageOf(rows, page, Associate.rehydrate);
+    return pageOf(rows, page, (row) => Associate.rehydrate(row));
   }
 
   async listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
@@ -78,6 +78,6 @@ export class InMemoryAssociateQueries implements AssociateQueries {
         .filter((a) => a.customerId === customerId && a.clientId === clientId && a.associateId !== null)
         .map((a) => a.associateId),
     );
-    return pageOf([...this.source.visibleTables().associates.values()].filter((a) => shared.has(a.id)), page, Associate.rehydrate);
+    return pageOf([...this.source.visibleTables().associates.values()].filter((a) => shared.has(a.id)), page, (row) => Associate.rehydrate(row));
   }
 }

@@ -56,6 +56,6 @@ export class InMemoryClientQueries implements ClientQueries {
         (filter.branchExternalCode === undefined || c.branchExternalCode === filter.branchExternalCode) &&
         (filter.externalId === undefined || c.externalId === filter.externalId),
     );
-    return pageOf(rows, page, Client.rehydrate);
+    return pageOf(rows, page, (row) => Client.rehydrate(row));
   }
 }

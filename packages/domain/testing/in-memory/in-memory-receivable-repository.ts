@@ -35,7 +35,7 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
     return [...this.ref.tables.receivables.values()]
       .filter((r) => r.parentReceivableId === parentId && r.status !== 'DISABLED')
       .sort((a, b) => a.id - b.id)
-      .map(Receivable.rehydrate);
+      .map((row) => Receivable.rehydrate(row));
   }
 
   async update(receivable: Receivable): Promise<void> {
@@ -49,7 +49,7 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
       .filter((r) => r.status === 'PENDING' && isPositive(r.receivableType) && r.dueDate !== null && r.dueDate < today && (customerId === undefined || r.customerId === customerId))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
-      .map(Receivable.rehydrate);
+      .map((row) => Receivable.rehydrate(row));
   }
 
   private assertLegalNumberFree(customerId: number, legalNumber: string | null, selfId: number): void {
@@ -89,6 +89,6 @@ export class InMemoryReceivableQueries implements ReceivableQueries {
         (f.minAmountMinor === undefined || r.amountMinor >= f.minAmountMinor) &&
         (f.maxAmountMinor === undefined || r.amountMinor <= f.maxAmountMinor),
     );
-    return pageOf(rows, page, Receivable.rehydrate);
+    return pageOf(rows, page, (row) => Receivable.rehydrate(row));
   }
 }

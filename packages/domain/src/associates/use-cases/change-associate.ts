@@ -14,7 +14,7 @@ interface Target {
 const change = <Scope extends Pick<TransactionScope, 'associates' | 'outbox'>>(
   uow: UnitOfWork<Scope>,
   target: Target,
-  apply: (associate: Associate, tx: Scope) => Promise<Associate>,
+  apply: (associate: Associate, tx: Scope) => Promise<Associate> | Associate,
 ) => changeOwned(uow, (tx) => tx.associates, { customerId: target.customerId, id: target.associateId, resource: 'associate' }, apply);
 
 export class ReplaceAssociate {
@@ -49,7 +49,7 @@ export class DisableAssociate {
   ) {}
 
   execute(input: Target): Promise<Associate> {
-    return change(this.uow, input, async (current) => current.disable(this.clock.now()));
+    return change(this.uow, input, (current) => current.disable(this.clock.now()));
   }
 }
 
@@ -60,6 +60,6 @@ export class ActivateAssociate {
   ) {}
 
   execute(input: Target): Promise<Associate> {
-    return change(this.uow, input, async (current) => current.activate(this.clock.now()));
+    return change(this.uow, input, (current) => current.activate(this.clock.now()));
   }
 }

@@ -18,14 +18,14 @@ interface Target {
 const change = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
   uow: UnitOfWork<Scope>,
   target: Target,
-  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount>,
+  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount> | ReceivableAccount,
 ) => changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
 
 /** The change, and the changed account's pending sum read in its transaction: all its answer needs. */
 const changeWithStats = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
   uow: UnitOfWork<Scope>,
   target: Target,
-  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount>,
+  apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount> | ReceivableAccount,
 ) =>
   uow.run(async (tx): Promise<ReceivableAccountWithStats> => {
     const account = await change(uow, target, apply);
@@ -72,7 +72,7 @@ export class DisableReceivableAccount {
   ) {}
 
   execute(input: Target): Promise<ReceivableAccount> {
-    return change(this.uow, input, async (current) => current.disable(this.clock.now()));
+    return change(this.uow, input, (current) => current.disable(this.clock.now()));
   }
 }
 
@@ -85,7 +85,7 @@ export class ActivateReceivableAccount {
   ) {}
 
   async execute(input: Target): Promise<ReceivableAccountWithStats> {
-    const activated = await changeWithStats(this.uow, input, async (current) => current.activate(this.clock.now()));
+    const activated = await changeWithStats(this.uow, input, (current) => current.activate(this.clock.now()));
     if (activated.account.status === 'PROVISIONING') this.trigger.accountOpened();
     return activated;
   }

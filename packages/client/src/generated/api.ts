@@ -1,0 +1,9389 @@
+// Generated from the served OpenAPI document by `npm run generate -w packages/client`: do not edit.
+
+export interface paths {
+  '/v1/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a bearer token
+     * @description Exchanges a credential's clientId and clientSecret for a bearer token (HS256 JWT) valid for 43200 s, holding the credential's scopes.
+     *
+     *     Needs no token.
+     */
+    post: operations['login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who the token acts for
+     * @description Needs a valid token, of any scope.
+     */
+    get: operations['getMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/clients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List clients
+     * @description Needs the scope `clients:read`.
+     */
+    get: operations['listClients'];
+    put?: never;
+    /**
+     * Create a client, or find it
+     * @description Returns the existing client with the same (documentType, taxId, branchExternalCode) unchanged (200) instead of creating another.
+     *
+     *     Needs the scope `clients:write`.
+     */
+    post: operations['createClient'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/clients/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a client
+     * @description Needs the scope `clients:read`.
+     */
+    get: operations['getClient'];
+    /**
+     * Replace a client
+     * @description A full body; taxId, documentType and branchExternalCode cannot change (400 validation).
+     *
+     *     Needs the scope `clients:write`.
+     */
+    put: operations['replaceClient'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/associates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List associates
+     * @description status defaults to ACTIVE.
+     *
+     *     Needs the scope `associates:read`.
+     */
+    get: operations['listAssociates'];
+    put?: never;
+    /**
+     * Create an associate, or find it
+     * @description Returns the ACTIVE associate with that taxId (200) instead of creating another; a DISABLED one gives 422 associate-disabled (activate it instead).
+     *
+     *     Needs the scope `associates:write`.
+     */
+    post: operations['createAssociate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/associates/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get an associate
+     * @description Needs the scope `associates:read`.
+     */
+    get: operations['getAssociate'];
+    /**
+     * Replace an associate
+     * @description A full body; taxId cannot change, and a parentAssociateId that reports to this associate (a supervisor loop) is 400 validation.
+     *
+     *     Needs the scope `associates:write`.
+     */
+    put: operations['replaceAssociate'];
+    post?: never;
+    /**
+     * Disable an associate
+     * @description A soft delete: status DISABLED.
+     *
+     *     Needs the scope `associates:write`.
+     */
+    delete: operations['disableAssociate'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/associates/{id}/activations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-enable a DISABLED associate
+     * @description Needs the scope `associates:write`.
+     */
+    post: operations['activateAssociate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/clients/{id}/associates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List a client's associates
+     * @description Associates sharing receivable accounts with the client.
+     *
+     *     Needs the scope `associates:read`.
+     */
+    get: operations['listClientAssociates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivable-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List receivable accounts
+     * @description status defaults to ACTIVE. The lookup by clientTaxId that finds nothing answers 204, no body, X-Total-Count 0.
+     *
+     *     Needs the scope `receivable-accounts:read`.
+     */
+    get: operations['listReceivableAccounts'];
+    put?: never;
+    /**
+     * Open a receivable account
+     * @description Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).
+     *
+     *     Needs the scope `receivable-accounts:write`.
+     */
+    post: operations['createReceivableAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivable-accounts/batches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open many receivable accounts
+     * @description Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.
+     *
+     *     Needs the scope `receivable-accounts:write`.
+     */
+    post: operations['createReceivableAccountBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivable-accounts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a receivable account
+     * @description Needs the scope `receivable-accounts:read`.
+     */
+    get: operations['getReceivableAccount'];
+    /**
+     * Change the alias or bind an associate
+     * @description Needs the scope `receivable-accounts:write`.
+     */
+    put: operations['updateReceivableAccount'];
+    post?: never;
+    /**
+     * Disable a receivable account
+     * @description Also stops its provisioning; disabledReason DISABLED_BY_CUSTOMER.
+     *
+     *     Needs the scope `receivable-accounts:write`.
+     */
+    delete: operations['disableReceivableAccount'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivable-accounts/{id}/activations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-enable a DISABLED receivable account
+     * @description ACTIVE again, or PROVISIONING again if it never got a CVU.
+     *
+     *     Needs the scope `receivable-accounts:write`.
+     */
+    post: operations['activateReceivableAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/clients/{id}/receivable-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List a client's receivable accounts
+     * @description The same filters as the account list.
+     *
+     *     Needs the scope `receivable-accounts:read`.
+     */
+    get: operations['listClientReceivableAccounts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/associates/{id}/receivable-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List an associate's receivable accounts
+     * @description The same filters as the account list.
+     *
+     *     Needs the scope `receivable-accounts:read`.
+     */
+    get: operations['listAssociateReceivableAccounts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List receivables
+     * @description Needs the scope `receivables:read`.
+     */
+    get: operations['listReceivables'];
+    put?: never;
+    /**
+     * Issue a receivable
+     * @description Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    post: operations['createReceivable'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivables/batches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue up to 1000 receivables
+     * @description Each item stands alone, as if posted by itself: its result carries the status it would have had and the receivable or the Problem.
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    post: operations['createReceivableBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivables/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a receivable
+     * @description Needs the scope `receivables:read`.
+     */
+    get: operations['getReceivable'];
+    /**
+     * Edit a receivable
+     * @description description, legalNumber, externalRoutingCode, issueDate, dueDate, attachmentUri, invoiceData, and amount while PENDING.
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    put: operations['updateReceivable'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivables/{id}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Mark paid, undo, or cancel a receivable
+     * @description PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition).
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    patch: operations['changeReceivableStatus'];
+    trace?: never;
+  };
+  '/v1/receivable-accounts/{id}/receivables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List an account's receivables
+     * @description Needs the scope `receivables:read`.
+     */
+    get: operations['listReceivableAccountReceivables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/route-settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List route settlements
+     * @description Needs the scope `route-settlements:read`.
+     */
+    get: operations['listRouteSettlements'];
+    put?: never;
+    /**
+     * Create a route settlement, or find it
+     * @description 201 new; 200 the same (routeCode, date, associateId) again.
+     *
+     *     Needs the scope `route-settlements:write`.
+     */
+    post: operations['createRouteSettlement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/route-settlements/{routeCode}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The route code */
+        routeCode: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a route settlement
+     * @description With its summary: the count and net amount of its receivables, by type.
+     *
+     *     Needs the scope `route-settlements:read`.
+     */
+    get: operations['getRouteSettlement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/route-settlements/{routeCode}/receivables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The route code */
+        routeCode: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * List a route settlement's receivables
+     * @description Needs the scope `route-settlements:read`.
+     */
+    get: operations['listRouteSettlementReceivables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/associates/{id}/route-settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List an associate's route settlements
+     * @description Needs the scope `route-settlements:read`.
+     */
+    get: operations['listAssociateRouteSettlements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/current-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List current accounts
+     * @description Read-only: the service opens them and settles collected money into them.
+     *
+     *     Needs the scope `current-accounts:read`.
+     */
+    get: operations['listCurrentAccounts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/current-accounts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a current account
+     * @description Needs the scope `current-accounts:read`.
+     */
+    get: operations['getCurrentAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/current-accounts/{id}/balances': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a current account's balances
+     * @description Settled funds are in the CVU wallet.
+     *
+     *     Needs the scope `current-accounts:read`.
+     */
+    get: operations['getCurrentAccountBalances'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/current-accounts/{id}/movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List a current account's movements
+     * @description Needs the scope `current-accounts:read`.
+     */
+    get: operations['listCurrentAccountMovements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/receivable-accounts/{id}/movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * List a receivable account's movements
+     * @description Money arrived (CREDIT DEPOSIT) and swept to the current account (DEBIT SETTLEMENT).
+     *
+     *     Needs the scope `receivable-accounts:read`.
+     */
+    get: operations['listReceivableAccountMovements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List settlements
+     * @description Needs the scope `current-accounts:read`.
+     */
+    get: operations['listSettlements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/settlements/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a settlement
+     * @description Needs the scope `current-accounts:read`.
+     */
+    get: operations['getSettlement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/collections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate money arriving on a receivable account
+     * @description Money arrives on one of the caller's ACTIVE receivable accounts: a CREDIT DEPOSIT movement, event movement.created. Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
+     *
+     *     Needs the scope `receivable-accounts:write`.
+     */
+    post: operations['createSandboxCollection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/settlement-runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the settlement cycle now
+     * @description For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables whose money arrived are SETTLED into the current account. Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    post: operations['runSandboxSettlement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/expiration-runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the daily expiry job now
+     * @description For the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
+     *
+     *     Needs the scope `receivables:write`.
+     */
+    post: operations['runSandboxExpiration'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/bank/notifications/incoming-transfers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Money arrived on a CVU
+     * @description For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. Served when BANK_NOTIFICATION_SECRET is set (always in sandbox). Errors are application/problem+json like the API's.
+     *
+     *     Needs no token.
+     */
+    post: operations['receiveIncomingTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness and database readiness
+     * @description Needs no token.
+     */
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This document
+     * @description Needs no token.
+     */
+    get: operations['getOpenApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Problem: {
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+      /** @description Stable error code (SPEC "Errors") */
+      code: string;
+      invalidParams?: {
+        name: string;
+        reason: string;
+      }[];
+      requestId?: string;
+      /** Format: int64 */
+      existingResourceId?: number;
+      missingFields?: string[];
+      requiredScope?: string;
+    };
+    LoginRequest: {
+      clientId: string;
+      clientSecret: string;
+    };
+    LoginResponse: {
+      accessToken: string;
+      /** @constant */
+      tokenType: 'Bearer';
+      /** @description Seconds (43200) */
+      expiresIn: number;
+      /** @description Space-separated scopes */
+      scope: string;
+    };
+    Me: {
+      /** Format: int64 */
+      customerId: number;
+      customerName: string;
+      clientId: string;
+      scopes: string[];
+    };
+    ClientInput: {
+      businessName: string;
+      /** @description CUIT/CUIL; dashes and spaces accepted; check digit verified */
+      taxId: string;
+      /** @enum {unknown} */
+      documentType: 'CUIT' | 'CUIL';
+      /** Format: email */
+      email?: string | null;
+      /** @description Set only for a branch; then branchDescription and branchReferenceAddress are required */
+      branchExternalCode?: string | null;
+      branchDescription?: string | null;
+      branchReferenceAddress?: string | null;
+      externalId?: string | null;
+    };
+    Client: {
+      /** Format: int64 */
+      id: number;
+      businessName: string;
+      /** @description 11 digits; input may carry dashes and spaces */
+      taxId: string;
+      /** @enum {unknown} */
+      documentType: 'CUIT' | 'CUIL';
+      email: string | null;
+      branchExternalCode: string | null;
+      branchDescription: string | null;
+      branchReferenceAddress: string | null;
+      externalId: string | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    AssociateInput: {
+      /** @description Free-form; conventional: DRIVER, DISTRIBUTOR, STUDENT, GUARDIAN, MEMBER, OTHER */
+      type: string;
+      name: string;
+      lastName: string;
+      taxId: string;
+      documentNumber: string;
+      /** Format: email */
+      email: string;
+      phone: string;
+      address?: string | null;
+      parentAssociateId?: number | null;
+    };
+    Associate: {
+      /** Format: int64 */
+      id: number;
+      type: string;
+      name: string;
+      lastName: string;
+      /** @description 11 digits; input may carry dashes and spaces */
+      taxId: string;
+      documentNumber: string;
+      email: string;
+      phone: string;
+      address: string | null;
+      parentAssociateId: number | null;
+      /** @enum {unknown} */
+      status: 'ACTIVE' | 'DISABLED';
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    /** @description clientId and/or associateId (at least one: else 422 receivable-account-requires-owner) */
+    ReceivableAccountInput: {
+      clientId?: number | null;
+      associateId?: number | null;
+      /** @constant */
+      currencyCode?: 'ARS';
+    };
+    ReceivableAccountUpdate: {
+      /** @description Only once the account has one (ACTIVE); unique across the service in any letter case. Aliases of the form the service generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are generated for. Either is 409 alias-already-in-use */
+      alias?: string;
+      /** @description Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound */
+      associateId?: number;
+    };
+    ReceivableAccount: {
+      /** Format: int64 */
+      id: number;
+      /** @description null while PROVISIONING */
+      cvu: string | null;
+      /** @description Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias) */
+      alias: string | null;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @enum {unknown} */
+      status: 'PROVISIONING' | 'ACTIVE' | 'DISABLED';
+      /**
+       * @description Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.
+       * @enum {unknown}
+       */
+      disabledReason: 'PROVIDER_REJECTED' | 'PROVISIONING_RETRIES_EXHAUSTED' | 'DISABLED_BY_CUSTOMER' | null;
+      /** @description The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise */
+      disabledMessage: string | null;
+      /** @description displayName/taxId (or client/associate) only with expand=owner */
+      owner:
+        | {
+            /** @enum {unknown} */
+            type: 'CLIENT' | 'ASSOCIATE';
+            /** Format: int64 */
+            id: number;
+            displayName?: string;
+            /** @description 11 digits; input may carry dashes and spaces */
+            taxId?: string;
+          }
+        | {
+            /** @constant */
+            type: 'CLIENT_AND_ASSOCIATE';
+            /** Format: int64 */
+            clientId: number;
+            /** Format: int64 */
+            associateId: number;
+            client?: {
+              displayName: string;
+              /** @description 11 digits; input may carry dashes and spaces */
+              taxId: string;
+              branchExternalCode: string | null;
+            };
+            associate?: {
+              displayName: string;
+              /** @description 11 digits; input may carry dashes and spaces */
+              taxId: string;
+            };
+          };
+      stats: {
+        /** @description Sum of the PENDING receivables of the account */
+        pendingAmount: number;
+      };
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    ReceivableAccountBatchRequest: {
+      items: components['schemas']['ReceivableAccountInput'][];
+    };
+    ReceivableAccountBatchResponse: {
+      results: {
+        index: number;
+        /** @description The HTTP status the item would have had alone */
+        status: number;
+        receivableAccount?: components['schemas']['ReceivableAccount'];
+        error?: components['schemas']['Problem'];
+      }[];
+    };
+    ReceivableInput: {
+      /** Format: int64 */
+      receivableAccountId: number;
+      /** @description Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted) */
+      amount: number | string;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @enum {unknown} */
+      receivableType: 'INVOICE' | 'DEBT' | 'CREDIT_NOTE' | 'MISSING_PRODUCT' | 'RETURN_PRODUCT' | 'BROKEN_PRODUCT' | 'ADJUSTMENT' | 'RETENTION';
+      /** @description Inherited from the account; if sent, must be the account's client */
+      clientId?: number | null;
+      /** @description Bound to the account if it has none; another one than the account's is 422 */
+      associateId?: number | null;
+      /** @description Unique per customer */
+      legalNumber?: string | null;
+      description?: string | null;
+      /** @description Groups the receivable under the route settlement of that code when the associate matches */
+      externalRoutingCode?: string | null;
+      /** Format: date */
+      issueDate?: string | null;
+      /** Format: date */
+      dueDate?: string | null;
+      /**
+       * Format: date
+       * @description Defaults to today in Buenos Aires
+       */
+      receivableDate?: string | null;
+      /** @description Required for negative types, refused for positive ones */
+      parentReceivableId?: number | null;
+      attachmentUri?: string | null;
+      /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */
+      invoiceData?: {
+        version?: string;
+        pointOfSale?: string;
+        quote?: string;
+        rawDocumentType?: string;
+        recipientDocumentType?: string;
+        authCodeType?: string;
+        authCode?: string;
+      } | null;
+    };
+    /** @description Editable fields; amount only while PENDING. Identity fields may be sent unchanged (a change is 400 validation). */
+    ReceivableEdit: {
+      amount?: number | string;
+      legalNumber?: string | null;
+      description?: string | null;
+      externalRoutingCode?: string | null;
+      /** Format: date */
+      issueDate?: string | null;
+      /** Format: date */
+      dueDate?: string | null;
+      attachmentUri?: string | null;
+      /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */
+      invoiceData?: {
+        version?: string;
+        pointOfSale?: string;
+        quote?: string;
+        rawDocumentType?: string;
+        recipientDocumentType?: string;
+        authCodeType?: string;
+        authCode?: string;
+      } | null;
+    };
+    ReceivableStatusInput: {
+      /**
+       * @description PAID from PENDING/EXPIRED; PENDING undoes PAID; DISABLED cancels
+       * @enum {unknown}
+       */
+      status: 'PAID' | 'PENDING' | 'DISABLED';
+    };
+    Receivable: {
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      receivableAccountId: number;
+      clientId: number | null;
+      associateId: number | null;
+      amount: number;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @enum {unknown} */
+      receivableType: 'INVOICE' | 'DEBT' | 'CREDIT_NOTE' | 'MISSING_PRODUCT' | 'RETURN_PRODUCT' | 'BROKEN_PRODUCT' | 'ADJUSTMENT' | 'RETENTION';
+      /** @enum {unknown} */
+      status: 'PENDING' | 'PAID' | 'EXPIRED' | 'SETTLED' | 'DISABLED';
+      legalNumber: string | null;
+      description: string | null;
+      externalRoutingCode: string | null;
+      /** Format: date */
+      issueDate: string | null;
+      /** Format: date */
+      dueDate: string | null;
+      /** Format: date */
+      receivableDate: string;
+      parentReceivableId: number | null;
+      attachmentUri: string | null;
+      /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */
+      invoiceData: {
+        version?: string;
+        pointOfSale?: string;
+        quote?: string;
+        rawDocumentType?: string;
+        recipientDocumentType?: string;
+        authCodeType?: string;
+        authCode?: string;
+      } | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    ReceivableBatchRequest: {
+      items: components['schemas']['ReceivableInput'][];
+    };
+    ReceivableBatchResponse: {
+      results: {
+        index: number;
+        /** @description The HTTP status the item would have had alone */
+        status: number;
+        receivable?: components['schemas']['Receivable'];
+        error?: components['schemas']['Problem'];
+      }[];
+    };
+    RouteSettlementInput: {
+      routeCode: string;
+      /** Format: date */
+      date: string;
+      /** Format: int64 */
+      associateId: number;
+    };
+    RouteSettlement: {
+      /** Format: int64 */
+      id: number;
+      routeCode: string;
+      /** Format: date */
+      date: string;
+      /** Format: int64 */
+      associateId: number;
+      receivableAccountIds: number[];
+      summary: {
+        receivablesCount: number;
+        /** @description Net: positive types add, negative subtract (cancelled receivables left out) */
+        totalAmount: number;
+        byReceivableType: {
+          /** @enum {unknown} */
+          type: 'INVOICE' | 'DEBT' | 'CREDIT_NOTE' | 'MISSING_PRODUCT' | 'RETURN_PRODUCT' | 'BROKEN_PRODUCT' | 'ADJUSTMENT' | 'RETENTION';
+          count: number;
+          /** @description Negative for negative types */
+          amount: number;
+        }[];
+      };
+      /** Format: date-time */
+      creationDate: string;
+    };
+    Movement: {
+      /** Format: int64 */
+      id: number;
+      /**
+       * Format: int64
+       * @description On receivable account movements
+       */
+      receivableAccountId?: number;
+      /**
+       * Format: int64
+       * @description On current account movements
+       */
+      currentAccountId?: number;
+      /** @enum {unknown} */
+      movementType: 'CREDIT' | 'DEBIT';
+      /** @enum {unknown} */
+      operationType: 'DEPOSIT' | 'SETTLEMENT';
+      /** @enum {unknown} */
+      subtype: 'SETTLEMENT_OUT' | 'SETTLEMENT_IN' | null;
+      amount: number;
+      /** @constant */
+      currencyCode: 'ARS';
+      counterParty: {
+        name: string;
+        /** @description 11 digits; input may carry dashes and spaces */
+        taxId: string;
+      } | null;
+      settlementId: number | null;
+      /** Format: date-time */
+      movementDate: string;
+    };
+    CurrentAccount: {
+      /** Format: int64 */
+      id: number;
+      /** @enum {unknown} */
+      accountType: 'MAIN' | 'SUB';
+      cvu: string;
+      alias: string;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @enum {unknown} */
+      status: 'ACTIVE' | 'DISABLED';
+      /** Format: date-time */
+      lastSettlementDate: string | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    Balances: {
+      /** Format: int64 */
+      currentAccountId: number;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @description CVU + CASH + CVU_TAX */
+      totalBalance: number;
+      balanceByWallet: {
+        /** @description Settled funds */
+        CVU: number;
+        CASH: number;
+        CVU_TAX: number;
+      };
+      /** Format: date-time */
+      asOf: string;
+    };
+    Settlement: {
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      receivableAccountId: number;
+      /** Format: int64 */
+      currentAccountId: number;
+      amount: number;
+      /** @constant */
+      currencyCode: 'ARS';
+      receivablesCount: number;
+      receivableIds: number[];
+      /** Format: date-time */
+      settlementDate: string;
+      /** Format: date-time */
+      creationDate: string;
+    };
+    CollectionInput: {
+      /** Format: int64 */
+      receivableAccountId: number;
+      amount: number | string;
+      /** @constant */
+      currencyCode?: 'ARS';
+      counterParty: {
+        name: string;
+        taxId: string;
+      };
+    };
+    SettlementRun: {
+      settlements: number;
+      settledReceivables: number;
+      settledAmount: number;
+    };
+    ExpirationRunInput: {
+      /**
+       * Format: date
+       * @description The Buenos Aires calendar day to run as of (YYYY-MM-DD); absent or null: today there
+       */
+      date?: string | null;
+    };
+    ExpirationRun: {
+      /** @description Receivables the run turned EXPIRED */
+      expiredReceivables: number;
+    };
+    Health: {
+      /** @enum {unknown} */
+      status: 'ok' | 'degraded';
+      /** @enum {unknown} */
+      database: 'up' | 'down';
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description Requests per minute of the limit closest to running out */
+    'RateLimit-Limit': number;
+    /** @description Requests that limit still allows now */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until its current minute ends */
+    'RateLimit-Reset': number;
+    /** @description Seconds to wait before retrying */
+    'Retry-After': number;
+    /** @description The request's id: the caller's X-Request-Id when it was well formed, else one the service made. Problem bodies of 500 carry it as requestId */
+    'X-Request-Id': string;
+    /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key and body; absent on a first answer */
+    'Idempotent-Replayed': 'true';
+    /** @description How many items match the filters across all pages */
+    'X-Total-Count': number;
+    /** @description The path of the created resource */
+    Location: string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  login: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "clientId": "sandbox-client",
+         *       "clientSecret": "sandbox-secret"
+         *     }
+         */
+        'application/json': components['schemas']['LoginRequest'];
+      };
+    };
+    responses: {
+      /** @description Token */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzYW5kYm94LWNsaWVudCJ9.c2lnbmF0dXJl",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 43200,
+           *       "scope": "clients:read clients:write receivables:read receivables:write"
+           *     }
+           */
+          'application/json': components['schemas']['LoginResponse'];
+        };
+      };
+      /** @description validation: clientId or clientSecret is missing or not a string */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description invalid-credentials: no active credential has this clientId and clientSecret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-credentials';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: too many logins from this source address, or to this clientId from it; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Identity */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "customerId": 1,
+           *       "customerName": "Sandbox customer",
+           *       "clientId": "sandbox-client",
+           *       "scopes": [
+           *         "clients:read",
+           *         "clients:write",
+           *         "receivables:read",
+           *         "receivables:write"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Me'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listClients: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description 11 digits (dashes allowed) */
+        taxId?: string;
+        /** @description CUIT or CUIL */
+        documentType?: string;
+        /** @description Exact */
+        branchExternalCode?: string;
+        /** @description Exact */
+        externalId?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 12,
+           *         "businessName": "Distribuidora Norte SA",
+           *         "taxId": "30712345671",
+           *         "documentType": "CUIT",
+           *         "email": "cobranzas@norte.example",
+           *         "branchExternalCode": null,
+           *         "branchDescription": null,
+           *         "branchReferenceAddress": null,
+           *         "externalId": "ERP-1001",
+           *         "creationDate": "2026-03-02T13:45:00.000Z",
+           *         "modificationDate": "2026-03-02T13:45:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Client'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks clients:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createClient: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "businessName": "Distribuidora Norte SA",
+         *       "taxId": "30-71234567-1",
+         *       "documentType": "CUIT",
+         *       "email": "cobranzas@norte.example",
+         *       "branchExternalCode": null,
+         *       "branchDescription": null,
+         *       "branchReferenceAddress": null,
+         *       "externalId": "ERP-1001"
+         *     }
+         */
+        'application/json': components['schemas']['ClientInput'];
+      };
+    };
+    responses: {
+      /** @description Existing client, unchanged */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "businessName": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "documentType": "CUIT",
+           *       "email": "cobranzas@norte.example",
+           *       "branchExternalCode": null,
+           *       "branchDescription": null,
+           *       "branchReferenceAddress": null,
+           *       "externalId": "ERP-1001",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Client'];
+        };
+      };
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "businessName": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "documentType": "CUIT",
+           *       "email": "cobranzas@norte.example",
+           *       "branchExternalCode": null,
+           *       "branchDescription": null,
+           *       "branchReferenceAddress": null,
+           *       "externalId": "ERP-1001",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Client'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks clients:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'incomplete-branch';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getClient: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Client */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "businessName": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "documentType": "CUIT",
+           *       "email": "cobranzas@norte.example",
+           *       "branchExternalCode": null,
+           *       "branchDescription": null,
+           *       "branchReferenceAddress": null,
+           *       "externalId": "ERP-1001",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Client'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks clients:read (requiredScope names it); resource-not-accessible: the client is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no client has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  replaceClient: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "businessName": "Distribuidora Norte SA",
+         *       "taxId": "30-71234567-1",
+         *       "documentType": "CUIT",
+         *       "email": "cobranzas@norte.example",
+         *       "branchExternalCode": null,
+         *       "branchDescription": null,
+         *       "branchReferenceAddress": null,
+         *       "externalId": "ERP-1001"
+         *     }
+         */
+        'application/json': components['schemas']['ClientInput'];
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "businessName": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "documentType": "CUIT",
+           *       "email": "cobranzas@norte.example",
+           *       "branchExternalCode": null,
+           *       "branchDescription": null,
+           *       "branchReferenceAddress": null,
+           *       "externalId": "ERP-1001",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Client'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks clients:write (requiredScope names it); resource-not-accessible: the client is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no client has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'incomplete-branch';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listAssociates: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description 11 digits */
+        taxId?: string;
+        /** @description Exact */
+        documentNumber?: string;
+        /** @description Exact */
+        type?: string;
+        /** @description Supervisor id */
+        parentAssociateId?: number;
+        /** @description ACTIVE (default) or DISABLED */
+        status?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 7,
+           *         "type": "DRIVER",
+           *         "name": "Lucía",
+           *         "lastName": "Pereyra",
+           *         "taxId": "27283456784",
+           *         "documentNumber": "28345678",
+           *         "email": "lucia.pereyra@norte.example",
+           *         "phone": "+5491155550123",
+           *         "address": "Av. Corrientes 1234, CABA",
+           *         "parentAssociateId": null,
+           *         "status": "ACTIVE",
+           *         "creationDate": "2026-03-02T14:00:00.000Z",
+           *         "modificationDate": "2026-03-02T14:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Associate'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createAssociate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "DRIVER",
+         *       "name": "Lucía",
+         *       "lastName": "Pereyra",
+         *       "taxId": "27-28345678-4",
+         *       "documentNumber": "28345678",
+         *       "email": "lucia.pereyra@norte.example",
+         *       "phone": "+5491155550123",
+         *       "address": "Av. Corrientes 1234, CABA",
+         *       "parentAssociateId": null
+         *     }
+         */
+        'application/json': components['schemas']['AssociateInput'];
+      };
+    };
+    responses: {
+      /** @description Existing associate */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "type": "DRIVER",
+           *       "name": "Lucía",
+           *       "lastName": "Pereyra",
+           *       "taxId": "27283456784",
+           *       "documentNumber": "28345678",
+           *       "email": "lucia.pereyra@norte.example",
+           *       "phone": "+5491155550123",
+           *       "address": "Av. Corrientes 1234, CABA",
+           *       "parentAssociateId": null,
+           *       "status": "ACTIVE",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Associate'];
+        };
+      };
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "type": "DRIVER",
+           *       "name": "Lucía",
+           *       "lastName": "Pereyra",
+           *       "taxId": "27283456784",
+           *       "documentNumber": "28345678",
+           *       "email": "lucia.pereyra@norte.example",
+           *       "phone": "+5491155550123",
+           *       "address": "Av. Corrientes 1234, CABA",
+           *       "parentAssociateId": null,
+           *       "status": "ACTIVE",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Associate'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:write (requiredScope names it); resource-not-accessible: the parentAssociateId is another customer's associate */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has the parentAssociateId */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description associate-disabled: the associate with this taxId, or the parent, is DISABLED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'associate-disabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getAssociate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Associate */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "type": "DRIVER",
+           *       "name": "Lucía",
+           *       "lastName": "Pereyra",
+           *       "taxId": "27283456784",
+           *       "documentNumber": "28345678",
+           *       "email": "lucia.pereyra@norte.example",
+           *       "phone": "+5491155550123",
+           *       "address": "Av. Corrientes 1234, CABA",
+           *       "parentAssociateId": null,
+           *       "status": "ACTIVE",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Associate'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:read (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  replaceAssociate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "DRIVER",
+         *       "name": "Lucía",
+         *       "lastName": "Pereyra",
+         *       "taxId": "27-28345678-4",
+         *       "documentNumber": "28345678",
+         *       "email": "lucia.pereyra@norte.example",
+         *       "phone": "+5491155550123",
+         *       "address": "Av. Corrientes 1234, CABA",
+         *       "parentAssociateId": null
+         *     }
+         */
+        'application/json': components['schemas']['AssociateInput'];
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "type": "DRIVER",
+           *       "name": "Lucía",
+           *       "lastName": "Pereyra",
+           *       "taxId": "27283456784",
+           *       "documentNumber": "28345678",
+           *       "email": "lucia.pereyra@norte.example",
+           *       "phone": "+5491155550123",
+           *       "address": "Av. Corrientes 1234, CABA",
+           *       "parentAssociateId": null,
+           *       "status": "ACTIVE",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Associate'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:write (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description associate-disabled: the associate, or the parent, is DISABLED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'associate-disabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  disableAssociate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disabled */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:write (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description associate-disabled: the associate is DISABLED already */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'associate-disabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  activateAssociate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Active again */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "type": "DRIVER",
+           *       "name": "Lucía",
+           *       "lastName": "Pereyra",
+           *       "taxId": "27283456784",
+           *       "documentNumber": "28345678",
+           *       "email": "lucia.pereyra@norte.example",
+           *       "phone": "+5491155550123",
+           *       "address": "Av. Corrientes 1234, CABA",
+           *       "parentAssociateId": null,
+           *       "status": "ACTIVE",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Associate'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:write (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description invalid-status-transition: the associate is ACTIVE already */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listClientAssociates: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 7,
+           *         "type": "DRIVER",
+           *         "name": "Lucía",
+           *         "lastName": "Pereyra",
+           *         "taxId": "27283456784",
+           *         "documentNumber": "28345678",
+           *         "email": "lucia.pereyra@norte.example",
+           *         "phone": "+5491155550123",
+           *         "address": "Av. Corrientes 1234, CABA",
+           *         "parentAssociateId": null,
+           *         "status": "ACTIVE",
+           *         "creationDate": "2026-03-02T14:00:00.000Z",
+           *         "modificationDate": "2026-03-02T14:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Associate'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks associates:read (requiredScope names it); resource-not-accessible: the client is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no client has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listReceivableAccounts: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Owner client */
+        clientId?: number;
+        /** @description Owner associate */
+        associateId?: number;
+        /** @description CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE */
+        ownerType?: string;
+        /** @description The client's taxId (11 digits): the lookup of candidate accounts */
+        clientTaxId?: string;
+        /** @description The client's branch */
+        branchExternalCode?: string;
+        /** @description Exact, 22 digits */
+        cvu?: string;
+        /** @description Exact */
+        alias?: string;
+        /** @description PROVISIONING, ACTIVE (default) or DISABLED */
+        status?: string;
+        /** @description owner: add names and tax ids of the owners */
+        expand?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 31,
+           *         "cvu": "0000003100098765432109",
+           *         "alias": "norte.pereyra.31",
+           *         "currencyCode": "ARS",
+           *         "status": "ACTIVE",
+           *         "disabledReason": null,
+           *         "disabledMessage": null,
+           *         "owner": {
+           *           "type": "CLIENT_AND_ASSOCIATE",
+           *           "clientId": 12,
+           *           "associateId": 7
+           *         },
+           *         "stats": {
+           *           "pendingAmount": 15000.5
+           *         },
+           *         "creationDate": "2026-03-02T14:30:00.000Z",
+           *         "modificationDate": "2026-03-02T14:30:01.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['ReceivableAccount'][];
+        };
+      };
+      /** @description Lookup by clientTaxId found nothing */
+      204: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createReceivableAccount: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "clientId": 12,
+         *       "associateId": 7,
+         *       "currencyCode": "ARS"
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableAccountInput'];
+      };
+    };
+    responses: {
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "cvu": null,
+           *       "alias": null,
+           *       "currencyCode": "ARS",
+           *       "status": "PROVISIONING",
+           *       "disabledReason": null,
+           *       "disabledMessage": null,
+           *       "owner": {
+           *         "type": "CLIENT_AND_ASSOCIATE",
+           *         "clientId": 12,
+           *         "associateId": 7
+           *       },
+           *       "stats": {
+           *         "pendingAmount": 0
+           *       },
+           *       "creationDate": "2026-03-02T14:30:00.000Z",
+           *       "modificationDate": "2026-03-02T14:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableAccount'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it); resource-not-accessible: the client or associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no client or associate has the clientId or associateId */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; receivable-account-already-exists: the owners have an account in this currency already (existingResourceId names it) */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification' | 'receivable-account-already-exists';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description receivable-account-requires-owner: neither clientId nor associateId; owner-type-not-supported: the customer's account template does not take this kind of owner; associate-disabled: the associate is DISABLED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-requires-owner' | 'owner-type-not-supported' | 'associate-disabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createReceivableAccountBatch: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "currencyCode": "ARS"
+         *         },
+         *         {
+         *           "clientId": 13
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableAccountBatchRequest'];
+      };
+    };
+    responses: {
+      /** @description One result per item, in order */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "results": [
+           *         {
+           *           "index": 0,
+           *           "status": 201,
+           *           "receivableAccount": {
+           *             "id": 31,
+           *             "cvu": null,
+           *             "alias": null,
+           *             "currencyCode": "ARS",
+           *             "status": "PROVISIONING",
+           *             "disabledReason": null,
+           *             "disabledMessage": null,
+           *             "owner": {
+           *               "type": "CLIENT_AND_ASSOCIATE",
+           *               "clientId": 12,
+           *               "associateId": 7
+           *             },
+           *             "stats": {
+           *               "pendingAmount": 0
+           *             },
+           *             "creationDate": "2026-03-02T14:30:00.000Z",
+           *             "modificationDate": "2026-03-02T14:30:00.000Z"
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 404,
+           *           "error": {
+           *             "type": "https://docs.receivables.example/errors/resource-not-found",
+           *             "title": "Resource not found",
+           *             "status": 404,
+           *             "detail": "client 13 not found",
+           *             "code": "resource-not-found"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableAccountBatchResponse'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getReceivableAccount: {
+    parameters: {
+      query?: {
+        /** @description owner: add names and tax ids of the owners */
+        expand?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Account */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "cvu": "0000003100098765432109",
+           *       "alias": "norte.pereyra.31",
+           *       "currencyCode": "ARS",
+           *       "status": "ACTIVE",
+           *       "disabledReason": null,
+           *       "disabledMessage": null,
+           *       "owner": {
+           *         "type": "CLIENT_AND_ASSOCIATE",
+           *         "clientId": 12,
+           *         "associateId": 7
+           *       },
+           *       "stats": {
+           *         "pendingAmount": 15000.5
+           *       },
+           *       "creationDate": "2026-03-02T14:30:00.000Z",
+           *       "modificationDate": "2026-03-02T14:30:01.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableAccount'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:read (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  updateReceivableAccount: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "alias": "norte.lucia.31"
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableAccountUpdate'];
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "cvu": "0000003100098765432109",
+           *       "alias": "norte.lucia.31",
+           *       "currencyCode": "ARS",
+           *       "status": "ACTIVE",
+           *       "disabledReason": null,
+           *       "disabledMessage": null,
+           *       "owner": {
+           *         "type": "CLIENT_AND_ASSOCIATE",
+           *         "clientId": 12,
+           *         "associateId": 7
+           *       },
+           *       "stats": {
+           *         "pendingAmount": 15000.5
+           *       },
+           *       "creationDate": "2026-03-02T14:30:00.000Z",
+           *       "modificationDate": "2026-03-02T14:30:01.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableAccount'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; receivable-account-already-exists: binding the associate would give the owners a second account in this currency; alias-already-in-use: another account has this alias in any letter case, or it has the form of the aliases the service generates */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'idempotency-key-reuse'
+              | 'idempotency-request-in-progress'
+              | 'concurrent-modification'
+              | 'receivable-account-already-exists'
+              | 'alias-already-in-use';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description receivable-account-owner-immutable: the account has an associate already and its CVU is active; associate-disabled: the associate is DISABLED; invalid-status-transition: an alias for an account that has no CVU yet, or a DISABLED one */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-owner-immutable' | 'associate-disabled' | 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  disableReceivableAccount: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disabled */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description invalid-status-transition: the account is DISABLED already */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  activateReceivableAccount: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Re-enabled */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "cvu": "0000003100098765432109",
+           *       "alias": "norte.pereyra.31",
+           *       "currencyCode": "ARS",
+           *       "status": "ACTIVE",
+           *       "disabledReason": null,
+           *       "disabledMessage": null,
+           *       "owner": {
+           *         "type": "CLIENT_AND_ASSOCIATE",
+           *         "clientId": 12,
+           *         "associateId": 7
+           *       },
+           *       "stats": {
+           *         "pendingAmount": 15000.5
+           *       },
+           *       "creationDate": "2026-03-02T14:30:00.000Z",
+           *       "modificationDate": "2026-03-02T14:30:01.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableAccount'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description invalid-status-transition: the account is not DISABLED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listClientReceivableAccounts: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Owner client */
+        clientId?: number;
+        /** @description Owner associate */
+        associateId?: number;
+        /** @description CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE */
+        ownerType?: string;
+        /** @description The client's taxId (11 digits): the lookup of candidate accounts */
+        clientTaxId?: string;
+        /** @description The client's branch */
+        branchExternalCode?: string;
+        /** @description Exact, 22 digits */
+        cvu?: string;
+        /** @description Exact */
+        alias?: string;
+        /** @description PROVISIONING, ACTIVE (default) or DISABLED */
+        status?: string;
+        /** @description owner: add names and tax ids of the owners */
+        expand?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 31,
+           *         "cvu": "0000003100098765432109",
+           *         "alias": "norte.pereyra.31",
+           *         "currencyCode": "ARS",
+           *         "status": "ACTIVE",
+           *         "disabledReason": null,
+           *         "disabledMessage": null,
+           *         "owner": {
+           *           "type": "CLIENT_AND_ASSOCIATE",
+           *           "clientId": 12,
+           *           "associateId": 7
+           *         },
+           *         "stats": {
+           *           "pendingAmount": 15000.5
+           *         },
+           *         "creationDate": "2026-03-02T14:30:00.000Z",
+           *         "modificationDate": "2026-03-02T14:30:01.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['ReceivableAccount'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:read (requiredScope names it); resource-not-accessible: the client is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no client has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listAssociateReceivableAccounts: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Owner client */
+        clientId?: number;
+        /** @description Owner associate */
+        associateId?: number;
+        /** @description CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE */
+        ownerType?: string;
+        /** @description The client's taxId (11 digits): the lookup of candidate accounts */
+        clientTaxId?: string;
+        /** @description The client's branch */
+        branchExternalCode?: string;
+        /** @description Exact, 22 digits */
+        cvu?: string;
+        /** @description Exact */
+        alias?: string;
+        /** @description PROVISIONING, ACTIVE (default) or DISABLED */
+        status?: string;
+        /** @description owner: add names and tax ids of the owners */
+        expand?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 31,
+           *         "cvu": "0000003100098765432109",
+           *         "alias": "norte.pereyra.31",
+           *         "currencyCode": "ARS",
+           *         "status": "ACTIVE",
+           *         "disabledReason": null,
+           *         "disabledMessage": null,
+           *         "owner": {
+           *           "type": "CLIENT_AND_ASSOCIATE",
+           *           "clientId": 12,
+           *           "associateId": 7
+           *         },
+           *         "stats": {
+           *           "pendingAmount": 15000.5
+           *         },
+           *         "creationDate": "2026-03-02T14:30:00.000Z",
+           *         "modificationDate": "2026-03-02T14:30:01.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['ReceivableAccount'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:read (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listReceivables: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Exact */
+        receivableAccountId?: number;
+        /** @description Exact */
+        clientId?: number;
+        /** @description Exact */
+        associateId?: number;
+        /** @description Exact */
+        parentReceivableId?: number;
+        /** @description PENDING, PAID, SETTLED, EXPIRED or DISABLED */
+        status?: string;
+        /** @description One of the receivable types */
+        receivableType?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        fromDueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        toDueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        fromIssueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        toIssueDate?: string;
+        /** @description Exact */
+        legalNumber?: string;
+        /** @description Exact */
+        externalRoutingCode?: string;
+        /** @description Decimal, inclusive */
+        minAmount?: string;
+        /** @description Decimal, inclusive */
+        maxAmount?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 501,
+           *         "receivableAccountId": 31,
+           *         "clientId": 12,
+           *         "associateId": 7,
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "receivableType": "INVOICE",
+           *         "status": "PENDING",
+           *         "legalNumber": "A-0001-00001234",
+           *         "description": "March deliveries",
+           *         "externalRoutingCode": "ROUTE-N-12",
+           *         "issueDate": "2026-03-01",
+           *         "dueDate": "2026-03-31",
+           *         "receivableDate": "2026-03-02",
+           *         "parentReceivableId": null,
+           *         "attachmentUri": null,
+           *         "invoiceData": null,
+           *         "creationDate": "2026-03-02T15:10:00.000Z",
+           *         "modificationDate": "2026-03-02T15:10:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Receivable'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createReceivable: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "receivableAccountId": 31,
+         *       "amount": "15000.50",
+         *       "currencyCode": "ARS",
+         *       "receivableType": "INVOICE",
+         *       "legalNumber": "A-0001-00001234",
+         *       "description": "March deliveries",
+         *       "externalRoutingCode": "ROUTE-N-12",
+         *       "issueDate": "2026-03-01",
+         *       "dueDate": "2026-03-31"
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableInput'];
+      };
+    };
+    responses: {
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 501,
+           *       "receivableAccountId": 31,
+           *       "clientId": 12,
+           *       "associateId": 7,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "receivableType": "INVOICE",
+           *       "status": "PENDING",
+           *       "legalNumber": "A-0001-00001234",
+           *       "description": "March deliveries",
+           *       "externalRoutingCode": "ROUTE-N-12",
+           *       "issueDate": "2026-03-01",
+           *       "dueDate": "2026-03-31",
+           *       "receivableDate": "2026-03-02",
+           *       "parentReceivableId": null,
+           *       "attachmentUri": null,
+           *       "invoiceData": null,
+           *       "creationDate": "2026-03-02T15:10:00.000Z",
+           *       "modificationDate": "2026-03-02T15:10:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Receivable'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it); resource-not-accessible: the account, parent, clientId or associateId is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no account, parent, client or associate has the id given */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-legal-number: another receivable of the customer has this legalNumber; receivable-account-already-exists: binding associateId to the account would give its owners a second account in this currency (existingResourceId names it) */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'idempotency-key-reuse'
+              | 'idempotency-request-in-progress'
+              | 'concurrent-modification'
+              | 'duplicated-legal-number'
+              | 'receivable-account-already-exists';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description current-account-not-receivable-enabled: the customer's current account does not take collections; receivable-account-not-active: the account is not ACTIVE; unmatching-receivable-currency-code: currencyCode is not the account's; unmatching-receivable-client-id: clientId is not the account's client; receivable-account-associate-conflict: associateId is not the account's associate; associate-disabled: the associate is DISABLED; missing-parent-receivable: a negative type (credit note, return...) without parentReceivableId; parent-receivable-not-modifiable: the parent is not PENDING or PAID; parent-receivable-different-account: the parent is on another account; parent-receivable-invalid-type: the parent is of a negative type, or a positive type names a parent; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'current-account-not-receivable-enabled'
+              | 'receivable-account-not-active'
+              | 'unmatching-receivable-currency-code'
+              | 'unmatching-receivable-client-id'
+              | 'receivable-account-associate-conflict'
+              | 'associate-disabled'
+              | 'missing-parent-receivable'
+              | 'parent-receivable-not-modifiable'
+              | 'parent-receivable-different-account'
+              | 'parent-receivable-invalid-type'
+              | 'child-receivables-exceed-parent-amount'
+              | 'missing-invoice-fields';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createReceivableBatch: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "receivableAccountId": 31,
+         *           "amount": "15000.50",
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31"
+         *         },
+         *         {
+         *           "receivableAccountId": 31,
+         *           "amount": 1200,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "CREDIT_NOTE",
+         *           "parentReceivableId": 501,
+         *           "description": "Two boxes returned"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableBatchRequest'];
+      };
+    };
+    responses: {
+      /** @description One result per item, in order */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "results": [
+           *         {
+           *           "index": 0,
+           *           "status": 201,
+           *           "receivable": {
+           *             "id": 501,
+           *             "receivableAccountId": 31,
+           *             "clientId": 12,
+           *             "associateId": 7,
+           *             "amount": 15000.5,
+           *             "currencyCode": "ARS",
+           *             "receivableType": "INVOICE",
+           *             "status": "PENDING",
+           *             "legalNumber": "A-0001-00001234",
+           *             "description": "March deliveries",
+           *             "externalRoutingCode": "ROUTE-N-12",
+           *             "issueDate": "2026-03-01",
+           *             "dueDate": "2026-03-31",
+           *             "receivableDate": "2026-03-02",
+           *             "parentReceivableId": null,
+           *             "attachmentUri": null,
+           *             "invoiceData": null,
+           *             "creationDate": "2026-03-02T15:10:00.000Z",
+           *             "modificationDate": "2026-03-02T15:10:00.000Z"
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 404,
+           *           "error": {
+           *             "type": "https://docs.receivables.example/errors/resource-not-found",
+           *             "title": "Resource not found",
+           *             "status": 404,
+           *             "detail": "receivable 501 not found",
+           *             "code": "resource-not-found"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ReceivableBatchResponse'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getReceivable: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Receivable */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 501,
+           *       "receivableAccountId": 31,
+           *       "clientId": 12,
+           *       "associateId": 7,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "receivableType": "INVOICE",
+           *       "status": "PENDING",
+           *       "legalNumber": "A-0001-00001234",
+           *       "description": "March deliveries",
+           *       "externalRoutingCode": "ROUTE-N-12",
+           *       "issueDate": "2026-03-01",
+           *       "dueDate": "2026-03-31",
+           *       "receivableDate": "2026-03-02",
+           *       "parentReceivableId": null,
+           *       "attachmentUri": null,
+           *       "invoiceData": null,
+           *       "creationDate": "2026-03-02T15:10:00.000Z",
+           *       "modificationDate": "2026-03-02T15:10:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Receivable'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it); resource-not-accessible: the receivable is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  updateReceivable: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "description": "March deliveries, second route",
+         *       "dueDate": "2026-04-15"
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableEdit'];
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 501,
+           *       "receivableAccountId": 31,
+           *       "clientId": 12,
+           *       "associateId": 7,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "receivableType": "INVOICE",
+           *       "status": "PENDING",
+           *       "legalNumber": "A-0001-00001234",
+           *       "description": "March deliveries, second route",
+           *       "externalRoutingCode": "ROUTE-N-12",
+           *       "issueDate": "2026-03-01",
+           *       "dueDate": "2026-04-15",
+           *       "receivableDate": "2026-03-02",
+           *       "parentReceivableId": null,
+           *       "attachmentUri": null,
+           *       "invoiceData": null,
+           *       "creationDate": "2026-03-02T15:10:00.000Z",
+           *       "modificationDate": "2026-03-02T15:10:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Receivable'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it); resource-not-accessible: the receivable is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-legal-number: another receivable of the customer has this legalNumber */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification' | 'duplicated-legal-number';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description updating-receivable-final-status: the receivable is SETTLED or DISABLED; invalid-status-transition: amount changes after PENDING; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'updating-receivable-final-status' | 'invalid-status-transition' | 'child-receivables-exceed-parent-amount' | 'missing-invoice-fields';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  changeReceivableStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "PAID"
+         *     }
+         */
+        'application/json': components['schemas']['ReceivableStatusInput'];
+      };
+    };
+    responses: {
+      /** @description Moved */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 501,
+           *       "receivableAccountId": 31,
+           *       "clientId": 12,
+           *       "associateId": 7,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "receivableType": "INVOICE",
+           *       "status": "PAID",
+           *       "legalNumber": "A-0001-00001234",
+           *       "description": "March deliveries",
+           *       "externalRoutingCode": "ROUTE-N-12",
+           *       "issueDate": "2026-03-01",
+           *       "dueDate": "2026-03-31",
+           *       "receivableDate": "2026-03-02",
+           *       "parentReceivableId": null,
+           *       "attachmentUri": null,
+           *       "invoiceData": null,
+           *       "creationDate": "2026-03-02T15:10:00.000Z",
+           *       "modificationDate": "2026-03-02T15:10:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Receivable'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it); resource-not-accessible: the receivable is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description updating-receivable-final-status: the receivable is SETTLED or DISABLED, whatever is asked; invalid-status-transition: the move is not allowed from the current status; receivable-has-related-items: cancelling a receivable that has active children */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'updating-receivable-final-status' | 'invalid-status-transition' | 'receivable-has-related-items';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listReceivableAccountReceivables: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 501,
+           *         "receivableAccountId": 31,
+           *         "clientId": 12,
+           *         "associateId": 7,
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "receivableType": "INVOICE",
+           *         "status": "PENDING",
+           *         "legalNumber": "A-0001-00001234",
+           *         "description": "March deliveries",
+           *         "externalRoutingCode": "ROUTE-N-12",
+           *         "issueDate": "2026-03-01",
+           *         "dueDate": "2026-03-31",
+           *         "receivableDate": "2026-03-02",
+           *         "parentReceivableId": null,
+           *         "attachmentUri": null,
+           *         "invoiceData": null,
+           *         "creationDate": "2026-03-02T15:10:00.000Z",
+           *         "modificationDate": "2026-03-02T15:10:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Receivable'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listRouteSettlements: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Exact */
+        associateId?: number;
+        /** @description Exact */
+        routeCode?: string;
+        /** @description On the settlement day, YYYY-MM-DD */
+        fromDate?: string;
+        /** @description On the settlement day, YYYY-MM-DD */
+        toDate?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 4,
+           *         "routeCode": "ROUTE-N-12",
+           *         "date": "2026-03-02",
+           *         "associateId": 7,
+           *         "receivableAccountIds": [
+           *           31
+           *         ],
+           *         "summary": {
+           *           "receivablesCount": 2,
+           *           "totalAmount": 13800.5,
+           *           "byReceivableType": [
+           *             {
+           *               "type": "INVOICE",
+           *               "count": 1,
+           *               "amount": 15000.5
+           *             },
+           *             {
+           *               "type": "CREDIT_NOTE",
+           *               "count": 1,
+           *               "amount": -1200
+           *             }
+           *           ]
+           *         },
+           *         "creationDate": "2026-03-02T09:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['RouteSettlement'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createRouteSettlement: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "routeCode": "ROUTE-N-12",
+         *       "date": "2026-03-02",
+         *       "associateId": 7
+         *     }
+         */
+        'application/json': components['schemas']['RouteSettlementInput'];
+      };
+    };
+    responses: {
+      /** @description Existing */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 4,
+           *       "routeCode": "ROUTE-N-12",
+           *       "date": "2026-03-02",
+           *       "associateId": 7,
+           *       "receivableAccountIds": [
+           *         31
+           *       ],
+           *       "summary": {
+           *         "receivablesCount": 2,
+           *         "totalAmount": 13800.5,
+           *         "byReceivableType": [
+           *           {
+           *             "type": "INVOICE",
+           *             "count": 1,
+           *             "amount": 15000.5
+           *           },
+           *           {
+           *             "type": "CREDIT_NOTE",
+           *             "count": 1,
+           *             "amount": -1200
+           *           }
+           *         ]
+           *       },
+           *       "creationDate": "2026-03-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['RouteSettlement'];
+        };
+      };
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 4,
+           *       "routeCode": "ROUTE-N-12",
+           *       "date": "2026-03-02",
+           *       "associateId": 7,
+           *       "receivableAccountIds": [
+           *         31
+           *       ],
+           *       "summary": {
+           *         "receivablesCount": 2,
+           *         "totalAmount": 13800.5,
+           *         "byReceivableType": [
+           *           {
+           *             "type": "INVOICE",
+           *             "count": 1,
+           *             "amount": 15000.5
+           *           },
+           *           {
+           *             "type": "CREDIT_NOTE",
+           *             "count": 1,
+           *             "amount": -1200
+           *           }
+           *         ]
+           *       },
+           *       "creationDate": "2026-03-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['RouteSettlement'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks route-settlements:write (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has the associateId */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; route-code-already-used: the code has a settlement on this date for another associate */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification' | 'route-code-already-used';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description route-code-already-used: the code belongs to another date; associate-disabled: the associate is DISABLED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'route-code-already-used' | 'associate-disabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getRouteSettlement: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description The route code */
+        routeCode: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Route settlement */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 4,
+           *       "routeCode": "ROUTE-N-12",
+           *       "date": "2026-03-02",
+           *       "associateId": 7,
+           *       "receivableAccountIds": [
+           *         31
+           *       ],
+           *       "summary": {
+           *         "receivablesCount": 2,
+           *         "totalAmount": 13800.5,
+           *         "byReceivableType": [
+           *           {
+           *             "type": "INVOICE",
+           *             "count": 1,
+           *             "amount": 15000.5
+           *           },
+           *           {
+           *             "type": "CREDIT_NOTE",
+           *             "count": 1,
+           *             "amount": -1200
+           *           }
+           *         ]
+           *       },
+           *       "creationDate": "2026-03-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['RouteSettlement'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no route settlement has this routeCode */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listRouteSettlementReceivables: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description The route code */
+        routeCode: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 501,
+           *         "receivableAccountId": 31,
+           *         "clientId": 12,
+           *         "associateId": 7,
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "receivableType": "INVOICE",
+           *         "status": "PENDING",
+           *         "legalNumber": "A-0001-00001234",
+           *         "description": "March deliveries",
+           *         "externalRoutingCode": "ROUTE-N-12",
+           *         "issueDate": "2026-03-01",
+           *         "dueDate": "2026-03-31",
+           *         "receivableDate": "2026-03-02",
+           *         "parentReceivableId": null,
+           *         "attachmentUri": null,
+           *         "invoiceData": null,
+           *         "creationDate": "2026-03-02T15:10:00.000Z",
+           *         "modificationDate": "2026-03-02T15:10:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Receivable'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no route settlement has this routeCode */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listAssociateRouteSettlements: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 4,
+           *         "routeCode": "ROUTE-N-12",
+           *         "date": "2026-03-02",
+           *         "associateId": 7,
+           *         "receivableAccountIds": [
+           *           31
+           *         ],
+           *         "summary": {
+           *           "receivablesCount": 2,
+           *           "totalAmount": 13800.5,
+           *           "byReceivableType": [
+           *             {
+           *               "type": "INVOICE",
+           *               "count": 1,
+           *               "amount": 15000.5
+           *             },
+           *             {
+           *               "type": "CREDIT_NOTE",
+           *               "count": 1,
+           *               "amount": -1200
+           *             }
+           *           ]
+           *         },
+           *         "creationDate": "2026-03-02T09:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['RouteSettlement'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it); resource-not-accessible: the associate is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no associate has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listCurrentAccounts: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description MAIN or SUB */
+        accountType?: string;
+        /** @description ACTIVE or DISABLED */
+        status?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 2,
+           *         "accountType": "MAIN",
+           *         "cvu": "0000003100012345678901",
+           *         "alias": "norte.cobros.main",
+           *         "currencyCode": "ARS",
+           *         "status": "ACTIVE",
+           *         "lastSettlementDate": "2026-03-05T13:00:00.000Z",
+           *         "creationDate": "2026-01-10T10:00:00.000Z",
+           *         "modificationDate": "2026-03-05T13:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['CurrentAccount'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getCurrentAccount: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Current account */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 2,
+           *       "accountType": "MAIN",
+           *       "cvu": "0000003100012345678901",
+           *       "alias": "norte.cobros.main",
+           *       "currencyCode": "ARS",
+           *       "status": "ACTIVE",
+           *       "lastSettlementDate": "2026-03-05T13:00:00.000Z",
+           *       "creationDate": "2026-01-10T10:00:00.000Z",
+           *       "modificationDate": "2026-03-05T13:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['CurrentAccount'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it); resource-not-accessible: the current account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no current account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getCurrentAccountBalances: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Balances */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "currentAccountId": 2,
+           *       "currencyCode": "ARS",
+           *       "totalBalance": 15000.5,
+           *       "balanceByWallet": {
+           *         "CVU": 15000.5,
+           *         "CASH": 0,
+           *         "CVU_TAX": 0
+           *       },
+           *       "asOf": "2026-03-05T13:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Balances'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it); resource-not-accessible: the current account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no current account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listCurrentAccountMovements: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description -movementDate (default) or movementDate */
+        sort?: string;
+        /** @description movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description movementDate <= (inclusive) */
+        toDate?: string;
+        /** @description CREDIT or DEBIT */
+        movementType?: string;
+        /** @description DEPOSIT or SETTLEMENT */
+        operationType?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 9002,
+           *         "currentAccountId": 2,
+           *         "movementType": "CREDIT",
+           *         "operationType": "SETTLEMENT",
+           *         "subtype": "SETTLEMENT_IN",
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "counterParty": null,
+           *         "settlementId": 88,
+           *         "movementDate": "2026-03-05T13:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Movement'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it); resource-not-accessible: the current account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no current account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listReceivableAccountMovements: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description -movementDate (default) or movementDate */
+        sort?: string;
+        /** @description movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description movementDate <= (inclusive) */
+        toDate?: string;
+        /** @description CREDIT or DEBIT */
+        movementType?: string;
+        /** @description DEPOSIT or SETTLEMENT */
+        operationType?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 9001,
+           *         "receivableAccountId": 31,
+           *         "movementType": "CREDIT",
+           *         "operationType": "DEPOSIT",
+           *         "subtype": null,
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "counterParty": {
+           *           "name": "Almacén Don José",
+           *           "taxId": "20123456786"
+           *         },
+           *         "settlementId": null,
+           *         "movementDate": "2026-03-05T12:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Movement'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:read (requiredScope names it); resource-not-accessible: the receivable account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listSettlements: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Exact */
+        receivableAccountId?: number;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 88,
+           *         "receivableAccountId": 31,
+           *         "currentAccountId": 2,
+           *         "amount": 15000.5,
+           *         "currencyCode": "ARS",
+           *         "receivablesCount": 1,
+           *         "receivableIds": [
+           *           501
+           *         ],
+           *         "settlementDate": "2026-03-05T13:00:00.000Z",
+           *         "creationDate": "2026-03-05T13:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Settlement'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getSettlement: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Settlement */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 88,
+           *       "receivableAccountId": 31,
+           *       "currentAccountId": 2,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "receivablesCount": 1,
+           *       "receivableIds": [
+           *         501
+           *       ],
+           *       "settlementDate": "2026-03-05T13:00:00.000Z",
+           *       "creationDate": "2026-03-05T13:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Settlement'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks current-accounts:read (requiredScope names it); resource-not-accessible: the settlement is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no settlement has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createSandboxCollection: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "receivableAccountId": 31,
+         *       "amount": "15000.50",
+         *       "currencyCode": "ARS",
+         *       "counterParty": {
+         *         "name": "Almacén Don José",
+         *         "taxId": "20-12345678-6"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['CollectionInput'];
+      };
+    };
+    responses: {
+      /** @description The movement */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 9001,
+           *       "receivableAccountId": 31,
+           *       "movementType": "CREDIT",
+           *       "operationType": "DEPOSIT",
+           *       "subtype": null,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "counterParty": {
+           *         "name": "Almacén Don José",
+           *         "taxId": "20123456786"
+           *       },
+           *       "settlementId": null,
+           *       "movementDate": "2026-03-05T12:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Movement'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivable-accounts:write (requiredScope names it); resource-not-accessible: the account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has the receivableAccountId (in production: the path) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description receivable-account-not-active: the account is not ACTIVE; unmatching-movement-currency-code: currencyCode is not the account's; current-account-not-receivable-enabled: the customer's current account does not take collections */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-not-active' | 'unmatching-movement-currency-code' | 'current-account-not-receivable-enabled';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  runSandboxSettlement: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /** @example {} */
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description What the cycle did for the caller's customer */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "settlements": 1,
+           *       "settledReceivables": 1,
+           *       "settledAmount": 15000.5
+           *     }
+           */
+          'application/json': components['schemas']['SettlementRun'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description resource-not-found: in production: the path */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  runSandboxExpiration: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "date": "2026-04-01"
+         *     }
+         */
+        'application/json': components['schemas']['ExpirationRunInput'];
+      };
+    };
+    responses: {
+      /** @description How many receivables the run expired */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "expiredReceivables": 3
+           *     }
+           */
+          'application/json': components['schemas']['ExpirationRun'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks receivables:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description resource-not-found: in production: the path */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  receiveIncomingTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description sha256=<hex HMAC-SHA256 of the raw body> under BANK_NOTIFICATION_SECRET */
+        'x-bank-signature': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "notificationId": "trf-20260305-000123",
+         *       "cvu": "0000003100098765432109",
+         *       "amount": "15000.50",
+         *       "currencyCode": "ARS",
+         *       "counterParty": {
+         *         "name": "Almacén Don José",
+         *         "taxId": "20123456786"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @description The provider's transfer id; recorded once */
+          notificationId: string;
+          cvu: string;
+          amount: number | string;
+          /** @constant */
+          currencyCode: 'ARS';
+          counterParty: {
+            name: string;
+            taxId: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Already recorded under this notificationId */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 9001,
+           *       "receivableAccountId": 31,
+           *       "movementType": "CREDIT",
+           *       "operationType": "DEPOSIT",
+           *       "subtype": null,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "counterParty": {
+           *         "name": "Almacén Don José",
+           *         "taxId": "20123456786"
+           *       },
+           *       "settlementId": null,
+           *       "movementDate": "2026-03-05T12:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Movement'];
+        };
+      };
+      /** @description Recorded */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 9001,
+           *       "receivableAccountId": 31,
+           *       "movementType": "CREDIT",
+           *       "operationType": "DEPOSIT",
+           *       "subtype": null,
+           *       "amount": 15000.5,
+           *       "currencyCode": "ARS",
+           *       "counterParty": {
+           *         "name": "Almacén Don José",
+           *         "taxId": "20123456786"
+           *       },
+           *       "settlementId": null,
+           *       "movementDate": "2026-03-05T12:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Movement'];
+        };
+      };
+      /** @description validation: the body is malformed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: the signature is missing or wrong */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description resource-not-found: no receivable account has that CVU */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description receivable-account-not-active: the account is not ACTIVE; unmatching-movement-currency-code: currencyCode is not the account's */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-not-active' | 'unmatching-movement-currency-code';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; the provider retries */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "database": "up"
+           *     }
+           */
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description Database unreachable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "degraded",
+           *       "database": "down"
+           *     }
+           */
+          'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OpenAPI 3.1 */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "Receivables and Collections Service",
+           *         "version": "1.0.0"
+           *       }
+           *     }
+           */
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description validation: a body that is not valid JSON */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+    };
+  };
+}

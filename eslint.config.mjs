@@ -2,11 +2,12 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  // Linted: every package's src, testing, test and scripts TypeScript. Not the child scripts tests spawn (plain CommonJS
-  // outside any TypeScript program), nor build output, the benchmark's results or the repository's own scripts.
+  // Linted: every package's and example's src, testing, test and scripts TypeScript. Not the child scripts tests spawn
+  // (plain CommonJS outside any TypeScript program), nor build output, the benchmark's results or the repository's own
+  // scripts.
   { ignores: ['**/dist/', '**/*.js', 'eslint.config.mjs', 'jest.config.ts', 'bench/', 'scripts/'] },
   {
-    files: ['packages/*/{src,test,testing,scripts}/**/*.ts'],
+    files: ['{packages,examples}/*/{src,test,testing,scripts}/**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },

@@ -19,11 +19,23 @@ const moduleNameMapper = {
 };
 
 const config: Config = {
-  rootDir: '.',
-  testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc as never },
-  moduleNameMapper,
-  testMatch: ['<rootDir>/packages/*/{src,test,testing}/**/*.test.ts'],
+  projects: [
+    {
+      displayName: 'packages',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc as never },
+      moduleNameMapper,
+      testMatch: ['<rootDir>/packages/*/{src,test,testing}/**/*.test.ts'],
+    },
+    {
+      // No mapper: the examples import @rcs/domain as an embedding team does, through its package.json exports
+      // to the built dist, which `npm test` builds first.
+      displayName: 'examples',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc as never },
+      testMatch: ['<rootDir>/examples/*/test/**/*.test.ts'],
+    },
+  ],
   // Gives every run a database: a fresh one on DATABASE_URL's server, else embedded PGlite (see the file).
   globalSetup: '<rootDir>/packages/adapters-postgres/testing/jest-global-setup.ts',
   globalTeardown: '<rootDir>/packages/adapters-postgres/testing/jest-global-teardown.ts',

@@ -94,7 +94,11 @@ export class HttpBankProvider implements BankProvider {
       throw new AttemptFailure('unavailable', `HTTP_${response.status}`, `provider answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
     }
     if (response.status >= 400) {
-      throw new AttemptFailure('refused', `HTTP_${response.status}`, `provider refused the request (${response.status})${text ? `: ${text.slice(0, 200)}` : ''}`);
+      throw new AttemptFailure(
+        'refused',
+        `HTTP_${response.status}`,
+        `provider refused the request (${response.status})${text ? `: ${text.slice(0, 200)}` : ''}`,
+      );
     }
     try {
       return JSON.parse(text);

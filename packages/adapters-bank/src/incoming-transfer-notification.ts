@@ -1,13 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  DomainError,
-  Money,
-  parseTaxId,
-  storedText,
-  ValidationError,
-  type IncomingTransferNotifications,
-  type RecordIncomingTransferInput,
-} from '@rcs/domain';
+import { DomainError, Money, parseTaxId, storedText, ValidationError, type IncomingTransferNotifications, type RecordIncomingTransferInput } from '@rcs/domain';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` under the shared notification secret. */
 export const SIGNATURE_HEADER = 'x-bank-signature';

@@ -31,7 +31,9 @@ describe('HTTP bank provider client against the simulator', () => {
     // It answers the first two calls 503, then assigns at once: only a third attempt sees the CVU.
     const flaky = await startBankSimulator(0, { provisioningDelayMs: 0, flakyFailures: 2 });
     try {
-      const answer = await new HttpBankProvider({ baseUrl: flaky.url, attempts: 3, backoffMs: 5, random: () => 0.5 }).requestCvu(request('ra-flaky', 'SIM-FLAKY SA'));
+      const answer = await new HttpBankProvider({ baseUrl: flaky.url, attempts: 3, backoffMs: 5, random: () => 0.5 }).requestCvu(
+        request('ra-flaky', 'SIM-FLAKY SA'),
+      );
       expect(answer).toEqual({ state: 'ASSIGNED', cvu: expect.any(String) });
     } finally {
       await flaky.stop();
@@ -39,13 +41,17 @@ describe('HTTP bank provider client against the simulator', () => {
   });
 
   it('reports a provider that stays down as 502 external-provider-unavailable with the provider error', async () => {
-    const error = await client().requestCvu(request('ra-down', 'SIM-DOWN SA')).catch((e) => e);
+    const error = await client()
+      .requestCvu(request('ra-down', 'SIM-DOWN SA'))
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'HTTP_503' } });
   });
 
   it('reports a provider that does not answer in time as 504 external-provider-timeout', async () => {
-    const error = await client({ attempts: 2 }).requestCvu(request('ra-slow', 'SIM-TIMEOUT SA')).catch((e) => e);
+    const error = await client({ attempts: 2 })
+      .requestCvu(request('ra-slow', 'SIM-TIMEOUT SA'))
+      .catch((e) => e);
     expect(error).toMatchObject({ code: 'external-provider-timeout', providerError: { code: 'TIMEOUT' } });
   });
 

@@ -86,7 +86,9 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(methodNotAllowed(open));
   api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
-  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) => resource(routes));
+  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) =>
+    resource(routes),
+  );
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));
   api.use(methodNotAllowed(resources));

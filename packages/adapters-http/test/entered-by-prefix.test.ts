@@ -11,7 +11,10 @@ function api() {
   receivables.get('/receivables', (_req, res) => void res.json('receivables'));
   receivables.get('/receivables/:id', (req, res) => void res.json(`receivable ${req.params.id}`));
   const entered: string[] = [];
-  for (const [name, router] of [['clients', clients], ['receivables', receivables]] as const) {
+  for (const [name, router] of [
+    ['clients', clients],
+    ['receivables', receivables],
+  ] as const) {
     const handle = router.handle.bind(router);
     router.handle = (req, res, next) => {
       entered.push(`${name} ${req.path}`);
@@ -33,7 +36,7 @@ describe('resource routers entered by their first path segment', () => {
     expect((await request(http).get('/v1/clients')).body).toBe('clients');
   });
 
-  it('enters only the router whose routes start with the request\'s first segment', async () => {
+  it("enters only the router whose routes start with the request's first segment", async () => {
     const { http, entered } = api();
     await request(http).get('/v1/receivables/7');
     await request(http).get('/v1/clients/3/receivables');

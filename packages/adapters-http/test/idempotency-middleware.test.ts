@@ -22,15 +22,18 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>)
     next();
   });
   let calls = 0;
-  http.post('/things', idempotencyKeys(app, clock).required(async () => {
-    const outcome = outcomes[calls++];
-    await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
-    if (outcome === 'crash') throw new Error('database went away');
-    if (outcome === 'busy') throw new DomainError('rate-limit-exceeded', 'slow down', { retryAfterSeconds: 1 });
-    if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');
-    if (outcome === 'deadlock') throw new TransactionConflictError();
-    return { status: 201, body: { calls } };
-  }));
+  http.post(
+    '/things',
+    idempotencyKeys(app, clock).required(async () => {
+      const outcome = outcomes[calls++];
+      await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
+      if (outcome === 'crash') throw new Error('database went away');
+      if (outcome === 'busy') throw new DomainError('rate-limit-exceeded', 'slow down', { retryAfterSeconds: 1 });
+      if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');
+      if (outcome === 'deadlock') throw new TransactionConflictError();
+      return { status: 201, body: { calls } };
+    }),
+  );
   http.use(errorHandler(pino({ level: 'silent' })));
   return { http, store, clock, calls: () => calls, transactions: () => transactions };
 }
@@ -131,7 +134,12 @@ function validatingApp(parser = express.json({ verify: keepRawBody })) {
     req.body = { a: req.body.a };
     next();
   };
-  http.post('/things', keys.cachedReplay, validate, keys.required(() => Promise.resolve({ status: 201, body: { calls: ++calls } })));
+  http.post(
+    '/things',
+    keys.cachedReplay,
+    validate,
+    keys.required(() => Promise.resolve({ status: 201, body: { calls: ++calls } })),
+  );
   http.use(errorHandler(pino({ level: 'silent' })));
   return { http, validations: () => validations, calls: () => calls };
 }

@@ -59,7 +59,11 @@ const operations = Object.entries(openApiDocument.paths as unknown as Record<str
   METHODS.filter((method) => item[method]).map((method) => ({ name: `${method} ${path}`, operation: item[method] })),
 );
 const answersOf = (predicate: (status: string, answer: Answer, operation: Operation) => boolean) =>
-  operations.flatMap(({ name, operation }) => Object.entries(operation.responses).filter(([status, answer]) => predicate(status, answer, operation)).map(([status, answer]) => ({ at: `${name} ${status}`, answer })));
+  operations.flatMap(({ name, operation }) =>
+    Object.entries(operation.responses)
+      .filter(([status, answer]) => predicate(status, answer, operation))
+      .map(([status, answer]) => ({ at: `${name} ${status}`, answer })),
+  );
 const lacking = <T extends { at: string }>(items: readonly T[], has: (item: T) => boolean) => items.filter((item) => !has(item)).map((item) => item.at);
 
 describe('the OpenAPI document', () => {
@@ -78,14 +82,17 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(operations.length);
     const incomplete = operations.filter(({ operation: o }) => {
       const scopes = o.security?.flatMap((requirement) => Object.values(requirement).flat()) ?? [];
-      const scopeSaid = o.security?.length === 0 ? /Needs no token/.test(o.description ?? '') : scopes.every((scope) => o.description?.includes(`\`${scope}\``));
+      const scopeSaid =
+        o.security?.length === 0 ? /Needs no token/.test(o.description ?? '') : scopes.every((scope) => o.description?.includes(`\`${scope}\``));
       return !o.operationId || o.tags?.length !== 1 || !tags.has(o.tags[0]) || !o.summary || o.security === undefined || !scopeSaid;
     });
     expect(incomplete.map(({ name }) => name)).toEqual([]);
   });
 
   it('shows an example of every request body and of every JSON answer', () => {
-    const bodies = operations.filter(({ operation }) => operation.requestBody).map(({ name, operation }) => ({ at: name, media: operation.requestBody!.content['application/json'] }));
+    const bodies = operations
+      .filter(({ operation }) => operation.requestBody)
+      .map(({ name, operation }) => ({ at: name, media: operation.requestBody!.content['application/json'] }));
     expect(lacking(bodies, ({ media }) => media.example !== undefined)).toEqual([]);
     const json = answersOf((_status, answer) => answer.content?.['application/json'] !== undefined);
     expect(lacking(json, ({ answer }) => answer.content!['application/json'].example !== undefined)).toEqual([]);
@@ -98,7 +105,11 @@ describe('the OpenAPI document', () => {
       const media = answer.content?.['application/problem+json'];
       const codes = media?.schema.allOf?.[1]?.properties?.code?.enum ?? [];
       const status = Number(at.split(' ').pop());
-      const ofStatus = new Set(Object.entries(STATUS_BY_CODE).filter(([, s]) => s === status).map(([code]) => code.replace('route-code-already-used-for-date', 'route-code-already-used')));
+      const ofStatus = new Set(
+        Object.entries(STATUS_BY_CODE)
+          .filter(([, s]) => s === status)
+          .map(([code]) => code.replace('route-code-already-used-for-date', 'route-code-already-used')),
+      );
       return codes.length > 0 && codes.every((code) => ofStatus.has(code) && media?.examples?.[code] !== undefined);
     });
     expect(wrong).toEqual([]);

@@ -27,7 +27,11 @@ const lists: ReadonlyArray<[string, unknown, readonly unknown[]]> = [
   ['ReceivableStatusInput.status', s.ReceivableStatusInput.properties.status.enum, REQUESTABLE_STATUSES],
   ['Receivable.receivableType', s.Receivable.properties.receivableType.enum, RECEIVABLE_TYPES],
   ['Receivable.status', s.Receivable.properties.status.enum, RECEIVABLE_STATUSES],
-  ['RouteSettlement.summary.byReceivableType.type', s.RouteSettlement.properties.summary.properties.byReceivableType.items.properties.type.enum, RECEIVABLE_TYPES],
+  [
+    'RouteSettlement.summary.byReceivableType.type',
+    s.RouteSettlement.properties.summary.properties.byReceivableType.items.properties.type.enum,
+    RECEIVABLE_TYPES,
+  ],
   ['Movement.movementType', s.Movement.properties.movementType.enum, MOVEMENT_TYPES],
   ['Movement.operationType', s.Movement.properties.operationType.enum, OPERATION_TYPES],
   ['CurrentAccount.accountType', s.CurrentAccount.properties.accountType.enum, CURRENT_ACCOUNT_TYPES],
@@ -35,11 +39,11 @@ const lists: ReadonlyArray<[string, unknown, readonly unknown[]]> = [
 ];
 
 describe('the OpenAPI document', () => {
-  it.each(lists)('lists in %s the domain\'s own values', (_where, listed, domain) => {
+  it.each(lists)("lists in %s the domain's own values", (_where, listed, domain) => {
     expect(listed).toBe(domain);
   });
 
-  it('lists the domain\'s values, or null, where a field may be absent', () => {
+  it("lists the domain's values, or null, where a field may be absent", () => {
     expect(s.ReceivableAccount.properties.disabledReason.enum).toEqual([...DISABLED_REASONS, null]);
     expect(s.Movement.properties.subtype.enum).toEqual([...MOVEMENT_SUBTYPES, null]);
   });

@@ -13,7 +13,10 @@ export async function databaseReady(knex: Knex): Promise<boolean> {
 }
 
 /** What a bearer token's credential is now (its owner, its clientId, its scopes, revoked or not); undefined if there is none. */
-export async function credentialOfToken(knex: Knex, credentialId: number): Promise<Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status' | 'scopes'> | undefined> {
+export async function credentialOfToken(
+  knex: Knex,
+  credentialId: number,
+): Promise<Pick<CredentialSnapshot, 'customerId' | 'clientId' | 'status' | 'scopes'> | undefined> {
   const row = await knex('credentials')
     .where({ id: credentialId })
     .first<Pick<CredentialRow, 'customer_id' | 'client_id' | 'status' | 'scopes'> | undefined>('customer_id', 'client_id', 'status', 'scopes');

@@ -19,11 +19,28 @@ describe(`migration ${MIGRATION}`, () => {
     const now = new Date();
     const [client] = await db
       .knex('clients')
-      .insert({ customer_id: customerId, business_name: `A ${n}`, tax_id: String(30000000100 + n), document_type: 'CUIT', creation_date: now, modification_date: now, version: 1 })
+      .insert({
+        customer_id: customerId,
+        business_name: `A ${n}`,
+        tax_id: String(30000000100 + n),
+        document_type: 'CUIT',
+        creation_date: now,
+        modification_date: now,
+        version: 1,
+      })
       .returning('id');
     const [account] = await db
       .knex('receivable_accounts')
-      .insert({ customer_id: customerId, client_id: client.id, currency_code: 'ARS', status: 'ACTIVE', alias, creation_date: now, modification_date: now, version: 1 })
+      .insert({
+        customer_id: customerId,
+        client_id: client.id,
+        currency_code: 'ARS',
+        status: 'ACTIVE',
+        alias,
+        creation_date: now,
+        modification_date: now,
+        version: 1,
+      })
       .returning('id');
     return Number(account.id);
   }

@@ -15,11 +15,28 @@ describe('migration 007-disabled-reason', () => {
     const now = new Date();
     const [client] = await db
       .knex('clients')
-      .insert({ customer_id: customerId, business_name: `M ${n}`, tax_id: String(30000000000 + n), document_type: 'CUIT', creation_date: now, modification_date: now, version: 1 })
+      .insert({
+        customer_id: customerId,
+        business_name: `M ${n}`,
+        tax_id: String(30000000000 + n),
+        document_type: 'CUIT',
+        creation_date: now,
+        modification_date: now,
+        version: 1,
+      })
       .returning('id');
     const [account] = await db
       .knex('receivable_accounts')
-      .insert({ customer_id: customerId, client_id: client.id, currency_code: 'ARS', status, last_provisioning_error: lastError, creation_date: now, modification_date: now, version: 1 })
+      .insert({
+        customer_id: customerId,
+        client_id: client.id,
+        currency_code: 'ARS',
+        status,
+        last_provisioning_error: lastError,
+        creation_date: now,
+        modification_date: now,
+        version: 1,
+      })
       .returning('id');
     return Number(account.id);
   }
@@ -49,6 +66,8 @@ describe('migration 007-disabled-reason', () => {
     const [customer] = await db.knex('customers').insert({ name: 'Checked', creation_date: new Date() }).returning('id');
     const id = await accountBefore(customer.id, 6, 'ACTIVE', null);
     await expect(db.knex('receivable_accounts').where({ id }).update({ status: 'DISABLED' })).rejects.toThrow(/receivable_accounts_disabled_reason/);
-    await expect(db.knex('receivable_accounts').where({ id }).update({ disabled_reason: 'DISABLED_BY_CUSTOMER' })).rejects.toThrow(/receivable_accounts_disabled_reason/);
+    await expect(db.knex('receivable_accounts').where({ id }).update({ disabled_reason: 'DISABLED_BY_CUSTOMER' })).rejects.toThrow(
+      /receivable_accounts_disabled_reason/,
+    );
   });
 });

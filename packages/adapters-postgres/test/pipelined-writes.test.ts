@@ -78,29 +78,32 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     expect(await stored()).toEqual([]);
   });
 
-  itOnRealServer('PGlite\'s socket serves one message exchange at a time: nothing is pipelined there')('go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip', async () => {
-    // The pool's one connection, whose socket writes are counted.
-    const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
-    await db.knex.client.releaseConnection(connection);
-    const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-    const { _write, _writev } = stream;
-    let flushes = 0;
-    const counted = (original: (...args: unknown[]) => void) =>
-      function (this: unknown, ...args: unknown[]) {
-        flushes++;
-        return original.apply(this, args);
-      };
-    Object.assign(stream, { _write: counted(_write), _writev: counted(_writev) });
-    try {
-      await uow.run(async (tx) => {
-        await tx.outbox.record([event(customerId, 1)]); // goes out with BEGIN
-        await tx.customers.get(customerId); // waited for: its round trip carries BEGIN and the event too
-        await tx.outbox.record([event(customerId, 2)]); // goes out with COMMIT
-      });
-    } finally {
-      Object.assign(stream, { _write, _writev });
-    }
-    expect(flushes).toBe(2);
-    expect(await stored()).toEqual([1, 2]);
-  });
+  itOnRealServer("PGlite's socket serves one message exchange at a time: nothing is pipelined there")(
+    'go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip',
+    async () => {
+      // The pool's one connection, whose socket writes are counted.
+      const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
+      await db.knex.client.releaseConnection(connection);
+      const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      const { _write, _writev } = stream;
+      let flushes = 0;
+      const counted = (original: (...args: unknown[]) => void) =>
+        function (this: unknown, ...args: unknown[]) {
+          flushes++;
+          return original.apply(this, args);
+        };
+      Object.assign(stream, { _write: counted(_write), _writev: counted(_writev) });
+      try {
+        await uow.run(async (tx) => {
+          await tx.outbox.record([event(customerId, 1)]); // goes out with BEGIN
+          await tx.customers.get(customerId); // waited for: its round trip carries BEGIN and the event too
+          await tx.outbox.record([event(customerId, 2)]); // goes out with COMMIT
+        });
+      } finally {
+        Object.assign(stream, { _write, _writev });
+      }
+      expect(flushes).toBe(2);
+      expect(await stored()).toEqual([1, 2]);
+    },
+  );
 });

@@ -19,13 +19,26 @@ describe(`settlement statements (${process.env.RCS_TEST_STORAGE})`, () => {
       const { customer } = await tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'settlement rule', creationDate: T0 });
       await openCurrentAccounts(tx, customer.id, new FixedClock(T0));
       const { client } = await tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails(), T0));
-      const opened = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId: customer.id, owner: { clientId: client.id, associateId: null }, currencyCode: 'ARS' }, T0);
+      const opened = ReceivableAccount.open(
+        { id: await tx.receivableAccounts.nextId(), customerId: customer.id, owner: { clientId: client.id, associateId: null }, currencyCode: 'ARS' },
+        T0,
+      );
       const { account } = await tx.receivableAccounts.insertIfAbsent(opened);
       await tx.receivableAccounts.update(account.assignCvu('0000044100000000000001', 'rule.cta', T0));
       await tx.receivables.insert(aReceivableDraft({ customerId: customer.id, accountId: account.id, clientId: client.id }, { status: 'PAID' }));
       await tx.ledger.append({
-        customerId: customer.id, accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'CREDIT', operationType: 'DEPOSIT', subtype: null, amountMinor: 10_000n,
-        currencyCode: 'ARS', counterParty: null, settlementId: null, providerReference: null, movementDate: T0,
+        customerId: customer.id,
+        accountId: account.id,
+        accountKind: 'RECEIVABLE',
+        movementType: 'CREDIT',
+        operationType: 'DEPOSIT',
+        subtype: null,
+        amountMinor: 10_000n,
+        currencyCode: 'ARS',
+        counterParty: null,
+        settlementId: null,
+        providerReference: null,
+        movementDate: T0,
       });
     });
     const statements: { sql: string; bindings: readonly unknown[] }[] = [];

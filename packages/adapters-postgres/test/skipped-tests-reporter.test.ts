@@ -13,13 +13,17 @@ function summaryOf(storage: string, tests: Array<{ title: string; status: 'passe
     process.env.RCS_TEST_STORAGE = storage;
     const reporter = new SkippedTestsReporter({ rootDir: '/repo', testNamePattern: undefined } as unknown as Config.GlobalConfig);
     reporter.onRunStart();
-    for (const { title, reason } of recorded) appendFileSync(process.env[SKIPPED_TESTS_FILE]!, `${JSON.stringify({ file: '/repo/a.test.ts', title, reason })}\n`);
+    for (const { title, reason } of recorded)
+      appendFileSync(process.env[SKIPPED_TESTS_FILE]!, `${JSON.stringify({ file: '/repo/a.test.ts', title, reason })}\n`);
     const results = { testResults: [{ testFilePath: '/repo/a.test.ts', testResults: tests.map((t) => ({ ...t, fullName: `suite ${t.title}` })) }] };
     reporter.onRunComplete(new Set(), results as unknown as AggregatedResult);
     return printed.join('');
   } finally {
     write.mockRestore();
-    for (const [name, value] of [[SKIPPED_TESTS_FILE, saved.file], ['RCS_TEST_STORAGE', saved.storage]] as const) {
+    for (const [name, value] of [
+      [SKIPPED_TESTS_FILE, saved.file],
+      ['RCS_TEST_STORAGE', saved.storage],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -28,7 +32,14 @@ function summaryOf(storage: string, tests: Array<{ title: string; status: 'passe
 
 describe('the summary ending a test run', () => {
   it('lists each test skipped on PGlite under the reason it was skipped for', () => {
-    const printed = summaryOf('pglite', [{ title: 'races', status: 'pending' }, { title: 'counts', status: 'passed' }], [{ title: 'races', reason: 'needs two connections' }]);
+    const printed = summaryOf(
+      'pglite',
+      [
+        { title: 'races', status: 'pending' },
+        { title: 'counts', status: 'passed' },
+      ],
+      [{ title: 'races', reason: 'needs two connections' }],
+    );
     expect(printed).toContain('1 skipped test');
     expect(printed).toContain('  needs two connections:\n    a.test.ts › suite races');
     expect(printed).not.toContain('counts');

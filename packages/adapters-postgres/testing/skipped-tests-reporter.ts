@@ -54,7 +54,10 @@ export default class SkippedTestsReporter implements Reporter {
     } catch {
       return [];
     }
-    return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as SkippedTest);
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as SkippedTest);
   }
 }
 

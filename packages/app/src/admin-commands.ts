@@ -36,7 +36,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       if (typeof name !== 'string') throw new UsageError('--name NAME is required');
       return async (app) => {
         const { customer, clientId, clientSecret } = await app.customers.create.execute({ name, approvalControl: v['approval-control'] === true });
-        return { customerId: customer.id, name: customer.name, approvalControl: customer.approvalControl, clientId, clientSecret, note: 'the secret is shown once' };
+        return {
+          customerId: customer.id,
+          name: customer.name,
+          approvalControl: customer.approvalControl,
+          clientId,
+          clientSecret,
+          note: 'the secret is shown once',
+        };
       };
     },
   },
@@ -93,7 +100,9 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     prepare: () => async (app) => {
       const mismatches = await app.ledger.verify.execute();
       if (mismatches.length) {
-        throw new LedgerBroken(mismatches.map((m) => `${m.accountKind} account ${m.accountId}: balance ${m.balanceMinor} != movements ${m.movementsMinor} (minor units)`).join('\n'));
+        throw new LedgerBroken(
+          mismatches.map((m) => `${m.accountKind} account ${m.accountId}: balance ${m.balanceMinor} != movements ${m.movementsMinor} (minor units)`).join('\n'),
+        );
       }
       return { ledger: 'consistent: every balance equals the sum of its movements' };
     },

@@ -22,7 +22,7 @@ function overview(group?: string): string {
     'usage:',
     ...names.map((name) => `  ${usageOf(name, ADMIN_COMMANDS[name])}`),
     '',
-    'Add --help to a command for what it does. Without DATABASE_URL the commands use the running service\'s',
+    "Add --help to a command for what it does. Without DATABASE_URL the commands use the running service's",
     'embedded database, or open DATA_DIR themselves while no service runs.',
   ].join('\n');
 }

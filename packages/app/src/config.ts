@@ -114,8 +114,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxCredentials:
       mode === 'sandbox'
         ? [
-            { customerName: 'Sandbox Customer 1', clientId: env.SANDBOX_CLIENT_ID || 'sandbox-client', clientSecret: env.SANDBOX_CLIENT_SECRET || 'sandbox-secret' },
-            { customerName: 'Sandbox Customer 2', clientId: env.SANDBOX2_CLIENT_ID || 'sandbox-client-2', clientSecret: env.SANDBOX2_CLIENT_SECRET || 'sandbox-secret-2' },
+            {
+              customerName: 'Sandbox Customer 1',
+              clientId: env.SANDBOX_CLIENT_ID || 'sandbox-client',
+              clientSecret: env.SANDBOX_CLIENT_SECRET || 'sandbox-secret',
+            },
+            {
+              customerName: 'Sandbox Customer 2',
+              clientId: env.SANDBOX2_CLIENT_ID || 'sandbox-client-2',
+              clientSecret: env.SANDBOX2_CLIENT_SECRET || 'sandbox-secret-2',
+            },
           ]
         : [],
   };

@@ -3,14 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import {
-  createApplication,
-  DEFAULT_PROVISIONING_POLICY,
-  type Application,
-  type BankProvider,
-  type Clock,
-  type ProvisioningTrigger,
-} from '@rcs/domain';
+import { createApplication, DEFAULT_PROVISIONING_POLICY, type Application, type BankProvider, type Clock, type ProvisioningTrigger } from '@rcs/domain';
 import { ensureSetting, KnexUnitOfWork, knexQueries } from '@rcs/adapters-postgres';
 import { HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';

@@ -30,7 +30,9 @@ describe('HTTP workers', () => {
       body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
     });
     const { accessToken } = (await login.json()) as { accessToken: string };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status)),
+    );
     expect(answers).toEqual(Array(20).fill(200));
     child.kill('SIGTERM');
     expect(await exit).toEqual([0, null]);

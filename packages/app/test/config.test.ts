@@ -3,7 +3,15 @@ import { ConfigError, loadConfig } from '../src/config';
 describe('configuration', () => {
   it('starts in sandbox with the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ mode: 'sandbox', port: 3000, rateLimits: { perCredential: 1200, perSource: 120, loginPerSource: 20 }, trustProxy: false, databaseUrl: undefined, workersEnabled: true, httpWorkers: 1 });
+    expect(config).toMatchObject({
+      mode: 'sandbox',
+      port: 3000,
+      rateLimits: { perCredential: 1200, perSource: 120, loginPerSource: 20 },
+      trustProxy: false,
+      databaseUrl: undefined,
+      workersEnabled: true,
+      httpWorkers: 1,
+    });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],
       ['Sandbox Customer 2', 'sandbox-client-2'],

@@ -38,7 +38,11 @@ describe('crash recovery', () => {
       ['after it wrote the CVU, before COMMIT', 'after', '^update "receivable_accounts"'],
     ])('ends ACTIVE with the one CVU the provider assigned when killed %s and restarted', async (_moment, when, pattern) => {
       const { client } = await parties(api, token);
-      const opened = await api.call('post', '/v1/receivable-accounts', { token, body: { clientId: client.id }, headers: { 'Idempotency-Key': `crash-cvu-${when}-${pattern}` } });
+      const opened = await api.call('post', '/v1/receivable-accounts', {
+        token,
+        body: { clientId: client.id },
+        headers: { 'Idempotency-Key': `crash-cvu-${when}-${pattern}` },
+      });
       const accountId = opened.body.id as number;
 
       await crashAt(api, when, pattern, ['provision', api.bankUrl]);
@@ -50,7 +54,10 @@ describe('crash recovery', () => {
 
       const account = await api.call('get', `/v1/receivable-accounts/${accountId}`, { token });
       expect(account.body).toMatchObject({ status: 'ACTIVE', cvu: simulatedCvu(cvuRequestId(accountId)) });
-      const activations = await api.db.knex('outbox_events').where({ type: 'receivable-account.activated' }).whereRaw(`data::jsonb -> 'receivableAccount' ->> 'id' = ?`, [String(accountId)]);
+      const activations = await api.db
+        .knex('outbox_events')
+        .where({ type: 'receivable-account.activated' })
+        .whereRaw(`data::jsonb -> 'receivableAccount' ->> 'id' = ?`, [String(accountId)]);
       expect(activations).toHaveLength(1);
     });
   });
@@ -67,8 +74,15 @@ describe('crash recovery', () => {
       const body = { receivableAccountId: accountId, amount: '10.50', currencyCode: 'ARS', receivableType: 'INVOICE', legalNumber: key };
       await crashAt(api, when, pattern, ['post', token, '/v1/receivables', key, JSON.stringify(body)]);
       const retry = await api.call('post', '/v1/receivables', { token, body, headers: { 'Idempotency-Key': key } });
-      const rows = await api.db.knex('receivables').where({ legal_number: key }).pluck('id').then((ids) => ids.map(Number));
-      const events = await api.db.knex('outbox_events').where({ type: 'receivable.created' }).whereRaw(`data::jsonb -> 'receivable' ->> 'legalNumber' = ?`, [key]);
+      const rows = await api.db
+        .knex('receivables')
+        .where({ legal_number: key })
+        .pluck('id')
+        .then((ids) => ids.map(Number));
+      const events = await api.db
+        .knex('outbox_events')
+        .where({ type: 'receivable.created' })
+        .whereRaw(`data::jsonb -> 'receivable' ->> 'legalNumber' = ?`, [key]);
       return { retry, rows, events };
     }
 

@@ -46,19 +46,23 @@ describe('one process per embedded data directory', () => {
     expect((await fetch(`${holder.url}/health`)).status).toBe(200);
   });
 
-  it('lets the admin CLI use the running service\'s database instead of opening the files', async () => {
+  it("lets the admin CLI use the running service's database instead of opening the files", async () => {
     const listed = await runAdmin(['customers', 'list'], embedded());
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((c: { name: string }) => c.name)).toEqual(['Sandbox Customer 1', 'Sandbox Customer 2']);
   });
 
-  it('starts on the directory after its service was killed with SIGKILL, and takes over its endpoint file', async () => {
-    holder.child.kill('SIGKILL');
-    await holder.exit;
-    holder = await startService(embedded());
-    expect(endpoint().pid).toBe(holder.child.pid);
-    expect((await fetch(`${holder.url}/health`)).status).toBe(200);
-  }, START_TIMEOUT_MS + 5_000);
+  it(
+    'starts on the directory after its service was killed with SIGKILL, and takes over its endpoint file',
+    async () => {
+      holder.child.kill('SIGKILL');
+      await holder.exit;
+      holder = await startService(embedded());
+      expect(endpoint().pid).toBe(holder.child.pid);
+      expect((await fetch(`${holder.url}/health`)).status).toBe(200);
+    },
+    START_TIMEOUT_MS + 5_000,
+  );
 });
 
 describe('the admin CLI on an embedded data directory', () => {

@@ -45,8 +45,12 @@ async function walk(url: string): Promise<Walk> {
   }).catch((error: { stdout: string; stderr: string }) => {
     throw new Error(`${error.stderr}printed before:\n${error.stdout}`);
   });
-  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
-  if (lines.length !== PRINTED.length + 1) throw new Error(`the walkthrough printed ${lines.length - 1} answers, not ${PRINTED.length} (${PRINTED.join(', ')}):\n${stdout}`);
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  if (lines.length !== PRINTED.length + 1)
+    throw new Error(`the walkthrough printed ${lines.length - 1} answers, not ${PRINTED.length} (${PRINTED.join(', ')}):\n${stdout}`);
   return { printed: Object.fromEntries(PRINTED.map((name, i) => [name, lines[i]])) as Walk['printed'], taken: lines.at(-1) };
 }
 
@@ -87,11 +91,21 @@ describe('the README walkthrough', () => {
   });
 
   it('waits for the receivable account to be ACTIVE with a CVU, then shows it with its owner', () => {
-    expect(first.printed.account).toMatchObject({ id: first.taken.account, status: 'ACTIVE', cvu: expect.stringMatching(/^\d{22}$/), owner: { type: 'CLIENT', displayName: 'ACME SA' } });
+    expect(first.printed.account).toMatchObject({
+      id: first.taken.account,
+      status: 'ACTIVE',
+      cvu: expect.stringMatching(/^\d{22}$/),
+      owner: { type: 'CLIENT', displayName: 'ACME SA' },
+    });
   });
 
   it('records the sandbox collection on the receivable account', () => {
-    expect(first.printed.collection).toMatchObject({ receivableAccountId: first.taken.account, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 1300 });
+    expect(first.printed.collection).toMatchObject({
+      receivableAccountId: first.taken.account,
+      movementType: 'CREDIT',
+      operationType: 'DEPOSIT',
+      amount: 1300,
+    });
   });
 
   it('marks the invoice PAID', () => {

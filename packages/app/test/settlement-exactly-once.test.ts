@@ -12,29 +12,32 @@ describe('settlement exactly once', () => {
   });
   afterAll(() => db.close());
 
-  itOnRealServer('two instances racing need two connections; PGlite has one')('settles each account once when two instances run the cycle at the same moment', async () => {
-    const [one, two] = [instanceOn(db), instanceOn(db)];
-    try {
-      const { customerId, collectedMinor } = await seedMoney(db, one.app, 40);
-      const runs = await Promise.all([one.app.settlements.run.execute({ chunkSize: 3 }), two.app.settlements.run.execute({ chunkSize: 3 })]);
-      expect(runs[0].settlements + runs[1].settlements).toBe(40);
-      expect(runs[0].settledAmountMinor + runs[1].settledAmountMinor).toBe(collectedMinor);
-      const state = await moneyState(db, customerId);
-      expect(state).toEqual({
-        receivableBalances: 0n,
-        currentBalances: collectedMinor,
-        settlements: 40,
-        maxSettlementsPerAccount: 1,
-        settledReceivables: 40,
-        settlementsWithoutPair: 0,
-      });
-      expect(await one.app.ledger.verify.execute()).toEqual([]);
-      const third = await two.app.settlements.run.execute();
-      expect(third.settlements).toBe(0);
-    } finally {
-      await Promise.all([one.knex.destroy(), two.knex.destroy()]);
-    }
-  });
+  itOnRealServer('two instances racing need two connections; PGlite has one')(
+    'settles each account once when two instances run the cycle at the same moment',
+    async () => {
+      const [one, two] = [instanceOn(db), instanceOn(db)];
+      try {
+        const { customerId, collectedMinor } = await seedMoney(db, one.app, 40);
+        const runs = await Promise.all([one.app.settlements.run.execute({ chunkSize: 3 }), two.app.settlements.run.execute({ chunkSize: 3 })]);
+        expect(runs[0].settlements + runs[1].settlements).toBe(40);
+        expect(runs[0].settledAmountMinor + runs[1].settledAmountMinor).toBe(collectedMinor);
+        const state = await moneyState(db, customerId);
+        expect(state).toEqual({
+          receivableBalances: 0n,
+          currentBalances: collectedMinor,
+          settlements: 40,
+          maxSettlementsPerAccount: 1,
+          settledReceivables: 40,
+          settlementsWithoutPair: 0,
+        });
+        expect(await one.app.ledger.verify.execute()).toEqual([]);
+        const third = await two.app.settlements.run.execute();
+        expect(third.settlements).toBe(0);
+      } finally {
+        await Promise.all([one.knex.destroy(), two.knex.destroy()]);
+      }
+    },
+  );
 
   it.each([[40], [43], [47]])('keeps whole chunks only when the process dies before statement %i, and the next run completes the work', async (killAt) => {
     const instance = instanceOn(db);

@@ -30,7 +30,7 @@ describe('start-up of two instances together', () => {
     }
   });
 
-  itRacing('migrates after an instance died half-way through migrating, which left knex\'s lock taken', async () => {
+  itRacing("migrates after an instance died half-way through migrating, which left knex's lock taken", async () => {
     const schema = `${db.schema}_crashed`;
     await db.knex.raw(`CREATE SCHEMA ${schema}`);
     const knex = createDatabase({ url: db.url, schema, poolSize: 2 });
@@ -55,10 +55,16 @@ describe('start-up of two instances together', () => {
       await Promise.all(instances.map((knex) => migrateToLatest(knex)));
       const secrets = await Promise.all(instances.map((knex) => resolveJwtSecret(config, knex)));
       expect(secrets[0]).toBe(secrets[1]);
-      const apps = instances.map((knex, i) => buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: secrets[i], bankProviderUrl: 'http://127.0.0.1:4010' }).get<Application>(TYPES.Application));
+      const apps = instances.map((knex, i) =>
+        buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: secrets[i], bankProviderUrl: 'http://127.0.0.1:4010' }).get<Application>(
+          TYPES.Application,
+        ),
+      );
       await Promise.all(
         apps.flatMap((app) =>
-          config.sandboxCredentials.map((s) => app.customers.ensureSandbox.execute({ name: s.customerName, clientId: s.clientId, clientSecret: s.clientSecret })),
+          config.sandboxCredentials.map((s) =>
+            app.customers.ensureSandbox.execute({ name: s.customerName, clientId: s.clientId, clientSecret: s.clientSecret }),
+          ),
         ),
       );
       const count = async (table: string) => Number((await db.knex(table).count({ n: '*' }))[0].n);

@@ -51,14 +51,19 @@ export async function insertBaseline(url: string, poolSize: number, concurrency:
 export async function httpBaseline(connections: number, seconds: number): Promise<Measurement> {
   const { child, url } = await forkServer(path.join(__dirname, 'express-baseline-server.js'));
   try {
-    return await withCpuCost(() => treeCpuSeconds(child.pid!), () => httpLoad({
-      url: `${url}/v1/receivables`,
-      method: 'POST',
-      body: receivableBody(5),
-      connections,
-      seconds,
-      expectStatus: 201,
-    }), { database: false });
+    return await withCpuCost(
+      () => treeCpuSeconds(child.pid!),
+      () =>
+        httpLoad({
+          url: `${url}/v1/receivables`,
+          method: 'POST',
+          body: receivableBody(5),
+          connections,
+          seconds,
+          expectStatus: 201,
+        }),
+      { database: false },
+    );
   } finally {
     child.kill();
   }

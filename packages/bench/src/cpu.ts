@@ -22,7 +22,7 @@ const childrenOf = (pid: number): number[] => {
 /** CPU seconds of a process and its live descendants (the service's HTTP workers). */
 export function treeCpuSeconds(pid: number): number {
   let total = 0;
-  for (const stack = [pid]; stack.length > 0; ) {
+  for (const stack = [pid]; stack.length > 0;) {
     const next = stack.pop()!;
     try {
       total += processCpuSeconds(next);

@@ -15,7 +15,8 @@ import { listenForBench } from './children';
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true });
 
-const RECEIVABLE_COLUMNS = 'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, due_date, receivable_date, creation_date, modification_date, version';
+const RECEIVABLE_COLUMNS =
+  'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, due_date, receivable_date, creation_date, modification_date, version';
 
 /** Claim the key, read the account, insert the receivable, then its event, the stored answer and COMMIT in one trip. */
 interface ReceivableBody {
@@ -36,12 +37,28 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
     values: [credentialId, key, randomUUID(), now, new Date(now.getTime() + 86_400_000)],
   });
   if (claimed.rowCount !== 1) throw new Error('key already used');
-  const account = (await client.query<{ id: string; customer_id: string; client_id: string | null }>({ name: 'account', text: 'SELECT * FROM receivable_accounts WHERE id = $1', values: [body.receivableAccountId] })).rows[0];
+  const account = (
+    await client.query<{ id: string; customer_id: string; client_id: string | null }>({
+      name: 'account',
+      text: 'SELECT * FROM receivable_accounts WHERE id = $1',
+      values: [body.receivableAccountId],
+    })
+  ).rows[0];
   const receivable = (
     await client.query<{ id: string }>({
       name: 'insert',
       text: `INSERT INTO receivables (${RECEIVABLE_COLUMNS}) VALUES ($1, $2, $3, $4, 'ARS', $5, 'PENDING', $6, $7, $8, $9, $9, 1) RETURNING *`,
-      values: [account.customer_id, account.id, account.client_id, Money.parse(body.amount).minor, body.receivableType, body.description, body.dueDate, now.toISOString().slice(0, 10), now],
+      values: [
+        account.customer_id,
+        account.id,
+        account.client_id,
+        Money.parse(body.amount).minor,
+        body.receivableType,
+        body.description,
+        body.dueDate,
+        now.toISOString().slice(0, 10),
+        now,
+      ],
     })
   ).rows[0];
   const json = JSON.stringify(receivable);
@@ -68,7 +85,9 @@ const LIST = `SELECT receivables.*, (SELECT count(*) FROM receivables WHERE cust
   ORDER BY creation_date DESC, id DESC LIMIT $4`;
 
 async function main() {
-  const { rows } = await pool.query<{ credential_id: string; customer_id: string }>(`SELECT c.id AS credential_id, c.customer_id FROM credentials c ORDER BY c.id LIMIT 1`);
+  const { rows } = await pool.query<{ credential_id: string; customer_id: string }>(
+    `SELECT c.id AS credential_id, c.customer_id FROM credentials c ORDER BY c.id LIMIT 1`,
+  );
   const { credential_id: credentialId, customer_id: customerId } = rows[0];
   const app = express();
   app.use(express.json({ limit: '1mb' }));
@@ -85,7 +104,11 @@ async function main() {
     }
   });
   app.get('/v1/receivables', async (req, res) => {
-    const { rows: page } = await pool.query<{ page_total: string }>({ name: 'list', text: LIST, values: [customerId, req.query.receivableAccountId, req.query.status, req.query.count ?? 20] });
+    const { rows: page } = await pool.query<{ page_total: string }>({
+      name: 'list',
+      text: LIST,
+      values: [customerId, req.query.receivableAccountId, req.query.status, req.query.count ?? 20],
+    });
     res.setHeader('X-Total-Count', page[0]?.page_total ?? '0');
     res.json(page);
   });

@@ -10,7 +10,11 @@ import { progress, type Measurement } from './stats';
  */
 export async function floorScenarios(url: string, poolSize: number, run: ScenarioRun): Promise<{ create: Measurement; list: Measurement }> {
   const floor = await forkServer(path.join(__dirname, 'floor-server.js'), { DATABASE_URL: url, POOL_SIZE: String(poolSize) });
-  const measure = (scenario: typeof createReceivables) => withCpuCost(() => treeCpuSeconds(floor.child.pid!), () => scenario(floor, run));
+  const measure = (scenario: typeof createReceivables) =>
+    withCpuCost(
+      () => treeCpuSeconds(floor.child.pid!),
+      () => scenario(floor, run),
+    );
   try {
     progress(`floor: create, ${run.connections} connections for ${run.seconds} s`);
     const create = await measure(createReceivables);

@@ -33,7 +33,12 @@ export async function httpLoad(options: LoadOptions): Promise<Measurement> {
           ? {
               setupRequest: (req: autocannon.Request) => {
                 const next = options.perRequest!();
-                return { ...req, ...(next.body ? { body: next.body } : {}), ...(next.path ? { path: next.path } : {}), headers: { ...req.headers, ...next.headers } };
+                return {
+                  ...req,
+                  ...(next.body ? { body: next.body } : {}),
+                  ...(next.path ? { path: next.path } : {}),
+                  headers: { ...req.headers, ...next.headers },
+                };
               },
             }
           : {}),

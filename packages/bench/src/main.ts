@@ -28,7 +28,10 @@ const HTTP_WORKERS = env('BENCH_HTTP_WORKERS', os.cpus().length);
 /** What a run interrupted by a signal must still undo, by name: the databases it made, the embedded data directory. */
 const leftovers = new Map<string, () => unknown>();
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     progress(`${signal}: dropping what this run made, then stopping`);
     // Exiting stops the child processes (children.ts).
@@ -86,7 +89,11 @@ async function httpScenarios(label: string, service: ServiceProcess, seeded: See
   ] as const) {
     progress(`${label}: ${name}, ${CONNECTIONS} connections for ${SECONDS} s`);
     // PGlite runs inside the service's process: its CPU is the service's, and the machine's PostgreSQL is not involved.
-    results[name] = await withCpuCost(() => service.cpuSeconds(), () => scenario(service, run), { database: database === 'postgres' });
+    results[name] = await withCpuCost(
+      () => service.cpuSeconds(),
+      () => scenario(service, run),
+      { database: database === 'postgres' },
+    );
   }
   return results;
 }
@@ -143,21 +150,53 @@ async function main(): Promise<void> {
       }
       const create = r['create receivable'];
       rows.push({
-        storage, scenario: 'create receivable', result: create, baseline: '(a)', ratio: create.throughput / insert.throughput,
-        target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`, met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
+        storage,
+        scenario: 'create receivable',
+        result: create,
+        baseline: '(a)',
+        ratio: create.throughput / insert.throughput,
+        target: `>= 50% of (a); p99 <= ${(3 * http.p99).toFixed(1)} ms (3x (b))`,
+        met: create.throughput >= 0.5 * insert.throughput && create.p99 <= 3 * http.p99,
       });
       const replay = r['idempotent replay'];
-      rows.push({ storage, scenario: 'idempotent replay', result: replay, baseline: '(b)', ratio: replay.throughput / http.throughput, target: '>= 80% of (b)', met: replay.throughput >= 0.8 * http.throughput });
+      rows.push({
+        storage,
+        scenario: 'idempotent replay',
+        result: replay,
+        baseline: '(b)',
+        ratio: replay.throughput / http.throughput,
+        target: '>= 80% of (b)',
+        met: replay.throughput >= 0.8 * http.throughput,
+      });
       const list = r[listName];
       rows.push({
-        storage, scenario: listName, result: list, baseline: '(b)', ratio: list.throughput / http.throughput,
-        target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`, met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
+        storage,
+        scenario: listName,
+        result: list,
+        baseline: '(b)',
+        ratio: list.throughput / http.throughput,
+        target: `>= 50% of (b); p99 <= ${(3 * http.p99).toFixed(1)} ms`,
+        met: list.throughput >= 0.5 * http.throughput && list.p99 <= 3 * http.p99,
       });
       rows.push({ storage, scenario: 'login (scrypt N=16384)', result: r.login, note: 'hashing cost is deliberate' });
     }
     const floorNote = 'the same statements through Express and node-pg and nothing else, one process: the ceiling of this stack for this work here';
-    rows.push({ storage: 'postgres, floor', scenario: 'create receivable', result: floor.create, baseline: '(a)', ratio: floor.create.throughput / insert.throughput, note: floorNote });
-    rows.push({ storage: 'postgres, floor', scenario: listName, result: floor.list, baseline: '(b)', ratio: floor.list.throughput / http.throughput, note: floorNote });
+    rows.push({
+      storage: 'postgres, floor',
+      scenario: 'create receivable',
+      result: floor.create,
+      baseline: '(a)',
+      ratio: floor.create.throughput / insert.throughput,
+      note: floorNote,
+    });
+    rows.push({
+      storage: 'postgres, floor',
+      scenario: listName,
+      result: floor.list,
+      baseline: '(b)',
+      ratio: floor.list.throughput / http.throughput,
+      note: floorNote,
+    });
   });
 
   await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, async (url) => {

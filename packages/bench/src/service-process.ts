@@ -33,14 +33,31 @@ async function spawnService(env: Record<string, string>): Promise<{ child: Child
   const port = await freePort();
   // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = tracked(spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: { ...process.env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', SOURCE_RATE_LIMIT_PER_MINUTE: '100000000', LOGIN_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', WORKERS_ENABLED: 'false', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  }));
+  const child = tracked(
+    spawn(process.execPath, [...nodeArgs, MAIN], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        SOURCE_RATE_LIMIT_PER_MINUTE: '100000000',
+        LOGIN_RATE_LIMIT_PER_MINUTE: '100000000',
+        LOG_LEVEL: 'warn',
+        WORKERS_ENABLED: 'false',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) return undefined;
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { child, url };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, url };
     if (i > 600) throw new Error('service did not start within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -67,7 +84,11 @@ export async function startService(env: Record<string, string>): Promise<Service
     child,
     call,
     async login(clientId = 'sandbox-client', clientSecret = 'sandbox-secret') {
-      const res = await fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, clientSecret }) });
+      const res = await fetch(`${url}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId, clientSecret }),
+      });
       return ((await res.json()) as { accessToken: string }).accessToken;
     },
     cpuSeconds() {

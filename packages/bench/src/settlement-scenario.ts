@@ -31,10 +31,13 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     const running = runningProgress();
     const poll = setInterval(() => {
       const elapsed = (performance.now() - started) / 1000;
-      void knex('settlements').count({ n: '*' }).then(
-        ([{ n }]) => running.update(elapsed, `${Math.round(elapsed)} s: ${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`),
-        () => undefined,
-      );
+      void knex('settlements')
+        .count({ n: '*' })
+        .then(
+          ([{ n }]) =>
+            running.update(elapsed, `${Math.round(elapsed)} s: ${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`),
+          () => undefined,
+        );
     }, 1000);
     const run = await service.call('POST', '/v1/sandbox/settlement-runs', token).finally(() => clearInterval(poll));
     const seconds = (performance.now() - started) / 1000;

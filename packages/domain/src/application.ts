@@ -22,16 +22,8 @@ import type { ProvisioningPolicy } from './receivable-accounts/provisioning-poli
 import type { ReceivableAccountQueries } from './receivable-accounts/receivable-account-repository';
 import { OpenReceivableAccount, type ProvisioningTrigger } from './receivable-accounts/use-cases/open-receivable-account';
 import { OpenReceivableAccountsBatch } from './receivable-accounts/use-cases/open-receivable-accounts-batch';
-import {
-  ActivateReceivableAccount,
-  DisableReceivableAccount,
-  UpdateReceivableAccount,
-} from './receivable-accounts/use-cases/change-receivable-account';
-import {
-  GetReceivableAccount,
-  ListReceivableAccounts,
-  ListReceivableAccountsOfOwner,
-} from './receivable-accounts/use-cases/read-receivable-accounts';
+import { ActivateReceivableAccount, DisableReceivableAccount, UpdateReceivableAccount } from './receivable-accounts/use-cases/change-receivable-account';
+import { GetReceivableAccount, ListReceivableAccounts, ListReceivableAccountsOfOwner } from './receivable-accounts/use-cases/read-receivable-accounts';
 import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
 import type { ReceivableQueries } from './receivables/receivable-repository';
 import { IssueReceivable } from './receivables/use-cases/issue-receivable';

@@ -34,7 +34,9 @@ describe('customers and credentials', () => {
   it('rejects unknown scopes for a new credential', async () => {
     const { app } = inMemoryApplication();
     const { customer } = await app.customers.create.execute({ name: 'Acme' });
-    await expect(app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read', 'everything'] })).rejects.toMatchObject({ code: 'validation' });
+    await expect(app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read', 'everything'] })).rejects.toMatchObject({
+      code: 'validation',
+    });
   });
 
   it('rejects an empty list of scopes for a new credential instead of granting every scope', async () => {
@@ -44,7 +46,7 @@ describe('customers and credentials', () => {
     expect(store.committed.credentials.size).toBe(1);
   });
 
-  it('lists a customer\'s credentials with their scopes and status, and no secret', async () => {
+  it("lists a customer's credentials with their scopes and status, and no secret", async () => {
     const { app } = inMemoryApplication();
     const { customer, clientId, clientSecret } = await app.customers.create.execute({ name: 'Acme' });
     const second = await app.credentials.create.execute({ customerId: customer.id, scopes: ['clients:read'] });

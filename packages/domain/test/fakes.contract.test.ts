@@ -1,4 +1,12 @@
-import { bankProviderContract, PlainSecretHasher, ReadableTokenIssuer, ScriptedBankProvider, secretHasherContract, tokenIssuerContract, type ProviderBehaviour } from '../testing';
+import {
+  bankProviderContract,
+  PlainSecretHasher,
+  ReadableTokenIssuer,
+  ScriptedBankProvider,
+  secretHasherContract,
+  tokenIssuerContract,
+  type ProviderBehaviour,
+} from '../testing';
 
 /** The fakes the use-case tests stand on pass the contracts their real adapters pass. */
 describe('scripted bank provider', () => {

@@ -19,7 +19,9 @@ describe('money conservation (property)', () => {
         const { customer } = await w.app.customers.create.execute({ name: 'Conservation' });
         const accounts: number[] = [];
         for (let i = 0; i < 3; i++) {
-          const { client } = await w.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails({ taxId: validTaxId('30', 11000000 + i * 10) }), w.clock.now())));
+          const { client } = await w.uow.run((tx) =>
+            tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails({ taxId: validTaxId('30', 11000000 + i * 10) }), w.clock.now())),
+          );
           const opened = await w.app.receivableAccounts.open.execute({ customerId: customer.id, clientId: client.id });
           await w.uow.run(async (tx) => {
             const account = (await tx.receivableAccounts.getForUpdate(opened.id)) as ReceivableAccount;
@@ -31,10 +33,21 @@ describe('money conservation (property)', () => {
         for (const s of steps) {
           w.clock.advance(1000);
           if (s.kind === 'collect') {
-            await w.app.collections.record.execute({ customerId: customer.id, receivableAccountId: accounts[s.account], amount: Money.parse(formatMinor(s.minor)), counterParty: { name: 'P', taxId: '20123456786' } });
+            await w.app.collections.record.execute({
+              customerId: customer.id,
+              receivableAccountId: accounts[s.account],
+              amount: Money.parse(formatMinor(s.minor)),
+              counterParty: { name: 'P', taxId: '20123456786' },
+            });
             collected += s.minor;
           } else if (s.kind === 'pay') {
-            const r = await w.app.receivables.issue.execute({ customerId: customer.id, receivableAccountId: accounts[s.account], amount: Money.parse(1), currencyCode: 'ARS', receivableType: 'INVOICE' });
+            const r = await w.app.receivables.issue.execute({
+              customerId: customer.id,
+              receivableAccountId: accounts[s.account],
+              amount: Money.parse(1),
+              currencyCode: 'ARS',
+              receivableType: 'INVOICE',
+            });
             await w.app.receivables.changeStatus.execute({ customerId: customer.id, receivableId: r.id, status: 'PAID' });
           } else {
             await w.app.settlements.run.execute({ chunkSize: s.chunk });

@@ -77,7 +77,7 @@ describe('receivable account state machine', () => {
     expect(again.events).toEqual([]);
   });
 
-  it('says why a DISABLED account is disabled: the provider\'s refusal with its words, exhausted retries, or the customer', () => {
+  it("says why a DISABLED account is disabled: the provider's refusal with its words, exhausted retries, or the customer", () => {
     const provisioning = accountIn('PROVISIONING');
     expect(provisioning.rejectProvisioning('blocked holder', T1).toSnapshot().disabled).toEqual({ reason: 'PROVIDER_REJECTED', message: 'blocked holder' });
     expect(provisioning.giveUpProvisioning('TIMEOUT', T1).toSnapshot().disabled).toEqual({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null });

@@ -5,7 +5,12 @@ const T0 = new Date('2026-02-01T00:00:00Z');
 const T1 = new Date('2026-02-02T00:00:00Z');
 
 function receivableIn(status: ReceivableStatus): Receivable {
-  return Receivable.rehydrate({ ...aReceivableDraft({ customerId: 1, accountId: 2, clientId: 3 }, { status, creationDate: T0 }), id: 7, modificationDate: T0, version: 1 });
+  return Receivable.rehydrate({
+    ...aReceivableDraft({ customerId: 1, accountId: 2, clientId: 3 }, { status, creationDate: T0 }),
+    id: 7,
+    modificationDate: T0,
+    version: 1,
+  });
 }
 
 const apply: Record<ReceivableOperation, (r: Receivable) => Receivable> = {
@@ -42,7 +47,8 @@ describe('receivable state machine', () => {
     'EXPIRED edit': ['EXPIRED', null],
   };
   // SPEC: SETTLED and DISABLED are final; CONTRACT: any change to them is updating-receivable-final-status.
-  const outcome = (from: ReceivableStatus, operation: ReceivableOperation) => (['SETTLED', 'DISABLED'].includes(from) ? [final, null] : expected[`${from} ${operation}`]);
+  const outcome = (from: ReceivableStatus, operation: ReceivableOperation) =>
+    ['SETTLED', 'DISABLED'].includes(from) ? [final, null] : expected[`${from} ${operation}`];
   const pairs = RECEIVABLE_STATUSES.flatMap((from) => (Object.keys(apply) as ReceivableOperation[]).map((operation) => [from, operation] as const));
 
   it.each(pairs)('a %s receivable asked to %s ends as the table says', (from, operation) => {
@@ -71,7 +77,9 @@ describe('receivable state machine', () => {
 
   it('drafts a negative type only with a parent named, and a positive one only without', () => {
     const on = { customerId: 1, accountId: 2, clientId: 3 };
-    expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(expect.objectContaining({ code: 'missing-parent-receivable' }));
+    expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(
+      expect.objectContaining({ code: 'missing-parent-receivable' }),
+    );
     expect(() => aReceivableDraft(on, { receivableType: 'INVOICE', parentReceivableId: 5 })).toThrow(expect.objectContaining({ code: 'validation' }));
     expect(aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: 5 }).parentReceivableId).toBe(5);
   });

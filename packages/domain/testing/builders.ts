@@ -43,7 +43,10 @@ export function anAssociateDetails(overrides: Partial<AssociateDetails> = {}): A
 }
 
 /** A valid new INVOICE of 100.00 on the given account; overrides may set any field, status and creationDate too. */
-export function aReceivableDraft(on: { customerId: number; accountId: number; clientId: number | null }, overrides: Partial<NewReceivable> = {}): NewReceivable {
+export function aReceivableDraft(
+  on: { customerId: number; accountId: number; clientId: number | null },
+  overrides: Partial<NewReceivable> = {},
+): NewReceivable {
   return Receivable.draft(
     {
       customerId: on.customerId,

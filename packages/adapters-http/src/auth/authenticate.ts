@@ -46,7 +46,7 @@ function credentialRefusal(claims: AccessTokenClaims, credential: TokenCredentia
   if (credential.customerId !== claims.customerId || credential.clientId !== claims.sub) {
     return "the token's customerId or sub is not its credential's";
   }
-  if (claims.scopes.some((scope) => !credential.scopes.includes(scope))) return "the token claims scopes its credential does not hold";
+  if (claims.scopes.some((scope) => !credential.scopes.includes(scope))) return 'the token claims scopes its credential does not hold';
   return undefined;
 }
 

@@ -69,7 +69,14 @@ export class JwtTokenService implements TokenIssuer {
       throw new DomainError('invalid-token', 'the access token is malformed or its signature is wrong');
     }
     const p = payload as Partial<TokenPayload & { exp: number; iat: number }>;
-    if (typeof p.sub !== 'string' || !Number.isSafeInteger(p.customerId) || !Number.isSafeInteger(p.cid) || typeof p.scope !== 'string' || !Number.isSafeInteger(p.exp) || !Number.isSafeInteger(p.iat)) {
+    if (
+      typeof p.sub !== 'string' ||
+      !Number.isSafeInteger(p.customerId) ||
+      !Number.isSafeInteger(p.cid) ||
+      typeof p.scope !== 'string' ||
+      !Number.isSafeInteger(p.exp) ||
+      !Number.isSafeInteger(p.iat)
+    ) {
       throw new DomainError('invalid-token', 'the access token lacks required claims');
     }
     // Only a holder of the signing secret can write these: a token outliving what this service issues (or stamped

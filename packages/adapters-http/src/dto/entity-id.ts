@@ -22,5 +22,8 @@ export function EntityId(options: ValidationOptions = {}): PropertyDecorator {
 
 /** A query parameter holding one id, as its text. */
 export function EntityIdParam(): PropertyDecorator {
-  return allOf(Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? idFromText(value) : value)), EntityId());
+  return allOf(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? idFromText(value) : value)),
+    EntityId(),
+  );
 }

@@ -102,7 +102,6 @@ export class ReceivableListQuery extends ListQuery {
   @IsOptional() @IsString() maxAmount?: string;
 }
 
-
 function NotBlank(): PropertyDecorator {
   return IsNotEmpty({ message: ({ property }) => `${property} must not be empty (send null to clear it)` });
 }

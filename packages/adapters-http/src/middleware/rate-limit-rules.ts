@@ -27,6 +27,9 @@ export function rateLimitRules(limits: RateLimits): RateLimitRules {
     byCredential: { limiter: new SlidingWindowLimiter(limits.perCredential), keyOf: (req: Request) => `credential:${authOf(req).sub}` },
     bySource: { limiter: new SlidingWindowLimiter(limits.perSource), keyOf: (req: Request) => `source:${req.ip}` },
     // An address never holds a space, so the key names one (address, clientId) pair.
-    byClientAtSource: { limiter: new SlidingWindowLimiter(limits.loginPerSource), keyOf: (req: Request) => `login:${req.ip} ${(req.body as LoginBody).clientId}` },
+    byClientAtSource: {
+      limiter: new SlidingWindowLimiter(limits.loginPerSource),
+      keyOf: (req: Request) => `login:${req.ip} ${(req.body as LoginBody).clientId}`,
+    },
   };
 }

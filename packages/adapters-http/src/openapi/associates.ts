@@ -16,9 +16,19 @@ const associateInput = {
   address: 'Av. Corrientes 1234, CABA',
   parentAssociateId: null,
 };
-const associate = { id: 7, ...associateInput, taxId: '27283456784', status: 'ACTIVE', creationDate: '2026-03-02T14:00:00.000Z', modificationDate: '2026-03-02T14:00:00.000Z' };
+const associate = {
+  id: 7,
+  ...associateInput,
+  taxId: '27283456784',
+  status: 'ACTIVE',
+  creationDate: '2026-03-02T14:00:00.000Z',
+  modificationDate: '2026-03-02T14:00:00.000Z',
+};
 const body = { schema: ref('AssociateInput'), example: associateInput };
-const parent = { 'resource-not-found': 'no associate has the parentAssociateId', 'resource-not-accessible': "the parentAssociateId is another customer's associate" } as const;
+const parent = {
+  'resource-not-found': 'no associate has the parentAssociateId',
+  'resource-not-accessible': "the parentAssociateId is another customer's associate",
+} as const;
 const read = 'associates:read';
 const write = 'associates:write';
 
@@ -30,14 +40,22 @@ const paths = {
       summary: 'List associates',
       description: 'status defaults to ACTIVE.',
       scope: read,
-      parameters: [...listParams, param('taxId', '11 digits'), param('documentNumber', 'Exact'), param('type', 'Exact'), param('parentAssociateId', 'Supervisor id', idSchema), param('status', 'ACTIVE (default) or DISABLED')],
+      parameters: [
+        ...listParams,
+        param('taxId', '11 digits'),
+        param('documentNumber', 'Exact'),
+        param('type', 'Exact'),
+        param('parentAssociateId', 'Supervisor id', idSchema),
+        param('status', 'ACTIVE (default) or DISABLED'),
+      ],
       responses: { '200': listOf('Associate', associate) },
     }),
     post: operation({
       id: 'createAssociate',
       tag,
       summary: 'Create an associate, or find it',
-      description: 'Returns the ACTIVE associate with that taxId (200) instead of creating another; a DISABLED one gives 422 associate-disabled (activate it instead).',
+      description:
+        'Returns the ACTIVE associate with that taxId (200) instead of creating another; a DISABLED one gives 422 associate-disabled (activate it instead).',
       scope: write,
       key: 'optional',
       body,
@@ -47,7 +65,14 @@ const paths = {
   },
   '/v1/associates/{id}': {
     parameters: [pathId],
-    get: operation({ id: 'getAssociate', tag, summary: 'Get an associate', scope: read, responses: { '200': one('Associate', 'Associate', associate) }, refusals: pathResource('associate') }),
+    get: operation({
+      id: 'getAssociate',
+      tag,
+      summary: 'Get an associate',
+      scope: read,
+      responses: { '200': one('Associate', 'Associate', associate) },
+      refusals: pathResource('associate'),
+    }),
     put: operation({
       id: 'replaceAssociate',
       tag,
@@ -115,7 +140,21 @@ const schemas = {
   },
   Associate: {
     type: 'object',
-    required: ['id', 'type', 'name', 'lastName', 'taxId', 'documentNumber', 'email', 'phone', 'address', 'parentAssociateId', 'status', 'creationDate', 'modificationDate'],
+    required: [
+      'id',
+      'type',
+      'name',
+      'lastName',
+      'taxId',
+      'documentNumber',
+      'email',
+      'phone',
+      'address',
+      'parentAssociateId',
+      'status',
+      'creationDate',
+      'modificationDate',
+    ],
     properties: {
       id,
       type: { type: 'string' },
@@ -135,7 +174,12 @@ const schemas = {
 } as const;
 
 export const associatesApi: ResourceApi = {
-  tags: [{ name: tag, description: 'People who act for the integrator (drivers, distributors, members...): they can own receivable accounts, alone or with a client' }],
+  tags: [
+    {
+      name: tag,
+      description: 'People who act for the integrator (drivers, distributors, members...): they can own receivable accounts, alone or with a client',
+    },
+  ],
   paths,
   schemas,
 };

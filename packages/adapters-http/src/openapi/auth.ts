@@ -15,7 +15,14 @@ const paths = {
       description: "Exchanges a credential's clientId and clientSecret for a bearer token (HS256 JWT) valid for 43200 s, holding the credential's scopes.",
       scope: null,
       body: { schema: ref('LoginRequest'), example: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' } },
-      responses: { '200': one('LoginResponse', 'Token', { accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzYW5kYm94LWNsaWVudCJ9.c2lnbmF0dXJl', tokenType: 'Bearer', expiresIn: 43200, scope: scopes.join(' ') }) },
+      responses: {
+        '200': one('LoginResponse', 'Token', {
+          accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzYW5kYm94LWNsaWVudCJ9.c2lnbmF0dXJl',
+          tokenType: 'Bearer',
+          expiresIn: 43200,
+          scope: scopes.join(' '),
+        }),
+      },
       refusals: {
         validation: 'clientId or clientSecret is missing or not a string',
         'invalid-credentials': 'no active credential has this clientId and clientSecret',

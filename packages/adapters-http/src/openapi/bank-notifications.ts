@@ -35,7 +35,13 @@ const paths = {
       parameters: [signature],
       body: {
         schema: notification,
-        example: { notificationId: 'trf-20260305-000123', cvu: '0000003100098765432109', amount: '15000.50', currencyCode: 'ARS', counterParty: { name: 'Almacén Don José', taxId: '20123456786' } },
+        example: {
+          notificationId: 'trf-20260305-000123',
+          cvu: '0000003100098765432109',
+          amount: '15000.50',
+          currencyCode: 'ARS',
+          counterParty: { name: 'Almacén Don José', taxId: '20123456786' },
+        },
       },
       responses: {
         '201': one('Movement', 'Recorded', movementExample),
@@ -54,6 +60,6 @@ const paths = {
 };
 
 export const bankNotificationsApi: ResourceApi = {
-  tags: [{ name: tag, description: "What the banking provider calls: notifications of money arriving on the CVUs it issued" }],
+  tags: [{ name: tag, description: 'What the banking provider calls: notifications of money arriving on the CVUs it issued' }],
   paths,
 };

@@ -26,7 +26,13 @@ const paths = {
       tag,
       summary: 'List clients',
       scope: 'clients:read',
-      parameters: [...listParams, param('taxId', '11 digits (dashes allowed)'), param('documentType', 'CUIT or CUIL'), param('branchExternalCode', 'Exact'), param('externalId', 'Exact')],
+      parameters: [
+        ...listParams,
+        param('taxId', '11 digits (dashes allowed)'),
+        param('documentType', 'CUIT or CUIL'),
+        param('branchExternalCode', 'Exact'),
+        param('externalId', 'Exact'),
+      ],
       responses: { '200': listOf('Client', client) },
     }),
     post: operation({
@@ -43,7 +49,14 @@ const paths = {
   },
   '/v1/clients/{id}': {
     parameters: [pathId],
-    get: operation({ id: 'getClient', tag, summary: 'Get a client', scope: 'clients:read', responses: { '200': one('Client', 'Client', client) }, refusals: pathResource('client') }),
+    get: operation({
+      id: 'getClient',
+      tag,
+      summary: 'Get a client',
+      scope: 'clients:read',
+      responses: { '200': one('Client', 'Client', client) },
+      refusals: pathResource('client'),
+    }),
     put: operation({
       id: 'replaceClient',
       tag,
@@ -75,7 +88,19 @@ const schemas = {
   },
   Client: {
     type: 'object',
-    required: ['id', 'businessName', 'taxId', 'documentType', 'email', 'branchExternalCode', 'branchDescription', 'branchReferenceAddress', 'externalId', 'creationDate', 'modificationDate'],
+    required: [
+      'id',
+      'businessName',
+      'taxId',
+      'documentType',
+      'email',
+      'branchExternalCode',
+      'branchDescription',
+      'branchReferenceAddress',
+      'externalId',
+      'creationDate',
+      'modificationDate',
+    ],
     properties: {
       id,
       businessName: { type: 'string' },

@@ -75,7 +75,14 @@ const paths = {
   },
   '/v1/current-accounts/{id}': {
     parameters: [pathId],
-    get: operation({ id: 'getCurrentAccount', tag: 'Current accounts', summary: 'Get a current account', scope: read, responses: { '200': one('CurrentAccount', 'Current account', currentAccount) }, refusals: pathResource('current account') }),
+    get: operation({
+      id: 'getCurrentAccount',
+      tag: 'Current accounts',
+      summary: 'Get a current account',
+      scope: read,
+      responses: { '200': one('CurrentAccount', 'Current account', currentAccount) },
+      refusals: pathResource('current account'),
+    }),
   },
   '/v1/current-accounts/{id}/balances': {
     parameters: [pathId],
@@ -85,7 +92,15 @@ const paths = {
       summary: "Get a current account's balances",
       description: 'Settled funds are in the CVU wallet.',
       scope: read,
-      responses: { '200': one('Balances', 'Balances', { currentAccountId: 2, currencyCode: 'ARS', totalBalance: 15000.5, balanceByWallet: { CVU: 15000.5, CASH: 0, CVU_TAX: 0 }, asOf: '2026-03-05T13:05:00.000Z' }) },
+      responses: {
+        '200': one('Balances', 'Balances', {
+          currentAccountId: 2,
+          currencyCode: 'ARS',
+          totalBalance: 15000.5,
+          balanceByWallet: { CVU: 15000.5, CASH: 0, CVU_TAX: 0 },
+          asOf: '2026-03-05T13:05:00.000Z',
+        }),
+      },
       refusals: pathResource('current account'),
     }),
   },
@@ -126,7 +141,14 @@ const paths = {
   },
   '/v1/settlements/{id}': {
     parameters: [pathId],
-    get: operation({ id: 'getSettlement', tag: 'Settlements', summary: 'Get a settlement', scope: read, responses: { '200': one('Settlement', 'Settlement', settlement) }, refusals: pathResource('settlement') }),
+    get: operation({
+      id: 'getSettlement',
+      tag: 'Settlements',
+      summary: 'Get a settlement',
+      scope: read,
+      responses: { '200': one('Settlement', 'Settlement', settlement) },
+      refusals: pathResource('settlement'),
+    }),
   },
 };
 
@@ -172,7 +194,7 @@ const schemas = {
       totalBalance: { type: 'number', description: 'CVU + CASH + CVU_TAX' },
       balanceByWallet: {
         type: 'object',
-            required: ['CVU', 'CASH', 'CVU_TAX'],
+        required: ['CVU', 'CASH', 'CVU_TAX'],
         properties: { CVU: { type: 'number', description: 'Settled funds' }, CASH: { type: 'number' }, CVU_TAX: { type: 'number' } },
       },
       asOf: timestamp,
@@ -180,7 +202,17 @@ const schemas = {
   },
   Settlement: {
     type: 'object',
-    required: ['id', 'receivableAccountId', 'currentAccountId', 'amount', 'currencyCode', 'receivablesCount', 'receivableIds', 'settlementDate', 'creationDate'],
+    required: [
+      'id',
+      'receivableAccountId',
+      'currentAccountId',
+      'amount',
+      'currencyCode',
+      'receivablesCount',
+      'receivableIds',
+      'settlementDate',
+      'creationDate',
+    ],
     properties: {
       id,
       receivableAccountId: id,
@@ -198,7 +230,7 @@ const schemas = {
 export const moneyApi: ResourceApi = {
   tags: [
     { name: 'Current accounts', description: "The customer's own accounts (MAIN and SUB) that collected money is settled into, their balances and movements" },
-    { name: 'Settlements', description: 'Each sweep of a receivable account\'s collected money into a current account, with the receivables it settled' },
+    { name: 'Settlements', description: "Each sweep of a receivable account's collected money into a current account, with the receivables it settled" },
   ],
   paths,
   schemas,

@@ -7,7 +7,13 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 export const param = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', description, schema });
 /** A path parameter: always required, as OpenAPI demands of every parameter in the path. */
-export const pathParam = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
+export const pathParam = (name: string, description: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 /** Ids are written as plain decimal digits: no sign, exponent or padding. */
 export const idSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const pathId = pathParam('id', 'Resource id', idSchema);
@@ -15,14 +21,16 @@ const idempotencyKey = (required: boolean) => ({
   name: 'Idempotency-Key',
   in: 'header',
   required,
-  description: 'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation\'s results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.',
+  description:
+    "Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.",
   schema: { type: 'string', maxLength: 255 },
   example: '8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10',
 });
 const requestId = {
   name: 'X-Request-Id',
   in: 'header',
-  description: 'Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one',
+  description:
+    'Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one',
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 export const listParams = [
@@ -40,7 +48,11 @@ export const listOf = (name: string, example: unknown) => ({
   content: json({ type: 'array', items: ref(name) }, [example]),
 });
 export const one = (name: string, description: string, example: unknown) => ({ description, content: json(ref(name), example) });
-export const created = (name: string, example: unknown) => ({ description: 'Created; Location names it', headers: { Location: headerRef('Location') }, content: json(ref(name), example) });
+export const created = (name: string, example: unknown) => ({
+  description: 'Created; Location names it',
+  headers: { Location: headerRef('Location') },
+  content: json(ref(name), example),
+});
 export const noContent = (description: string) => ({ description });
 
 /** A response object. */
@@ -133,7 +145,9 @@ export function operation(spec: OperationSpec): object {
   const refusals: Refusals = {
     ...(authenticated ? authenticatedRefusals(spec.scope) : {}),
     ...(spec.key ? keyedRefusals : {}),
-    ...(authenticated && (spec.key || spec.body) ? { 'concurrent-modification': 'another transaction changed the same rows at the same moment; retrying is safe' } : {}),
+    ...(authenticated && (spec.key || spec.body)
+      ? { 'concurrent-modification': 'another transaction changed the same rows at the same moment; retrying is safe' }
+      : {}),
     ...(spec.body ? { 'payload-too-large': 'bodies are limited to 1 MB' } : {}),
     ...spec.refusals,
   };

@@ -26,7 +26,9 @@ function withHeaders(operation: Operation): Operation {
 
 /** A path item's operations with the headers; its other members (path-level parameters) as they are. */
 function itemWithHeaders(item: object): object {
-  const members = Object.entries(item as Record<string, unknown>).map(([key, value]) => [key, (value as Partial<Operation>).responses ? withHeaders(value as Operation) : value] as const);
+  const members = Object.entries(item as Record<string, unknown>).map(
+    ([key, value]) => [key, (value as Partial<Operation>).responses ? withHeaders(value as Operation) : value] as const,
+  );
   return Object.fromEntries(members);
 }
 

@@ -35,7 +35,14 @@ const provisioning = {
   creationDate: '2026-03-02T14:30:00.000Z',
   modificationDate: '2026-03-02T14:30:00.000Z',
 };
-const account = { ...provisioning, cvu: '0000003100098765432109', alias: 'norte.pereyra.31', status: 'ACTIVE', stats: { pendingAmount: 15000.5 }, modificationDate: '2026-03-02T14:30:01.000Z' };
+const account = {
+  ...provisioning,
+  cvu: '0000003100098765432109',
+  alias: 'norte.pereyra.31',
+  status: 'ACTIVE',
+  stats: { pendingAmount: 15000.5 },
+  modificationDate: '2026-03-02T14:30:01.000Z',
+};
 const openRefusals = {
   'resource-not-found': 'no client or associate has the clientId or associateId',
   'resource-not-accessible': "the client or associate is another customer's",
@@ -54,13 +61,17 @@ const paths = {
       description: 'status defaults to ACTIVE. The lookup by clientTaxId that finds nothing answers 204, no body, X-Total-Count 0.',
       scope: read,
       parameters: listFilters,
-      responses: { '200': listOf('ReceivableAccount', account), '204': { description: 'Lookup by clientTaxId found nothing', headers: { 'X-Total-Count': headerRef('X-Total-Count') } } },
+      responses: {
+        '200': listOf('ReceivableAccount', account),
+        '204': { description: 'Lookup by clientTaxId found nothing', headers: { 'X-Total-Count': headerRef('X-Total-Count') } },
+      },
     }),
     post: operation({
       id: 'createReceivableAccount',
       tag,
       summary: 'Open a receivable account',
-      description: 'Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).',
+      description:
+        'Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableAccountInput'), example: accountInput },
@@ -73,7 +84,8 @@ const paths = {
       id: 'createReceivableAccountBatch',
       tag,
       summary: 'Open many receivable accounts',
-      description: 'Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.',
+      description:
+        'Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableAccountBatchRequest'), example: { items: [accountInput, { clientId: 13 }] } },
@@ -188,7 +200,11 @@ const schemas = {
           'generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are ' +
           'generated for. Either is 409 alias-already-in-use',
       },
-      associateId: { type: 'integer', minimum: 1, description: 'Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound' },
+      associateId: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound',
+      },
     },
   },
   ReceivableAccount: {
@@ -197,7 +213,10 @@ const schemas = {
     properties: {
       id,
       cvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null while PROVISIONING' },
-      alias: { type: ['string', 'null'], description: 'Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias)' },
+      alias: {
+        type: ['string', 'null'],
+        description: 'Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias)',
+      },
       currencyCode: { const: 'ARS' },
       status: { enum: RECEIVABLE_ACCOUNT_STATUSES },
       disabledReason: {
@@ -249,7 +268,13 @@ const schemas = {
 } as const;
 
 export const receivableAccountsApi: ResourceApi = {
-  tags: [{ name: tag, description: 'Collection accounts, each with its own CVU from the banking provider, owned by a client, an associate or both; their receivables are paid into them' }],
+  tags: [
+    {
+      name: tag,
+      description:
+        'Collection accounts, each with its own CVU from the banking provider, owned by a client, an associate or both; their receivables are paid into them',
+    },
+  ],
   paths,
   schemas,
 };

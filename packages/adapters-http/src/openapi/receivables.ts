@@ -7,8 +7,11 @@ import { timestamp, nullableString, id, nullableDate, batchResponse } from './sh
 
 const invoiceData = {
   type: ['object', 'null'],
-  description: 'Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields)',
-  properties: Object.fromEntries(['version', 'pointOfSale', 'quote', 'rawDocumentType', 'recipientDocumentType', 'authCodeType', 'authCode'].map((k) => [k, { type: 'string' }])),
+  description:
+    'Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields)',
+  properties: Object.fromEntries(
+    ['version', 'pointOfSale', 'quote', 'rawDocumentType', 'recipientDocumentType', 'authCodeType', 'authCode'].map((k) => [k, { type: 'string' }]),
+  ),
 } as const;
 
 const tag = 'Receivables';
@@ -46,7 +49,14 @@ export const receivableExample = {
   creationDate: '2026-03-02T15:10:00.000Z',
   modificationDate: '2026-03-02T15:10:00.000Z',
 };
-const creditNote = { receivableAccountId: 31, amount: 1200, currencyCode: 'ARS', receivableType: 'CREDIT_NOTE', parentReceivableId: 501, description: 'Two boxes returned' };
+const creditNote = {
+  receivableAccountId: 31,
+  amount: 1200,
+  currencyCode: 'ARS',
+  receivableType: 'CREDIT_NOTE',
+  parentReceivableId: 501,
+  description: 'Two boxes returned',
+};
 const issueRefusals = {
   'resource-not-found': 'no account, parent, client or associate has the id given',
   'resource-not-accessible': "the account, parent, clientId or associateId is another customer's",
@@ -57,7 +67,8 @@ const issueRefusals = {
   'unmatching-receivable-client-id': "clientId is not the account's client",
   'receivable-account-associate-conflict': "associateId is not the account's associate",
   'associate-disabled': 'the associate is DISABLED',
-  'receivable-account-already-exists': 'binding associateId to the account would give its owners a second account in this currency (existingResourceId names it)',
+  'receivable-account-already-exists':
+    'binding associateId to the account would give its owners a second account in this currency (existingResourceId names it)',
   'missing-parent-receivable': 'a negative type (credit note, return...) without parentReceivableId',
   'parent-receivable-not-modifiable': 'the parent is not PENDING or PAID',
   'parent-receivable-different-account': 'the parent is on another account',
@@ -90,7 +101,8 @@ const paths = {
       id: 'createReceivable',
       tag,
       summary: 'Issue a receivable',
-      description: 'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.',
+      description:
+        'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableInput'), example: receivableInput },
@@ -119,7 +131,14 @@ const paths = {
   },
   '/v1/receivables/{id}': {
     parameters: [pathId],
-    get: operation({ id: 'getReceivable', tag, summary: 'Get a receivable', scope: read, responses: { '200': one('Receivable', 'Receivable', receivableExample) }, refusals: pathResource('receivable') }),
+    get: operation({
+      id: 'getReceivable',
+      tag,
+      summary: 'Get a receivable',
+      scope: read,
+      responses: { '200': one('Receivable', 'Receivable', receivableExample) },
+      refusals: pathResource('receivable'),
+    }),
     put: operation({
       id: 'updateReceivable',
       tag,
@@ -145,7 +164,8 @@ const paths = {
       id: 'changeReceivableStatus',
       tag,
       summary: 'Mark paid, undo, or cancel a receivable',
-      description: 'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition).',
+      description:
+        'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition).',
       scope: write,
       key: 'optional',
       body: { schema: ref('ReceivableStatusInput'), example: { status: 'PAID' } },
@@ -181,7 +201,7 @@ const schemas = {
       currencyCode: { const: 'ARS' },
       receivableType: { enum: RECEIVABLE_TYPES },
       clientId: { type: ['integer', 'null'], description: "Inherited from the account; if sent, must be the account's client" },
-      associateId: { type: ['integer', 'null'], description: 'Bound to the account if it has none; another one than the account\'s is 422' },
+      associateId: { type: ['integer', 'null'], description: "Bound to the account if it has none; another one than the account's is 422" },
       legalNumber: { ...nullableString, description: 'Unique per customer' },
       description: nullableString,
       externalRoutingCode: { ...nullableString, description: 'Groups the receivable under the route settlement of that code when the associate matches' },
@@ -214,8 +234,27 @@ const schemas = {
   },
   Receivable: {
     type: 'object',
-    required: ['id', 'receivableAccountId', 'clientId', 'associateId', 'amount', 'currencyCode', 'receivableType', 'status', 'legalNumber', 'description',
-      'externalRoutingCode', 'issueDate', 'dueDate', 'receivableDate', 'parentReceivableId', 'attachmentUri', 'invoiceData', 'creationDate', 'modificationDate'],
+    required: [
+      'id',
+      'receivableAccountId',
+      'clientId',
+      'associateId',
+      'amount',
+      'currencyCode',
+      'receivableType',
+      'status',
+      'legalNumber',
+      'description',
+      'externalRoutingCode',
+      'issueDate',
+      'dueDate',
+      'receivableDate',
+      'parentReceivableId',
+      'attachmentUri',
+      'invoiceData',
+      'creationDate',
+      'modificationDate',
+    ],
     properties: {
       id,
       receivableAccountId: id,

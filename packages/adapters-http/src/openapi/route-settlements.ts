@@ -14,10 +14,20 @@ const routeSettlement = {
   date: '2026-03-02',
   associateId: 7,
   receivableAccountIds: [31],
-  summary: { receivablesCount: 2, totalAmount: 13800.5, byReceivableType: [{ type: 'INVOICE', count: 1, amount: 15000.5 }, { type: 'CREDIT_NOTE', count: 1, amount: -1200 }] },
+  summary: {
+    receivablesCount: 2,
+    totalAmount: 13800.5,
+    byReceivableType: [
+      { type: 'INVOICE', count: 1, amount: 15000.5 },
+      { type: 'CREDIT_NOTE', count: 1, amount: -1200 },
+    ],
+  },
   creationDate: '2026-03-02T09:00:00.000Z',
 };
-const byCode = { 'resource-not-found': 'no route settlement has this routeCode', 'resource-not-accessible': "the route settlement is another customer's" } as const;
+const byCode = {
+  'resource-not-found': 'no route settlement has this routeCode',
+  'resource-not-accessible': "the route settlement is another customer's",
+} as const;
 
 const paths = {
   '/v1/route-settlements': {
@@ -26,7 +36,13 @@ const paths = {
       tag,
       summary: 'List route settlements',
       scope: read,
-      parameters: [...listParams.slice(0, 2), param('associateId', 'Exact', idSchema), param('routeCode', 'Exact'), param('fromDate', 'On the settlement day, YYYY-MM-DD'), param('toDate', 'On the settlement day, YYYY-MM-DD')],
+      parameters: [
+        ...listParams.slice(0, 2),
+        param('associateId', 'Exact', idSchema),
+        param('routeCode', 'Exact'),
+        param('fromDate', 'On the settlement day, YYYY-MM-DD'),
+        param('toDate', 'On the settlement day, YYYY-MM-DD'),
+      ],
       responses: { '200': listOf('RouteSettlement', routeSettlement) },
     }),
     post: operation({
@@ -101,7 +117,7 @@ const schemas = {
       receivableAccountIds: { type: 'array', items: id },
       summary: {
         type: 'object',
-            required: ['receivablesCount', 'totalAmount', 'byReceivableType'],
+        required: ['receivablesCount', 'totalAmount', 'byReceivableType'],
         properties: {
           receivablesCount: { type: 'integer', minimum: 0 },
           totalAmount: { type: 'number', description: 'Net: positive types add, negative subtract (cancelled receivables left out)' },
@@ -109,8 +125,12 @@ const schemas = {
             type: 'array',
             items: {
               type: 'object',
-                        required: ['type', 'count', 'amount'],
-              properties: { type: { enum: RECEIVABLE_TYPES }, count: { type: 'integer' }, amount: { type: 'number', description: 'Negative for negative types' } },
+              required: ['type', 'count', 'amount'],
+              properties: {
+                type: { enum: RECEIVABLE_TYPES },
+                count: { type: 'integer' },
+                amount: { type: 'number', description: 'Negative for negative types' },
+              },
             },
           },
         },

@@ -16,7 +16,10 @@ const paths = {
       description: `Money arrives on one of the caller's ACTIVE receivable accounts: a CREDIT DEPOSIT movement, event movement.created. ${onlyInSandbox}`,
       scope: 'receivable-accounts:write',
       key: 'optional',
-      body: { schema: ref('CollectionInput'), example: { receivableAccountId: 31, amount: '15000.50', currencyCode: 'ARS', counterParty: { name: 'Almacén Don José', taxId: '20-12345678-6' } } },
+      body: {
+        schema: ref('CollectionInput'),
+        example: { receivableAccountId: 31, amount: '15000.50', currencyCode: 'ARS', counterParty: { name: 'Almacén Don José', taxId: '20-12345678-6' } },
+      },
       responses: { '201': one('Movement', 'The movement', movementExample) },
       refusals: {
         'resource-not-found': 'no receivable account has the receivableAccountId (in production: the path)',
@@ -35,7 +38,9 @@ const paths = {
       description: `For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
       scope: 'receivables:write',
       body: { schema: { type: 'object', description: 'Nothing to ask: send none, or an object, whose members are ignored' }, example: {}, required: false },
-      responses: { '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }) },
+      responses: {
+        '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }),
+      },
       refusals: { 'resource-not-found': 'in production: the path' },
     }),
   },
@@ -82,7 +87,9 @@ const schemas = {
 } as const;
 
 export const sandboxApi: ResourceApi = {
-  tags: [{ name: tag, description: 'Helpers that make in sandbox mode what the bank and the schedule make in production: collections, settlement and expiry runs' }],
+  tags: [
+    { name: tag, description: 'Helpers that make in sandbox mode what the bank and the schedule make in production: collections, settlement and expiry runs' },
+  ],
   paths,
   schemas,
 };

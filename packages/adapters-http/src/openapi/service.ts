@@ -11,7 +11,10 @@ const paths = {
       tag,
       summary: 'Liveness and database readiness',
       scope: null,
-      responses: { '200': one('Health', 'Ready', { status: 'ok', database: 'up' }), '503': one('Health', 'Database unreachable', { status: 'degraded', database: 'down' }) },
+      responses: {
+        '200': one('Health', 'Ready', { status: 'ok', database: 'up' }),
+        '503': one('Health', 'Database unreachable', { status: 'degraded', database: 'down' }),
+      },
     }),
   },
   '/v1/openapi.json': {
@@ -20,7 +23,17 @@ const paths = {
       tag,
       summary: 'This document',
       scope: null,
-      responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' }, example: { openapi: '3.1.0', info: { title: 'Receivables and Collections Service', version: '1.0.0' } } } } } },
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1',
+          content: {
+            'application/json': {
+              schema: { type: 'object' },
+              example: { openapi: '3.1.0', info: { title: 'Receivables and Collections Service', version: '1.0.0' } },
+            },
+          },
+        },
+      },
       // The body parser runs before every /v1 route, this one included.
       refusals: { validation: 'a body that is not valid JSON', 'payload-too-large': 'bodies are limited to 1 MB' },
     }),

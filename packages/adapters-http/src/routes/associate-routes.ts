@@ -29,11 +29,15 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.associates.list.execute({ filter, page: pageOf(query) }), associateResponse);
   });
 
-  router.post('/associates', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
-    const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body as AssociateBody) };
-    const { associate, created } = await app.associates.register.execute(input);
-    return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
-  }));
+  router.post(
+    '/associates',
+    write,
+    ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
+      const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body as AssociateBody) };
+      const { associate, created } = await app.associates.register.execute(input);
+      return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
+    }),
+  );
 
   router.get('/clients/:id/associates', read, async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
@@ -45,16 +49,28 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
     res.json(associateResponse(await app.associates.get.execute(target(req))));
   });
 
-  router.put('/associates/:id', write, ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
-    return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body as AssociateBody) })));
-  }));
+  router.put(
+    '/associates/:id',
+    write,
+    ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
+      return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body as AssociateBody) })));
+    }),
+  );
 
-  router.delete('/associates/:id', write, keys.optional(async (req) => {
-    await app.associates.disable.execute(target(req));
-    return noContent();
-  }));
+  router.delete(
+    '/associates/:id',
+    write,
+    keys.optional(async (req) => {
+      await app.associates.disable.execute(target(req));
+      return noContent();
+    }),
+  );
 
-  router.post('/associates/:id/activations', write, keys.optional(async (req) => ok(associateResponse(await app.associates.activate.execute(target(req))))));
+  router.post(
+    '/associates/:id/activations',
+    write,
+    keys.optional(async (req) => ok(associateResponse(await app.associates.activate.execute(target(req))))),
+  );
 
   return router;
 }

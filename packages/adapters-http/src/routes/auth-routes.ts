@@ -10,11 +10,7 @@ import { validBody } from './respond';
  * POST /v1/auth/login (public; counted per source address before anything else, then per clientId and source
  * before the secret is hashed) and GET /v1/me (any valid token; `authenticated` also counts it per credential).
  */
-export function authRoutes(
-  app: Application,
-  limits: Pick<RateLimitRules, 'bySource' | 'byClientAtSource'>,
-  authenticated: RequestHandler[],
-): Router {
+export function authRoutes(app: Application, limits: Pick<RateLimitRules, 'bySource' | 'byClientAtSource'>, authenticated: RequestHandler[]): Router {
   const router = Router();
 
   router.post('/auth/login', rateLimit(limits.bySource), validBody(LoginBody), rateLimit(limits.byClientAtSource), async (req, res) => {

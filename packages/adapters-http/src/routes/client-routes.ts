@@ -20,19 +20,27 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.clients.list.execute({ filter, page: pageOf(query) }), clientResponse);
   });
 
-  router.post('/clients', write, ...keyedBody(keys, 'optional', ClientBody, async (req) => {
-    const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body as ClientBody) });
-    return upserted(created, `/v1/clients/${client.id}`, clientResponse(client));
-  }));
+  router.post(
+    '/clients',
+    write,
+    ...keyedBody(keys, 'optional', ClientBody, async (req) => {
+      const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body as ClientBody) });
+      return upserted(created, `/v1/clients/${client.id}`, clientResponse(client));
+    }),
+  );
 
   router.get('/clients/:id', read, async (req, res) => {
     res.json(clientResponse(await app.clients.get.execute({ customerId: authOf(req).customerId, clientId: parseId(req.params.id) })));
   });
 
-  router.put('/clients/:id', write, ...keyedBody(keys, 'optional', ClientBody, async (req) => {
-    const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body as ClientBody) };
-    return ok(clientResponse(await app.clients.replace.execute(input)));
-  }));
+  router.put(
+    '/clients/:id',
+    write,
+    ...keyedBody(keys, 'optional', ClientBody, async (req) => {
+      const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body as ClientBody) };
+      return ok(clientResponse(await app.clients.replace.execute(input)));
+    }),
+  );
 
   return router;
 }

@@ -49,31 +49,54 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, page, (record) => receivableAccountResponse(record, query.expand === 'owner'));
   });
 
-  router.post('/receivable-accounts', write, ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
-    const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...(req.body as OpenReceivableAccountBody) });
-    return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
-  }));
+  router.post(
+    '/receivable-accounts',
+    write,
+    ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
+      const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...(req.body as OpenReceivableAccountBody) });
+      return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
+    }),
+  );
 
-  router.post('/receivable-accounts/batches', write, ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
-    const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items: (req.body as OpenReceivableAccountsBatchBody).items });
-    return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
-  }));
+  router.post(
+    '/receivable-accounts/batches',
+    write,
+    ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
+      const results = await app.receivableAccounts.openBatch.execute({
+        customerId: authOf(req).customerId,
+        items: (req.body as OpenReceivableAccountsBatchBody).items,
+      });
+      return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
+    }),
+  );
 
   router.get('/receivable-accounts/:id', read, async (req, res) => {
     const { expand } = parseInput(ExpandQuery, req.query, 'query');
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
-  router.put('/receivable-accounts/:id', write, ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
-    return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
-  }));
+  router.put(
+    '/receivable-accounts/:id',
+    write,
+    ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
+      return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
+    }),
+  );
 
-  router.delete('/receivable-accounts/:id', write, keys.optional(async (req) => {
-    await app.receivableAccounts.disable.execute(target(req));
-    return noContent();
-  }));
+  router.delete(
+    '/receivable-accounts/:id',
+    write,
+    keys.optional(async (req) => {
+      await app.receivableAccounts.disable.execute(target(req));
+      return noContent();
+    }),
+  );
 
-  router.post('/receivable-accounts/:id/activations', write, keys.optional(async (req) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))));
+  router.post(
+    '/receivable-accounts/:id/activations',
+    write,
+    keys.optional(async (req) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))),
+  );
 
   for (const owner of ['client', 'associate'] as const) {
     router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {

@@ -36,31 +36,47 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.receivables.list.execute({ filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query) }), receivableResponse);
   });
 
-  router.post('/receivables', write, ...keyedBody(keys, 'required', ReceivableBody, async (req) => {
-    const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body as ReceivableBody));
-    return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
-  }));
+  router.post(
+    '/receivables',
+    write,
+    ...keyedBody(keys, 'required', ReceivableBody, async (req) => {
+      const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body as ReceivableBody));
+      return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
+    }),
+  );
 
-  router.post('/receivables/batches', write, ...keyedBody(keys, 'required', ReceivableBatchBody, async (req) => {
-    const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, (req.body as ReceivableBatchBody).items) });
-    return ok(batchResults(results, 'receivable', receivableResponse));
-  }));
+  router.post(
+    '/receivables/batches',
+    write,
+    ...keyedBody(keys, 'required', ReceivableBatchBody, async (req) => {
+      const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, (req.body as ReceivableBatchBody).items) });
+      return ok(batchResults(results, 'receivable', receivableResponse));
+    }),
+  );
 
   router.get('/receivables/:id', read, async (req, res) => {
     res.json(receivableResponse(await app.receivables.get.execute(target(req))));
   });
 
-  router.put('/receivables/:id', write, ...keyedBody(keys, 'optional', ReceivableEditBody, async (req) => {
-    const body = req.body as ReceivableEditBody;
-    const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = body;
-    const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
-    return ok(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(body), identity })));
-  }));
+  router.put(
+    '/receivables/:id',
+    write,
+    ...keyedBody(keys, 'optional', ReceivableEditBody, async (req) => {
+      const body = req.body as ReceivableEditBody;
+      const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = body;
+      const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
+      return ok(receivableResponse(await app.receivables.edit.execute({ ...target(req), edits: editsOf(body), identity })));
+    }),
+  );
 
-  router.patch('/receivables/:id/status', write, ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req) => {
-    const { status } = req.body as ReceivableStatusBody;
-    return ok(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
-  }));
+  router.patch(
+    '/receivables/:id/status',
+    write,
+    ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req) => {
+      const { status } = req.body as ReceivableStatusBody;
+      return ok(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
+    }),
+  );
 
   router.get('/receivable-accounts/:id/receivables', read, async (req, res) => {
     const query = parseInput(ReceivableListQuery, req.query, 'query');

@@ -19,7 +19,12 @@ export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHa
  * works: a byte-for-byte repeat answered from the replay cache, then the body validated, then the key claimed or
  * replayed on the validated body's fingerprint.
  */
-export function keyedBody<T extends object>(keys: IdempotencyKeys, key: 'required' | 'optional', dto: ClassConstructor<T>, handler: AnswerHandler): RequestHandler[] {
+export function keyedBody<T extends object>(
+  keys: IdempotencyKeys,
+  key: 'required' | 'optional',
+  dto: ClassConstructor<T>,
+  handler: AnswerHandler,
+): RequestHandler[] {
   return [keys.cachedReplay, validBody(dto), keys[key](handler)];
 }
 

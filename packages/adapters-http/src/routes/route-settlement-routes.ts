@@ -20,15 +20,23 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page) }), routeSettlementResponse);
   });
 
-  router.post('/route-settlements', write, ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
-    const customerId = authOf(req).customerId;
-    const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
-    const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
-    return upserted(created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
-  }));
+  router.post(
+    '/route-settlements',
+    write,
+    ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
+      const customerId = authOf(req).customerId;
+      const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
+      const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
+      return upserted(created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
+    }),
+  );
 
   router.get('/route-settlements/:routeCode', read, async (req, res) => {
-    res.json(routeSettlementResponse(await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode') })));
+    res.json(
+      routeSettlementResponse(
+        await app.routeSettlements.get.execute({ customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode') }),
+      ),
+    );
   });
 
   router.get('/route-settlements/:routeCode/receivables', read, async (req, res) => {

@@ -31,25 +31,40 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
   const receivablesWrite = requireScope('receivables:write');
 
-  router.post('/sandbox/collections', requireScope('receivable-accounts:write'), ...keyedBody(keys, 'optional', CollectionBody, async (req) => {
-    const body = req.body as CollectionBody;
-    const movement = await app.collections.record.execute({
-      customerId: authOf(req).customerId,
-      receivableAccountId: body.receivableAccountId,
-      amount: Money.parse(body.amount, 'amount'),
-      currencyCode: body.currencyCode,
-      counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
-    });
-    return created(movementResponse(movement));
-  }));
+  router.post(
+    '/sandbox/collections',
+    requireScope('receivable-accounts:write'),
+    ...keyedBody(keys, 'optional', CollectionBody, async (req) => {
+      const body = req.body as CollectionBody;
+      const movement = await app.collections.record.execute({
+        customerId: authOf(req).customerId,
+        receivableAccountId: body.receivableAccountId,
+        amount: Money.parse(body.amount, 'amount'),
+        currencyCode: body.currencyCode,
+        counterParty: { name: body.counterParty.name, taxId: parseTaxId(body.counterParty.taxId, 'counterParty.taxId') },
+      });
+      return created(movementResponse(movement));
+    }),
+  );
 
-  router.post('/sandbox/settlement-runs', receivablesWrite, noBodyAsEmpty, emptyBody, answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))));
+  router.post(
+    '/sandbox/settlement-runs',
+    receivablesWrite,
+    noBodyAsEmpty,
+    emptyBody,
+    answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))),
+  );
 
-  router.post('/sandbox/expiration-runs', receivablesWrite, noBodyAsEmpty, ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
-    const { date } = req.body as ExpirationRunBody;
-    const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
-    return created({ expiredReceivables });
-  }));
+  router.post(
+    '/sandbox/expiration-runs',
+    receivablesWrite,
+    noBodyAsEmpty,
+    ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
+      const { date } = req.body as ExpirationRunBody;
+      const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
+      return created({ expiredReceivables });
+    }),
+  );
 
   return router;
 }

@@ -27,7 +27,9 @@ export async function up(knex: Knex): Promise<void> {
   `,
     { rejected: REJECTED },
   );
-  await knex.raw(`ALTER TABLE receivable_accounts ADD CONSTRAINT receivable_accounts_disabled_reason CHECK ((status = 'DISABLED') = (disabled_reason IS NOT NULL))`);
+  await knex.raw(
+    `ALTER TABLE receivable_accounts ADD CONSTRAINT receivable_accounts_disabled_reason CHECK ((status = 'DISABLED') = (disabled_reason IS NOT NULL))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -98,16 +98,16 @@ export class KnexAssociateRepository implements AssociateRepository {
   async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {
     const [inserted] = await this.trx('associates').insert(toRow(associate)).onConflict(['customer_id', 'tax_id']).ignore().returning<AssociateRow[]>('*');
     if (inserted) return { associate: toAssociate(inserted), created: true };
-    const existing = await this.trx('associates')
-      .where({ customer_id: associate.customerId, tax_id: associate.taxId })
-      .first<AssociateRow | undefined>();
+    const existing = await this.trx('associates').where({ customer_id: associate.customerId, tax_id: associate.taxId }).first<AssociateRow | undefined>();
     if (!existing) throw new Error('associate taxId conflicted but no row was found');
     return { associate: toAssociate(existing), created: false };
   }
 
   async update(associate: Associate): Promise<void> {
     const next = associate.toSnapshot();
-    const changed = await this.trx('associates').where({ id: next.id, version: next.version - 1 }).update(toRow(next));
+    const changed = await this.trx('associates')
+      .where({ id: next.id, version: next.version - 1 })
+      .update(toRow(next));
     if (changed !== 1) throw new ConcurrentModificationError('associate', next.id);
   }
 }
@@ -132,10 +132,7 @@ export class KnexAssociateQueries implements AssociateQueries {
   }
 
   listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {
-    const shared = this.db()('receivable_accounts')
-      .select('associate_id')
-      .where({ customer_id: customerId, client_id: clientId })
-      .whereNotNull('associate_id');
+    const shared = this.db()('receivable_accounts').select('associate_id').where({ customer_id: customerId, client_id: clientId }).whereNotNull('associate_id');
     return fetchPage(this.db()('associates').where('customer_id', customerId).whereIn('id', shared), 'associates', page, toAssociate);
   }
 }

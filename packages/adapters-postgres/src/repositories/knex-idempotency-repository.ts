@@ -1,11 +1,5 @@
 import type { Knex } from 'knex';
-import {
-  DomainError,
-  type IdempotencyClaim,
-  type IdempotencyClaimRequest,
-  type IdempotencyRepository,
-  type StoredResponse,
-} from '@rcs/domain';
+import { DomainError, type IdempotencyClaim, type IdempotencyClaimRequest, type IdempotencyRepository, type StoredResponse } from '@rcs/domain';
 import { PG_LOCK_NOT_AVAILABLE, pgCode } from './pg-errors';
 import { prepared } from './prepared';
 import type { TransactionWrites } from './transaction-writes';
@@ -50,11 +44,9 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       if (rows.length === 1) return { kind: 'acquired' };
     } catch (error) {
       if (pgCode(error) === PG_LOCK_NOT_AVAILABLE) {
-        throw new DomainError(
-          'idempotency-request-in-progress',
-          'a request with this Idempotency-Key is still being processed; retry later',
-          { retryAfterSeconds: 1 },
-        );
+        throw new DomainError('idempotency-request-in-progress', 'a request with this Idempotency-Key is still being processed; retry later', {
+          retryAfterSeconds: 1,
+        });
       }
       throw error;
     }
@@ -88,4 +80,3 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     return result.rowCount ?? 0;
   }
 }
-

@@ -1,15 +1,5 @@
 import type { Knex } from 'knex';
-import type {
-  AccountKind,
-  LedgerMismatch,
-  LedgerQueries,
-  LedgerRepository,
-  Movement,
-  MovementListFilter,
-  NewMovement,
-  Page,
-  PageRequest,
-} from '@rcs/domain';
+import type { AccountKind, LedgerMismatch, LedgerQueries, LedgerRepository, Movement, MovementListFilter, NewMovement, Page, PageRequest } from '@rcs/domain';
 import { fetchPage } from './paging';
 
 export interface MovementRow {
@@ -63,8 +53,21 @@ export class KnexLedgerRepository implements LedgerRepository {
        )
        SELECT moved.* FROM moved, balance`,
       [
-        m.customerId, m.accountId, m.accountKind, m.movementType, m.operationType, m.subtype, m.amountMinor.toString(), m.currencyCode,
-        m.counterParty?.name ?? null, m.counterParty?.taxId ?? null, m.settlementId, m.providerReference, m.movementDate, signed, m.accountId,
+        m.customerId,
+        m.accountId,
+        m.accountKind,
+        m.movementType,
+        m.operationType,
+        m.subtype,
+        m.amountMinor.toString(),
+        m.currencyCode,
+        m.counterParty?.name ?? null,
+        m.counterParty?.taxId ?? null,
+        m.settlementId,
+        m.providerReference,
+        m.movementDate,
+        signed,
+        m.accountId,
       ],
     );
     if (rows.length !== 1) throw new Error(`movement on account ${m.accountId} found no ${m.accountKind} account to balance`);

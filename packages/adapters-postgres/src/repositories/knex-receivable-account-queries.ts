@@ -28,7 +28,10 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
   }
 
   async get(id: number): Promise<ReceivableAccountRecord | undefined> {
-    const row = await this.base().select('receivable_accounts.*', ...this.columns()).where('receivable_accounts.id', id).first<Row | undefined>();
+    const row = await this.base()
+      .select('receivable_accounts.*', ...this.columns())
+      .where('receivable_accounts.id', id)
+      .first<Row | undefined>();
     return row && toRecord(row);
   }
 

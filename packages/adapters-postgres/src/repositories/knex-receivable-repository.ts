@@ -7,9 +7,27 @@ import { lockedForChange } from './row-locks';
 
 type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
 const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
-  'customer_id', 'receivable_account_id', 'client_id', 'associate_id', 'amount_minor', 'currency_code', 'receivable_type',
-  'status', 'legal_number', 'description', 'external_routing_code', 'issue_date', 'due_date', 'receivable_date',
-  'parent_receivable_id', 'attachment_uri', 'invoice_data', 'route_settlement_id', 'creation_date', 'modification_date', 'version',
+  'customer_id',
+  'receivable_account_id',
+  'client_id',
+  'associate_id',
+  'amount_minor',
+  'currency_code',
+  'receivable_type',
+  'status',
+  'legal_number',
+  'description',
+  'external_routing_code',
+  'issue_date',
+  'due_date',
+  'receivable_date',
+  'parent_receivable_id',
+  'attachment_uri',
+  'invoice_data',
+  'route_settlement_id',
+  'creation_date',
+  'modification_date',
+  'version',
 ];
 const INSERT_RECEIVABLE = `INSERT INTO receivables (${INSERTED_COLUMNS.join(', ')}) VALUES (${INSERTED_COLUMNS.map(() => '?').join(', ')}) RETURNING *`;
 
@@ -26,7 +44,12 @@ export class KnexReceivableRepository implements ReceivableRepository {
   async insert(draft: NewReceivable): Promise<Receivable> {
     try {
       const row = toReceivableRow(draft);
-      const { rows } = await prepared<ReceivableRow>(this.trx, 'receivables.insert', INSERT_RECEIVABLE, INSERTED_COLUMNS.map((column) => row[column]));
+      const { rows } = await prepared<ReceivableRow>(
+        this.trx,
+        'receivables.insert',
+        INSERT_RECEIVABLE,
+        INSERTED_COLUMNS.map((column) => row[column]),
+      );
       return toReceivable(rows[0]);
     } catch (error) {
       throw legalNumberClash(error, draft.legalNumber);
@@ -56,7 +79,9 @@ export class KnexReceivableRepository implements ReceivableRepository {
     const next = receivable.toSnapshot();
     let changed: number;
     try {
-      changed = await this.trx('receivables').where({ id: next.id, version: next.version - 1 }).update(toReceivableRow(next));
+      changed = await this.trx('receivables')
+        .where({ id: next.id, version: next.version - 1 })
+        .update(toReceivableRow(next));
     } catch (error) {
       throw legalNumberClash(error, next.legalNumber);
     }
@@ -65,7 +90,12 @@ export class KnexReceivableRepository implements ReceivableRepository {
 
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
-    const due = this.trx('receivables').where('status', 'PENDING').where('due_date', '<', today).whereIn('receivable_type', [...POSITIVE_TYPES]).orderBy('id').limit(limit);
+    const due = this.trx('receivables')
+      .where('status', 'PENDING')
+      .where('due_date', '<', today)
+      .whereIn('receivable_type', [...POSITIVE_TYPES])
+      .orderBy('id')
+      .limit(limit);
     if (customerId !== undefined) due.where('customer_id', customerId);
     const rows = await lockedForChange(due.select<ReceivableRow[]>('*')).skipLocked();
     return rows.map(toReceivable);

@@ -44,7 +44,14 @@ export class KnexRouteSettlementRepository implements RouteSettlementRepository 
 
   async insertIfAbsent(s: NewRouteSettlement): Promise<{ settlement: RouteSettlement; created: boolean }> {
     const [inserted] = await this.trx('route_settlements')
-      .insert({ customer_id: s.customerId, route_code: s.routeCode, date: s.date, associate_id: s.associateId, creation_date: s.creationDate, modification_date: s.modificationDate })
+      .insert({
+        customer_id: s.customerId,
+        route_code: s.routeCode,
+        date: s.date,
+        associate_id: s.associateId,
+        creation_date: s.creationDate,
+        modification_date: s.modificationDate,
+      })
       .onConflict(['customer_id', 'route_code'])
       .ignore()
       .returning<RouteSettlementRow[]>('*');
@@ -82,7 +89,9 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
       ids.map((id) => [id, { receivablesCount: 0, totalAmountMinor: 0n, byReceivableType: [], receivableAccountIds: [] }]),
     );
     if (ids.length === 0) return result;
-    const { rows } = await this.db().raw<{ rows: Array<{ route_settlement_id: string; receivable_type: ReceivableType; count: string; amount: string; accounts: string[] }> }>(
+    const { rows } = await this.db().raw<{
+      rows: Array<{ route_settlement_id: string; receivable_type: ReceivableType; count: string; amount: string; accounts: string[] }>;
+    }>(
       `SELECT route_settlement_id, receivable_type, count(*) AS count,
               SUM(${signedAmountSql('receivables')}) AS amount,
               array_agg(DISTINCT receivable_account_id) AS accounts

@@ -1,5 +1,15 @@
 import type { Knex } from 'knex';
-import { SETTLEMENT_RULE, type OpenedSettlement, type Page, type PageRequest, type ReceivableSnapshot, type Settlement, type SettlementListFilter, type SettlementQueries, type SettlementRepository } from '@rcs/domain';
+import {
+  SETTLEMENT_RULE,
+  type OpenedSettlement,
+  type Page,
+  type PageRequest,
+  type ReceivableSnapshot,
+  type Settlement,
+  type SettlementListFilter,
+  type SettlementQueries,
+  type SettlementRepository,
+} from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 

@@ -20,7 +20,13 @@ export async function execute<R>(
   known?: unknown,
 ): Promise<{ rows: R[] }> {
   const connection: unknown = known ?? (await client.acquireConnection());
-  const run = () => client.query(connection, { sql, bindings, method: 'raw', ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}) }) as Promise<unknown>;
+  const run = () =>
+    client.query(connection, {
+      sql,
+      bindings,
+      method: 'raw',
+      ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}),
+    }) as Promise<unknown>;
   try {
     const done = await run().catch((error: unknown) => {
       if (!isStalePreparedStatement(error)) throw error;

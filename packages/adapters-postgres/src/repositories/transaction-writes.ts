@@ -28,7 +28,12 @@ export class TransactionWrites {
       return;
     }
     // The error is kept, not thrown: nobody awaits this promise before firstFailure does.
-    this.outcomes.push(done.then(() => undefined, (error: unknown) => (error instanceof Error ? error : new Error('pipelined write failed', { cause: error }))));
+    this.outcomes.push(
+      done.then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error('pipelined write failed', { cause: error })),
+      ),
+    );
   }
 
   /** The error of the first write sent without waiting that failed, once all of them have answered. */

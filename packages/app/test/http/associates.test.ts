@@ -118,7 +118,7 @@ describe('associates', () => {
     }
   });
 
-  it('links a supervisor of the same customer and refuses another customer\'s or a missing one', async () => {
+  it("links a supervisor of the same customer and refuses another customer's or a missing one", async () => {
     const boss = (await post(anAssociate({ type: 'SUPERVISOR' }))).body;
     const worker = await post(anAssociate({ parentAssociateId: boss.id }));
     expect(worker.body.parentAssociateId).toBe(boss.id);
@@ -133,7 +133,11 @@ describe('associates', () => {
 
   it("answers another customer's associate with 403 on every operation", async () => {
     const created = (await post(anAssociate())).body;
-    for (const [method, suffix] of [['get', ''], ['delete', ''], ['post', '/activations']] as const) {
+    for (const [method, suffix] of [
+      ['get', ''],
+      ['delete', ''],
+      ['post', '/activations'],
+    ] as const) {
       const res = await ctx.api.call(method, url(created.id, suffix), { token: ctx.otherToken });
       expect(res.status).toBe(403);
     }

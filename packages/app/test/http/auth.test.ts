@@ -16,7 +16,10 @@ describe('authentication', () => {
   });
 
   it('refuses a wrong secret and an unknown clientId alike with 401 invalid-credentials', async () => {
-    for (const body of [{ ...SANDBOX, clientSecret: 'wrong' }, { clientId: 'nobody', clientSecret: 'x' }]) {
+    for (const body of [
+      { ...SANDBOX, clientSecret: 'wrong' },
+      { clientId: 'nobody', clientSecret: 'x' },
+    ]) {
       const res = await ctx.api.call('post', '/v1/auth/login', { body });
       expect(res.status).toBe(401);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -40,8 +43,16 @@ describe('authentication', () => {
   it.each([
     ['no Authorization header', 'unauthorized', undefined],
     ['a malformed token', 'invalid-token', 'Bearer not-a-jwt'],
-    ['a token signed with another secret', 'invalid-token', `Bearer ${jwt.sign({ sub: 'x', customerId: 1, cid: 1, scope: '' }, 'another-secret-another-secret-another')}`],
-    ['an expired token', 'token-expired', `Bearer ${jwt.sign({ sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET)}`],
+    [
+      'a token signed with another secret',
+      'invalid-token',
+      `Bearer ${jwt.sign({ sub: 'x', customerId: 1, cid: 1, scope: '' }, 'another-secret-another-secret-another')}`,
+    ],
+    [
+      'an expired token',
+      'token-expired',
+      `Bearer ${jwt.sign({ sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET)}`,
+    ],
     ['a non-Bearer scheme', 'invalid-token', 'Basic dXNlcjpwYXNz'],
   ])('answers %s with 401 %s', async (_what, code, authorization) => {
     const res = await ctx.api.call('get', '/v1/clients', { headers: authorization ? { Authorization: authorization } : {} });
@@ -51,7 +62,8 @@ describe('authentication', () => {
 
   describe('a token signed with the real secret but not as the service issues it', () => {
     const now = () => Math.floor(Date.now() / 1000);
-    const forge = (claims: object) => jwt.sign({ scope: ALL_SCOPES.join(' '), iat: now(), exp: now() + 43_200, ...claims }, TEST_JWT_SECRET, { algorithm: 'HS256' });
+    const forge = (claims: object) =>
+      jwt.sign({ scope: ALL_SCOPES.join(' '), iat: now(), exp: now() + 43_200, ...claims }, TEST_JWT_SECRET, { algorithm: 'HS256' });
     const sandboxClaims = async () => {
       const me = await ctx.api.call('get', '/v1/me', { token: ctx.token });
       const decoded = jwt.decode(ctx.token) as { cid: number; customerId: number };
@@ -95,7 +107,9 @@ describe('authentication', () => {
       const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
       const limited = await ctx.api.app.credentials.create.execute({ customerId, scopes: ['clients:read'] });
       const cid = (jwt.decode(await ctx.api.login(limited)) as { cid: number }).cid;
-      const res = await ctx.api.call('get', '/v1/associates', { token: forge({ sub: limited.clientId, customerId, cid, scope: 'clients:read associates:read' }) });
+      const res = await ctx.api.call('get', '/v1/associates', {
+        token: forge({ sub: limited.clientId, customerId, cid, scope: 'clients:read associates:read' }),
+      });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('invalid-token');
     });

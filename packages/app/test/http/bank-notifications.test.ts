@@ -17,7 +17,16 @@ describe('incoming transfers notified by the banking provider', () => {
   const aTransfer = async (prefix: string) => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;
-    return { account, notification: { notificationId: `${prefix}-${account.id}`, cvu, amount: '250.40', currencyCode: 'ARS', counterParty: { name: 'Pagador SA', taxId: '30-71234567-1' } } };
+    return {
+      account,
+      notification: {
+        notificationId: `${prefix}-${account.id}`,
+        cvu,
+        amount: '250.40',
+        currencyCode: 'ARS',
+        counterParty: { name: 'Pagador SA', taxId: '30-71234567-1' },
+      },
+    };
   };
   const movementsOf = (accountId: number) => ctx.api.call('get', `/v1/receivable-accounts/${accountId}/movements`, { token: ctx.token });
 

@@ -65,7 +65,10 @@ describe('clients', () => {
   it('replaces the editable fields on PUT and refuses identity changes', async () => {
     const created = (await post(aClient({ taxId: validTaxId('30', 50000005), ...aBranch('B7') }))).body;
     const url = `/v1/clients/${created.id}`;
-    const updated = await ctx.api.call('put', url, { token: ctx.token, body: aClient({ taxId: created.taxId, ...aBranch('B7'), businessName: 'Renamed', email: 'x@y.example' }) });
+    const updated = await ctx.api.call('put', url, {
+      token: ctx.token,
+      body: aClient({ taxId: created.taxId, ...aBranch('B7'), businessName: 'Renamed', email: 'x@y.example' }),
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ businessName: 'Renamed', email: 'x@y.example', creationDate: created.creationDate });
     for (const change of [{ taxId: validTaxId('30', 50000006) }, { documentType: 'CUIL', taxId: validTaxId('20', 50000006) }, { ...aBranch('B8') }]) {

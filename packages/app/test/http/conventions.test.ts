@@ -14,7 +14,11 @@ describe('HTTP conventions', () => {
   });
 
   it('answers malformed JSON with 400 validation, not 500', async () => {
-    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'application/json').send('{"businessName": ');
+    const res = await request(ctx.api.http)
+      .post('/v1/clients')
+      .set('Authorization', `Bearer ${ctx.token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"businessName": ');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('validation');
@@ -24,7 +28,11 @@ describe('HTTP conventions', () => {
     ['a JSON array', [1, 2]],
     ['a JSON string', '"text"'],
   ])('answers %s as body with 400 validation', async (_what, body) => {
-    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'application/json').send(body as never);
+    const res = await request(ctx.api.http)
+      .post('/v1/clients')
+      .set('Authorization', `Bearer ${ctx.token}`)
+      .set('Content-Type', 'application/json')
+      .send(body as never);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation');
   });
@@ -35,17 +43,28 @@ describe('HTTP conventions', () => {
     expect(res.body.invalidParams[0].name).toBe('body');
   });
 
-  it.each(['gzip', 'deflate', 'br'])('answers a body whose %s encoding does not decode with 400 validation, before any token, logging no error', async (encoding) => {
-    const logged = errorLogs.length;
-    const res = await request(ctx.api.http).post('/v1/clients').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('not compressed at all');
-    expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
-    expect(errorLogs.slice(logged)).toEqual([]);
-  });
+  it.each(['gzip', 'deflate', 'br'])(
+    'answers a body whose %s encoding does not decode with 400 validation, before any token, logging no error',
+    async (encoding) => {
+      const logged = errorLogs.length;
+      const res = await request(ctx.api.http)
+        .post('/v1/clients')
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send('not compressed at all');
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
+      expect(errorLogs.slice(logged)).toEqual([]);
+    },
+  );
 
   it('answers a provider notification whose gzip body does not decode with 400 validation', async () => {
-    const res = await request(ctx.api.http).post('/bank/notifications/incoming-transfers').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not compressed at all');
+    const res = await request(ctx.api.http)
+      .post('/bank/notifications/incoming-transfers')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('not compressed at all');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'body' }] });
   });
@@ -101,7 +120,8 @@ describe('HTTP conventions', () => {
 
   describe('creation-date filters (fromDate, toDate)', () => {
     const list = (query: string) => ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
-    const mainMovements = async () => `/v1/current-accounts/${(await ctx.api.call('get', '/v1/current-accounts?accountType=MAIN', { token: ctx.token })).body[0].id}/movements`;
+    const mainMovements = async () =>
+      `/v1/current-accounts/${(await ctx.api.call('get', '/v1/current-accounts?accountType=MAIN', { token: ctx.token })).body[0].id}/movements`;
 
     it.each(['0001-01-01', '0050-06-15', '0099-12-31', '0050-06-15T10:00:00Z', '0001-01-01T00:00:00+05:00', '9999-12-31T23:59:59.999-03:00'])(
       'takes %s, a date or timestamp of the years 0001 to 9999, as every list and movement list does',
@@ -118,11 +138,14 @@ describe('HTTP conventions', () => {
       expect(res.body.map((a: { accountType: string }) => a.accountType).sort()).toEqual(['MAIN', 'SUB']);
     });
 
-    it.each(['0000-12-31', '0000-12-31T10:00:00Z', '2026-02-30', '2026-03-01T24:00:00Z', 'yesterday'])('refuses %s with 400 validation naming the filter and the years it takes', async (date) => {
-      const res = await list(`fromDate=${encodeURIComponent(date)}`);
-      expect(res.status).toBe(400);
-      expect(res.body.invalidParams).toEqual([{ name: 'fromDate', reason: expect.stringMatching(/years 0001 to 9999/) }]);
-    });
+    it.each(['0000-12-31', '0000-12-31T10:00:00Z', '2026-02-30', '2026-03-01T24:00:00Z', 'yesterday'])(
+      'refuses %s with 400 validation naming the filter and the years it takes',
+      async (date) => {
+        const res = await list(`fromDate=${encodeURIComponent(date)}`);
+        expect(res.status).toBe(400);
+        expect(res.body.invalidParams).toEqual([{ name: 'fromDate', reason: expect.stringMatching(/years 0001 to 9999/) }]);
+      },
+    );
   });
 
   it('serves the OpenAPI 3.1 document without a token', async () => {

@@ -43,8 +43,10 @@ const API_NAMES = documentedNames(openApiDocument);
 
 describe('error details', () => {
   const ctx = useTestApi();
-  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options: CallOptions = {}) => ctx.api.call(method, url, { token: ctx.token, ...options });
-  const issue = (body: object) => call('post', '/v1/receivables', { headers: key('err'), body: { amount: 100, currencyCode: 'ARS', receivableType: 'INVOICE', ...body } });
+  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options: CallOptions = {}) =>
+    ctx.api.call(method, url, { token: ctx.token, ...options });
+  const issue = (body: object) =>
+    call('post', '/v1/receivables', { headers: key('err'), body: { amount: 100, currencyCode: 'ARS', receivableType: 'INVOICE', ...body } });
   const openAccount = (body: object, token = ctx.token) => call('post', '/v1/receivable-accounts', { token, headers: key('err'), body });
   const clientBody = (extra: object) => ({ businessName: 'Detalle SA', taxId: '30-71234567-1', documentType: 'CUIT', ...extra });
   const routeSettlement = (body: object) => call('post', '/v1/route-settlements', { body });
@@ -55,31 +57,49 @@ describe('error details', () => {
 
   const triggers: Partial<Record<ErrorCode, Trigger>> = {
     validation: async () => ({ res: await call('post', '/v1/clients', { body: {} }), names: ['businessName'] }),
-    'invalid-credentials': async () => ({ res: await call('post', '/v1/auth/login', { token: undefined, body: { clientId: 'sandbox-client', clientSecret: 'wrong' } }), names: ['clientSecret'] }),
+    'invalid-credentials': async () => ({
+      res: await call('post', '/v1/auth/login', { token: undefined, body: { clientId: 'sandbox-client', clientSecret: 'wrong' } }),
+      names: ['clientSecret'],
+    }),
     unauthorized: async () => ({ res: await call('get', '/v1/clients', { token: undefined }), names: ['Authorization'] }),
     'invalid-token': async () => ({ res: await call('get', '/v1/clients', { token: 'not-a-jwt' }), names: ['token'] }),
     'token-expired': async () => {
-      const expired = jwt.sign({ sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET);
+      const expired = jwt.sign(
+        { sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 },
+        TEST_JWT_SECRET,
+      );
       return { res: await call('get', '/v1/clients', { token: expired }), names: ['token'] };
     },
-    'insufficient-scope': async () => ({ res: await call('post', '/v1/clients', { token: await tokenOf(['clients:read']), body: clientBody({}) }), names: ['clients:write'] }),
+    'insufficient-scope': async () => ({
+      res: await call('post', '/v1/clients', { token: await tokenOf(['clients:read']), body: clientBody({}) }),
+      names: ['clients:write'],
+    }),
     'resource-not-accessible': async () => {
       const { client } = await parties(ctx.api, ctx.token);
       return { res: await call('get', `/v1/clients/${client.id}`, { token: ctx.otherToken }), names: [`client ${client.id}`] };
     },
     'resource-not-found': async () => ({ res: await call('get', '/v1/clients/987654321'), names: ['client 987654321'] }),
     // Not through `call`: the OpenAPI document has no operation for a method a path does not serve.
-    'method-not-allowed': async () => ({ res: await request(ctx.api.http).delete('/v1/clients').set('Authorization', `Bearer ${ctx.token}`), names: ['DELETE', '/v1/clients', 'GET, HEAD, POST'] }),
+    'method-not-allowed': async () => ({
+      res: await request(ctx.api.http).delete('/v1/clients').set('Authorization', `Bearer ${ctx.token}`),
+      names: ['DELETE', '/v1/clients', 'GET, HEAD, POST'],
+    }),
     'idempotency-key-reuse': async () => {
       const headers = key('reuse');
       await call('post', '/v1/clients', { headers, body: clientBody({ businessName: 'Primero SA' }) });
       return { res: await call('post', '/v1/clients', { headers, body: clientBody({ businessName: 'Segundo SA' }) }), names: ['Idempotency-Key'] };
     },
-    'payload-too-large': async () => ({ res: await call('post', '/v1/clients', { body: clientBody({ businessName: 'x'.repeat(1_100_000) }) }), names: ['1 MB'] }),
+    'payload-too-large': async () => ({
+      res: await call('post', '/v1/clients', { body: clientBody({ businessName: 'x'.repeat(1_100_000) }) }),
+      names: ['1 MB'],
+    }),
     'invalid-status-transition': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const pending = (await issue({ receivableAccountId: account.id })).body;
-      return { res: await call('patch', `/v1/receivables/${pending.id}/status`, { body: { status: 'PENDING' } }), names: [`receivable ${pending.id}`, 'PENDING'] };
+      return {
+        res: await call('patch', `/v1/receivables/${pending.id}/status`, { body: { status: 'PENDING' } }),
+        names: [`receivable ${pending.id}`, 'PENDING'],
+      };
     },
     'receivable-account-already-exists': async () => {
       const { client } = await parties(ctx.api, ctx.token);
@@ -97,7 +117,10 @@ describe('error details', () => {
       const other = await parties(ctx.api, ctx.token);
       const account = (await openAccount({ clientId: client.id, associateId: associate.id })).body;
       await ctx.api.provisionAll();
-      return { res: await call('put', `/v1/receivable-accounts/${account.id}`, { body: { associateId: other.associate.id } }), names: [`receivable account ${account.id}`, 'associateId'] };
+      return {
+        res: await call('put', `/v1/receivable-accounts/${account.id}`, { body: { associateId: other.associate.id } }),
+        names: [`receivable account ${account.id}`, 'associateId'],
+      };
     },
     'receivable-account-not-active': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
@@ -106,7 +129,10 @@ describe('error details', () => {
     },
     'owner-type-not-supported': async () => {
       const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Details clients only ${Date.now()}` });
-      await ctx.api.db.knex('customers').where({ id: customer.id }).update({ enabled_owner_types: ['CLIENT'] });
+      await ctx.api.db
+        .knex('customers')
+        .where({ id: customer.id })
+        .update({ enabled_owner_types: ['CLIENT'] });
       const token = await ctx.api.login({ clientId, clientSecret });
       const { associate } = await parties(ctx.api, token);
       return { res: await openAccount({ associateId: associate.id }, token), names: ['ASSOCIATE'] };
@@ -115,7 +141,10 @@ describe('error details', () => {
       const main = (await call('get', '/v1/current-accounts?accountType=MAIN')).body[0];
       return { res: await issue({ receivableAccountId: main.id }), names: [`account ${main.id}`] };
     },
-    'unmatching-receivable-currency-code': async () => ({ res: await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.token)).account.id, currencyCode: 'USD' }), names: ['currencyCode'] }),
+    'unmatching-receivable-currency-code': async () => ({
+      res: await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.token)).account.id, currencyCode: 'USD' }),
+      names: ['currencyCode'],
+    }),
     'unmatching-receivable-client-id': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const other = await parties(ctx.api, ctx.token);
@@ -127,23 +156,35 @@ describe('error details', () => {
       const account = (await openAccount({ clientId: client.id, associateId: associate.id })).body;
       return { res: await issue({ receivableAccountId: account.id, associateId: other.associate.id }), names: ['associateId'] };
     },
-    'missing-parent-receivable': async () => ({ res: await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.token)).account.id, receivableType: 'RETENTION' }), names: ['parentReceivableId'] }),
+    'missing-parent-receivable': async () => ({
+      res: await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.token)).account.id, receivableType: 'RETENTION' }),
+      names: ['parentReceivableId'],
+    }),
     'parent-receivable-not-modifiable': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const parent = (await issue({ receivableAccountId: account.id })).body;
       await call('patch', `/v1/receivables/${parent.id}/status`, { body: { status: 'DISABLED' } });
-      return { res: await issue({ receivableAccountId: account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: parent.id }), names: [`parent ${parent.id}`] };
+      return {
+        res: await issue({ receivableAccountId: account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: parent.id }),
+        names: [`parent ${parent.id}`],
+      };
     },
     'parent-receivable-different-account': async () => {
       const [a, b] = [await activeAccount(ctx.api, ctx.token), await activeAccount(ctx.api, ctx.token)];
       const parent = (await issue({ receivableAccountId: a.account.id })).body;
-      return { res: await issue({ receivableAccountId: b.account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: parent.id }), names: [`parent ${parent.id}`] };
+      return {
+        res: await issue({ receivableAccountId: b.account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: parent.id }),
+        names: [`parent ${parent.id}`],
+      };
     },
     'parent-receivable-invalid-type': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const parent = (await issue({ receivableAccountId: account.id })).body;
       const note = (await issue({ receivableAccountId: account.id, receivableType: 'CREDIT_NOTE', amount: 1, parentReceivableId: parent.id })).body;
-      return { res: await issue({ receivableAccountId: account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: note.id }), names: [`parent ${note.id}`] };
+      return {
+        res: await issue({ receivableAccountId: account.id, receivableType: 'RETENTION', amount: 1, parentReceivableId: note.id }),
+        names: [`parent ${note.id}`],
+      };
     },
     'child-receivables-exceed-parent-amount': async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
@@ -161,7 +202,10 @@ describe('error details', () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const cancelled = (await issue({ receivableAccountId: account.id })).body;
       await call('patch', `/v1/receivables/${cancelled.id}/status`, { body: { status: 'DISABLED' } });
-      return { res: await call('patch', `/v1/receivables/${cancelled.id}/status`, { body: { status: 'PAID' } }), names: [`receivable ${cancelled.id}`, 'DISABLED'] };
+      return {
+        res: await call('patch', `/v1/receivables/${cancelled.id}/status`, { body: { status: 'PAID' } }),
+        names: [`receivable ${cancelled.id}`, 'DISABLED'],
+      };
     },
     'missing-invoice-fields': async () => ({
       res: await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.token)).account.id, invoiceData: { version: '1' } }),
@@ -177,7 +221,10 @@ describe('error details', () => {
       const body = { receivableAccountId: account.id, amount: 1, currencyCode: 'USD', counterParty: { name: 'Juan', taxId: '20-12345678-6' } };
       return { res: await call('post', '/v1/sandbox/collections', { body }), names: ['currencyCode'] };
     },
-    'incomplete-branch': async () => ({ res: await call('post', '/v1/clients', { body: clientBody({ branchExternalCode: 'B1' }) }), names: ['branchDescription'] }),
+    'incomplete-branch': async () => ({
+      res: await call('post', '/v1/clients', { body: clientBody({ branchExternalCode: 'B1' }) }),
+      names: ['branchDescription'],
+    }),
     'associate-disabled': async () => {
       const { associate } = await parties(ctx.api, ctx.token);
       await call('delete', `/v1/associates/${associate.id}`);
@@ -193,7 +240,10 @@ describe('error details', () => {
       const [first, second] = [await parties(ctx.api, ctx.token), await parties(ctx.api, ctx.token)];
       const routeCode = `ERR-ASSOC-${first.associate.id}`;
       await routeSettlement({ routeCode, date: '2026-03-01', associateId: first.associate.id });
-      return { res: await routeSettlement({ routeCode, date: '2026-03-01', associateId: second.associate.id }), names: [routeCode, `associate ${first.associate.id}`] };
+      return {
+        res: await routeSettlement({ routeCode, date: '2026-03-01', associateId: second.associate.id }),
+        names: [routeCode, `associate ${first.associate.id}`],
+      };
     },
   };
 
@@ -213,7 +263,9 @@ describe('error details', () => {
   });
 
   it('reports a missing required member as required, and nothing about its length', async () => {
-    const res = await call('post', '/v1/associates', { body: { type: 'DRIVER', name: 'Rosa', lastName: 'Díaz', taxId: validTaxId('27', 40000010), documentNumber: '40000010', phone: '+5491100000000' } });
+    const res = await call('post', '/v1/associates', {
+      body: { type: 'DRIVER', name: 'Rosa', lastName: 'Díaz', taxId: validTaxId('27', 40000010), documentNumber: '40000010', phone: '+5491100000000' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.invalidParams).toEqual([{ name: 'email', reason: 'is required' }]);
   });

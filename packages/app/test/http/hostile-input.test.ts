@@ -9,9 +9,35 @@ const nested = (levels: number): unknown => (levels === 0 ? 1 : [nested(levels -
 
 /** Values that have broken parsers and databases before: wrong types, edges of number ranges, NUL, odd text. */
 const HOSTILE: readonly unknown[] = [
-  null, true, 0, -1, 1.5, 1e21, 1e308, 9007199254740993, 5e-324, '', ' ', 'abc', '1e3', '1e400', '-0', '0x10', '１２３',
-  '99999999999999999999999', '2026-02-30', '0000-00-00', 'a\u0000b', '\ud800', 'x'.repeat(5000), [], [null], {}, { constructor: [] },
-  JSON.parse('{"__proto__": {"polluted": true}}'), nested(40),
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  1e21,
+  1e308,
+  9007199254740993,
+  5e-324,
+  '',
+  ' ',
+  'abc',
+  '1e3',
+  '1e400',
+  '-0',
+  '0x10',
+  '１２３',
+  '99999999999999999999999',
+  '2026-02-30',
+  '0000-00-00',
+  'a\u0000b',
+  '\ud800',
+  'x'.repeat(5000),
+  [],
+  [null],
+  {},
+  { constructor: [] },
+  JSON.parse('{"__proto__": {"polluted": true}}'),
+  nested(40),
 ];
 /** Path segments as sent, already percent-encoded: %FF and a lone %E2 do not decode to UTF-8, %00 is NUL. */
 const HOSTILE_SEGMENTS = ['0', '-1', 'abc', '1.5', '1e3', '9007199254740993', '99999999999999999999', '%FF', '%E2', '%00', 'null', '%20%201'];
@@ -28,7 +54,7 @@ function mutated(value: unknown): fc.Arbitrary<unknown> {
   return fc.oneof({ arbitrary: plausible, weight: 4 }, { arbitrary: hostile, weight: 1 });
 }
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined');
+const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
 
 /** One request to a documented operation with hostile path segments, query parameters and body members. */
 const hostileRequest = fc.nat(documentedOperations.length - 1).chain((index) => {
@@ -45,7 +71,13 @@ describe('Hostile input', () => {
   const ctx = useTestApi();
   const post = (url: string, body: unknown) => ctx.api.call('post', url, { token: ctx.token, body, headers: key('hostile') });
   const accountId = async () => (await activeAccount(ctx.api, ctx.token)).account.id;
-  const invoice = (receivableAccountId: number, extra: object = {}) => ({ receivableAccountId, amount: '10', currencyCode: 'ARS', receivableType: 'INVOICE', ...extra });
+  const invoice = (receivableAccountId: number, extra: object = {}) => ({
+    receivableAccountId,
+    amount: '10',
+    currencyCode: 'ARS',
+    receivableType: 'INVOICE',
+    ...extra,
+  });
 
   it('never answers 500 to any documented operation, and refuses with Problem JSON the document describes', async () => {
     await fc.assert(
@@ -138,7 +170,7 @@ describe('Hostile input', () => {
       }
     });
 
-    it('is refused in a batch item as that item\'s 400, the other items created', async () => {
+    it("is refused in a batch item as that item's 400, the other items created", async () => {
       const items = ['issueDate', 'dueDate', 'receivableDate'].map((name) => invoice(dates.account, member(name, '0000-12-31')));
       const res = await post('/v1/receivables/batches', { items: [invoice(dates.account), ...items] });
       expect(res.status).toBe(200);
@@ -160,7 +192,10 @@ describe('Hostile input', () => {
     });
 
     it('is refused as a route settlement date with 400 validation, and nothing is stored', async () => {
-      const res = await ctx.api.call('post', '/v1/route-settlements', { token: ctx.token, body: { routeCode: 'R-0000', date: '0000-01-01', associateId: dates.associate } });
+      const res = await ctx.api.call('post', '/v1/route-settlements', {
+        token: ctx.token,
+        body: { routeCode: 'R-0000', date: '0000-01-01', associateId: dates.associate },
+      });
       expect(res.status).toBe(400);
       expect(res.body.invalidParams[0].name).toBe('date');
       expect(await ctx.api.db.knex('route_settlements').where({ route_code: 'R-0000' })).toEqual([]);

@@ -11,8 +11,7 @@ const aClient = (n: number, overrides: Record<string, unknown> = {}) => ({
 
 describe('idempotency', () => {
   const ctx = useTestApi();
-  const post = (key: string, body: unknown, token = ctx.token) =>
-    ctx.api.call('post', '/v1/clients', { token, body, headers: { 'Idempotency-Key': key } });
+  const post = (key: string, body: unknown, token = ctx.token) => ctx.api.call('post', '/v1/clients', { token, body, headers: { 'Idempotency-Key': key } });
   const countClients = async (taxId: string) => Number((await ctx.api.db.knex('clients').where({ tax_id: taxId }).count({ n: '*' }))[0].n);
 
   it('replays the first response for the same key and body without running it again', async () => {
@@ -38,13 +37,16 @@ describe('idempotency', () => {
     expect(replay.text).toBe(first.text);
   });
 
-  it('serialises a creation\'s answer once: the text sent is the text stored under the key', async () => {
+  it("serialises a creation's answer once: the text sent is the text stored under the key", async () => {
     const stringify = jest.spyOn(JSON, 'stringify');
     try {
       const first = await post('key-one-serialisation', aClient(11));
       const answerSerialisations = stringify.mock.calls.filter(([value]) => (value as { id?: unknown } | null)?.id === first.body.id);
       expect(answerSerialisations).toHaveLength(1);
-      const [stored] = await ctx.api.db.knex('idempotency_keys').where({ key: 'key-one-serialisation' }).select(ctx.api.db.knex.raw('response_body::text AS text'));
+      const [stored] = await ctx.api.db
+        .knex('idempotency_keys')
+        .where({ key: 'key-one-serialisation' })
+        .select(ctx.api.db.knex.raw('response_body::text AS text'));
       expect(stored.text).toBe(first.text);
     } finally {
       stringify.mockRestore();
@@ -68,7 +70,11 @@ describe('idempotency', () => {
 
   it('answers the same key and body on another endpoint with 409 idempotency-key-reuse', async () => {
     const created = await post('key-endpoint', aClient(4));
-    const res = await ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body: aClient(4), headers: { 'Idempotency-Key': 'key-endpoint' } });
+    const res = await ctx.api.call('put', `/v1/clients/${created.body.id}`, {
+      token: ctx.token,
+      body: aClient(4),
+      headers: { 'Idempotency-Key': 'key-endpoint' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('idempotency-key-reuse');
   });
@@ -93,7 +99,8 @@ describe('idempotency', () => {
 
   it('keeps nothing for a request the operation refused as invalid (400), so its corrected retry runs under the same key', async () => {
     const created = await post('key-invalid-create', aClient(10));
-    const put = (body: object) => ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body, headers: { 'Idempotency-Key': 'key-invalid' } });
+    const put = (body: object) =>
+      ctx.api.call('put', `/v1/clients/${created.body.id}`, { token: ctx.token, body, headers: { 'Idempotency-Key': 'key-invalid' } });
     const refused = await put(aClient(10, { businessName: 'Renamed', taxId: validTaxId('30', 80000990) }));
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('validation');
@@ -124,7 +131,15 @@ describe('idempotency', () => {
   it('applies to associate status operations too', async () => {
     const associate = await ctx.api.call('post', '/v1/associates', {
       token: ctx.token,
-      body: { type: 'DRIVER', name: 'I', lastName: 'D', taxId: validTaxId('20', 45000000), documentNumber: '45000000', email: 'i@d.example', phone: '+5491100000001' },
+      body: {
+        type: 'DRIVER',
+        name: 'I',
+        lastName: 'D',
+        taxId: validTaxId('20', 45000000),
+        documentNumber: '45000000',
+        email: 'i@d.example',
+        phone: '+5491100000001',
+      },
     });
     const del = () => ctx.api.call('delete', `/v1/associates/${associate.body.id}`, { token: ctx.token, headers: { 'Idempotency-Key': 'key-delete' } });
     expect((await del()).status).toBe(204);

@@ -15,18 +15,34 @@ describe('collections, settlement, current accounts', () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const main = await mainAccount();
     const before = (await balance(main.id)).balanceByWallet.CVU;
-    const invoice = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('m'), body: { receivableAccountId: account.id, amount: '1000.10', currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;
-    const retention = (await ctx.api.call('post', '/v1/receivables', {
-      token: ctx.token,
-      headers: key('m'),
-      body: { receivableAccountId: account.id, amount: '30.05', currencyCode: 'ARS', receivableType: 'RETENTION', parentReceivableId: invoice.id },
-    })).body;
+    const invoice = (
+      await ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        headers: key('m'),
+        body: { receivableAccountId: account.id, amount: '1000.10', currencyCode: 'ARS', receivableType: 'INVOICE' },
+      })
+    ).body;
+    const retention = (
+      await ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        headers: key('m'),
+        body: { receivableAccountId: account.id, amount: '30.05', currencyCode: 'ARS', receivableType: 'RETENTION', parentReceivableId: invoice.id },
+      })
+    ).body;
 
     const movement = await collect({ receivableAccountId: account.id, amount: '970.05' });
     expect(movement.status).toBe(201);
-    expect(movement.body).toMatchObject({ receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 970.05, counterParty: { name: 'Juan Pagador', taxId: '20123456786' } });
+    expect(movement.body).toMatchObject({
+      receivableAccountId: account.id,
+      movementType: 'CREDIT',
+      operationType: 'DEPOSIT',
+      amount: 970.05,
+      counterParty: { name: 'Juan Pagador', taxId: '20123456786' },
+    });
     const created = await ctx.api.db.knex('outbox_events').where({ type: 'movement.created' });
-    expect(created.map((e) => e.data.movement)).toContainEqual(expect.objectContaining({ id: movement.body.id, receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 970.05 }));
+    expect(created.map((e) => e.data.movement)).toContainEqual(
+      expect.objectContaining({ id: movement.body.id, receivableAccountId: account.id, movementType: 'CREDIT', operationType: 'DEPOSIT', amount: 970.05 }),
+    );
     expect((await ctx.api.call('get', `/v1/receivables/${invoice.id}`, { token: ctx.token })).body.status).toBe('PENDING');
 
     await ctx.api.call('patch', `/v1/receivables/${invoice.id}/status`, { token: ctx.token, body: { status: 'PAID' } });
@@ -45,7 +61,10 @@ describe('collections, settlement, current accounts', () => {
     expect(settlements.body[0]).toMatchObject({ amount: 970.05, currentAccountId: main.id, receivablesCount: 2, receivableIds: [invoice.id, retention.id] });
     expect((await ctx.api.call('get', `/v1/settlements/${settlements.body[0].id}`, { token: ctx.token })).body.id).toBe(settlements.body[0].id);
     const out = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}/movements`, { token: ctx.token });
-    expect(out.body.map((m: { subtype: string | null; movementType: string }) => [m.movementType, m.subtype])).toEqual([['DEBIT', 'SETTLEMENT_OUT'], ['CREDIT', null]]);
+    expect(out.body.map((m: { subtype: string | null; movementType: string }) => [m.movementType, m.subtype])).toEqual([
+      ['DEBIT', 'SETTLEMENT_OUT'],
+      ['CREDIT', null],
+    ]);
     const into = await ctx.api.call('get', `/v1/current-accounts/${main.id}/movements?operationType=SETTLEMENT`, { token: ctx.token });
     expect(into.body[0]).toMatchObject({ currentAccountId: main.id, movementType: 'CREDIT', subtype: 'SETTLEMENT_IN', amount: 970.05 });
     const events = await ctx.api.db.knex('outbox_events').whereIn('type', ['receivable.settled', 'settlement.completed']);
@@ -89,7 +108,11 @@ describe('collections, settlement, current accounts', () => {
 
     it("writes an account's pending amount with every digit", async () => {
       for (let i = 0; i < 9; i++) {
-        const res = await ctx.api.call('post', '/v1/receivables', { token, headers: key('big'), body: { receivableAccountId: account, amount: MAX, currencyCode: 'ARS', receivableType: 'DEBT' } });
+        const res = await ctx.api.call('post', '/v1/receivables', {
+          token,
+          headers: key('big'),
+          body: { receivableAccountId: account, amount: MAX, currencyCode: 'ARS', receivableType: 'DEBT' },
+        });
         expect(res.status).toBe(201);
       }
       const res = await ctx.api.call('get', `/v1/receivable-accounts/${account}`, { token });
@@ -100,7 +123,11 @@ describe('collections, settlement, current accounts', () => {
       const headers = { 'Idempotency-Key': `big-${process.pid}` };
       const first = await ctx.api.call('put', `/v1/receivable-accounts/${account}`, { token, headers, body: {} });
       // Another instance has none of the first one's answers in memory: it replays the stored one.
-      const replay = await request(ctx.api.otherInstance()).put(`/v1/receivable-accounts/${account}`).set('Authorization', `Bearer ${token}`).set(headers).send({});
+      const replay = await request(ctx.api.otherInstance())
+        .put(`/v1/receivable-accounts/${account}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set(headers)
+        .send({});
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.text).toBe(first.text);
       expect(replay.text).toMatch(member('pendingAmount'));
@@ -109,7 +136,13 @@ describe('collections, settlement, current accounts', () => {
 
   it('leaves PAID receivables waiting when no money arrived, and settles them with the next collection', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
-    const invoice = (await ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('w'), body: { receivableAccountId: account.id, amount: 5, currencyCode: 'ARS', receivableType: 'INVOICE' } })).body;
+    const invoice = (
+      await ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        headers: key('w'),
+        body: { receivableAccountId: account.id, amount: 5, currencyCode: 'ARS', receivableType: 'INVOICE' },
+      })
+    ).body;
     await ctx.api.call('patch', `/v1/receivables/${invoice.id}/status`, { token: ctx.token, body: { status: 'PAID' } });
     await settle();
     expect((await ctx.api.call('get', `/v1/receivables/${invoice.id}`, { token: ctx.token })).body.status).toBe('PAID');
@@ -127,7 +160,9 @@ describe('collections, settlement, current accounts', () => {
     expect((await collect({ receivableAccountId: (await mainAccount()).id, amount: 1 })).body.code).toBe('current-account-not-receivable-enabled');
     expect((await collect({ receivableAccountId: account.id, amount: 1 }, ctx.otherToken)).status).toBe(403);
     expect((await collect({ receivableAccountId: account.id, amount: 0.001 })).status).toBe(400);
-    expect((await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: 'X', taxId: '123' } })).body.invalidParams[0].name).toBe('counterParty.taxId');
+    expect((await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: 'X', taxId: '123' } })).body.invalidParams[0].name).toBe(
+      'counterParty.taxId',
+    );
   });
 
   it('lists current accounts read-only and keeps them to their customer', async () => {

@@ -68,7 +68,11 @@ describe('rate limiting', () => {
       expect(limited.body.code).toBe('rate-limit-exceeded');
     }));
 
-  const allowanceOf = (res: { status: number; headers: Record<string, string> }) => [res.status, res.headers['ratelimit-limit'], res.headers['ratelimit-remaining']];
+  const allowanceOf = (res: { status: number; headers: Record<string, string> }) => [
+    res.status,
+    res.headers['ratelimit-limit'],
+    res.headers['ratelimit-remaining'],
+  ];
 
   it('tells the caller its allowance on every answer: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset', () =>
     withApi({ RATE_LIMIT_PER_MINUTE: '5' }, async (api) => {

@@ -14,7 +14,14 @@ describe('receivable accounts', () => {
     const res = await open({ clientId: client.id });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/v1/receivable-accounts/${res.body.id}`);
-    expect(res.body).toMatchObject({ status: 'PROVISIONING', cvu: null, alias: null, currencyCode: 'ARS', owner: { type: 'CLIENT', id: client.id }, stats: { pendingAmount: 0 } });
+    expect(res.body).toMatchObject({
+      status: 'PROVISIONING',
+      cvu: null,
+      alias: null,
+      currencyCode: 'ARS',
+      owner: { type: 'CLIENT', id: client.id },
+      stats: { pendingAmount: 0 },
+    });
     await ctx.api.provisionAll();
     const active = (await get(res.body.id)).body;
     expect(active.status).toBe('ACTIVE');
@@ -31,7 +38,12 @@ describe('receivable accounts', () => {
     const byBoth = (await open({ clientId: client.id, associateId: associate.id })).body;
     expect(byAssociate.owner).toEqual({ type: 'ASSOCIATE', id: associate.id });
     expect(byBoth.owner).toEqual({ type: 'CLIENT_AND_ASSOCIATE', clientId: client.id, associateId: associate.id });
-    expect((await get(byClient.id, '?expand=owner')).body.owner).toEqual({ type: 'CLIENT', id: client.id, displayName: client.businessName, taxId: client.taxId });
+    expect((await get(byClient.id, '?expand=owner')).body.owner).toEqual({
+      type: 'CLIENT',
+      id: client.id,
+      displayName: client.businessName,
+      taxId: client.taxId,
+    });
     expect((await get(byAssociate.id, '?expand=owner')).body.owner).toEqual({
       type: 'ASSOCIATE',
       id: associate.id,
@@ -120,7 +132,10 @@ describe('receivable accounts', () => {
 
   it('refuses an owner type the customer has not enabled with 422 owner-type-not-supported', async () => {
     const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Clients only ${Date.now()}` });
-    await ctx.api.db.knex('customers').where({ id: customer.id }).update({ enabled_owner_types: ['CLIENT'] });
+    await ctx.api.db
+      .knex('customers')
+      .where({ id: customer.id })
+      .update({ enabled_owner_types: ['CLIENT'] });
     const token = await ctx.api.login({ clientId, clientSecret });
     const { associate } = await parties(ctx.api, token);
     const res = await open({ associateId: associate.id }, token);
@@ -136,7 +151,11 @@ describe('receivable accounts', () => {
     expect(provisioning.headers['x-total-count']).toBe('0');
     expect(provisioning.text).toBe('');
     await ctx.api.provisionAll();
-    const found = await ctx.api.call('get', `/v1/receivable-accounts?clientTaxId=${client.taxId}&branchExternalCode=${client.branchExternalCode}&expand=owner`, { token: ctx.token });
+    const found = await ctx.api.call(
+      'get',
+      `/v1/receivable-accounts?clientTaxId=${client.taxId}&branchExternalCode=${client.branchExternalCode}&expand=owner`,
+      { token: ctx.token },
+    );
     expect(found.status).toBe(200);
     expect(found.body.map((a: { id: number }) => a.id)).toEqual([account.id]);
     expect(found.body[0].owner.displayName).toBe(client.businessName);
@@ -239,7 +258,10 @@ describe('receivable accounts', () => {
     await ctx.api.provisionAll();
     await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
     expect((await get(account.id)).body).toMatchObject({ status: 'DISABLED', disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null });
-    const [event] = await ctx.api.db.knex('outbox_events').where({ type: 'receivable-account.disabled' }).whereRaw(`data->'receivableAccount'->>'id' = ?`, [String(account.id)]);
+    const [event] = await ctx.api.db
+      .knex('outbox_events')
+      .where({ type: 'receivable-account.disabled' })
+      .whereRaw(`data->'receivableAccount'->>'id' = ?`, [String(account.id)]);
     expect(event.data.receivableAccount).toMatchObject({ disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null });
     const back = await ctx.api.call('post', `/v1/receivable-accounts/${account.id}/activations`, { token: ctx.token });
     expect(back.body).toMatchObject({ status: 'ACTIVE', disabledReason: null, disabledMessage: null });
@@ -270,7 +292,9 @@ describe('receivable accounts', () => {
     const res = await ctx.api.call('post', '/v1/receivable-accounts/batches', {
       token: ctx.token,
       headers: { 'Idempotency-Key': `batch-${Date.now()}` },
-      body: { items: [{ clientId: client.id }, { associateId: associate.id }, {}, { clientId: 987654321 }, { clientId: client.id, associateId: associate.id }] },
+      body: {
+        items: [{ clientId: client.id }, { associateId: associate.id }, {}, { clientId: 987654321 }, { clientId: client.id, associateId: associate.id }],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 409, 422, 404, 201]);
@@ -290,7 +314,9 @@ describe('receivable account provisioning when the provider misbehaves', () => {
   let keys = 0;
   const openFor = async (holder: string) => {
     const { client } = await parties(ctx.api, ctx.token, holder);
-    return (await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: { 'Idempotency-Key': `m-${++keys}` } })).body;
+    return (
+      await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: { 'Idempotency-Key': `m-${++keys}` } })
+    ).body;
   };
   const statusOf = async (id: number) => (await ctx.api.call('get', `/v1/receivable-accounts/${id}`, { token: ctx.token })).body.status;
 
@@ -311,7 +337,7 @@ describe('receivable account provisioning when the provider misbehaves', () => {
     expect(res.body).toMatchObject({ status: 'DISABLED', disabledReason: 'PROVIDER_REJECTED', disabledMessage: 'holder rejected by compliance (simulated)' });
   });
 
-  it('says an account given up on after failed attempts was PROVISIONING_RETRIES_EXHAUSTED, without the failures\' internals', async () => {
+  it("says an account given up on after failed attempts was PROVISIONING_RETRIES_EXHAUSTED, without the failures' internals", async () => {
     const account = await openFor('SIM-DOWN');
     await ctx.api.provisionAll();
     const res = await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });

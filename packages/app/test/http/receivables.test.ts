@@ -18,7 +18,14 @@ describe('receivables', () => {
     const res = await invoice(account.id, '1234.5', { legalNumber: `A-${account.id}`, dueDate: '2026-12-31', invoiceData: INVOICE_DATA, description: 'Marzo' });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/v1/receivables/${res.body.id}`);
-    expect(res.body).toMatchObject({ status: 'PENDING', amount: 1234.5, clientId: client.id, receivableType: 'INVOICE', dueDate: '2026-12-31', invoiceData: INVOICE_DATA });
+    expect(res.body).toMatchObject({
+      status: 'PENDING',
+      amount: 1234.5,
+      clientId: client.id,
+      receivableType: 'INVOICE',
+      dueDate: '2026-12-31',
+      invoiceData: INVOICE_DATA,
+    });
     expect(res.body.receivableDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable.created' });
     expect(events.map((e) => e.data.receivable.id)).toContain(res.body.id);
@@ -32,7 +39,11 @@ describe('receivables', () => {
     expect((await invoice(account.id)).status).toBe(201);
     await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
     expect((await invoice(account.id)).body.code).toBe('receivable-account-not-active');
-    const current = await ctx.api.db.knex('current_accounts').join('credentials', 'credentials.customer_id', 'current_accounts.customer_id').where('credentials.client_id', 'sandbox-client').first('current_accounts.id');
+    const current = await ctx.api.db
+      .knex('current_accounts')
+      .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
+      .where('credentials.client_id', 'sandbox-client')
+      .first('current_accounts.id');
     const res = await invoice(Number(current.id));
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('current-account-not-receivable-enabled');
@@ -72,7 +83,9 @@ describe('receivables', () => {
     expect(conflict.status).toBe(422);
     expect(conflict.body.code).toBe('receivable-account-associate-conflict');
     expect((await invoice(account.id, 1)).status).toBe(201);
-    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE' }, ctx.otherToken)).body.code).toBe('resource-not-accessible');
+    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE' }, ctx.otherToken)).body.code).toBe(
+      'resource-not-accessible',
+    );
     expect((await invoice(987654321)).status).toBe(404);
   });
 
@@ -99,14 +112,29 @@ describe('receivables', () => {
     const res = await invoice(account.id, 1, { legalNumber: `DUP-${account.id}` });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('duplicated-legal-number');
-    expect((await issue({ receivableAccountId: (await activeAccount(ctx.api, ctx.otherToken)).account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE', legalNumber: `DUP-${account.id}` }, ctx.otherToken)).status).toBe(201);
+    expect(
+      (
+        await issue(
+          {
+            receivableAccountId: (await activeAccount(ctx.api, ctx.otherToken)).account.id,
+            amount: 1,
+            currencyCode: 'ARS',
+            receivableType: 'INVOICE',
+            legalNumber: `DUP-${account.id}`,
+          },
+          ctx.otherToken,
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it('applies the parent rules to negative types', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const other = await activeAccount(ctx.api, ctx.token);
     const parent = (await invoice(account.id, 100)).body;
-    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'RETENTION' })).body.code).toBe('missing-parent-receivable');
+    expect((await issue({ receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'RETENTION' })).body.code).toBe(
+      'missing-parent-receivable',
+    );
     expect((await child(other.account.id, parent.id, 1)).body.code).toBe('parent-receivable-different-account');
     const note = (await child(account.id, parent.id, 10)).body;
     expect((await child(account.id, note.id, 1)).body.code).toBe('parent-receivable-invalid-type');
@@ -160,7 +188,10 @@ describe('receivables', () => {
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(7);
     expect(Number((await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' }))[0].n)).toBe(1);
-    const events = await ctx.api.db.knex('outbox_events').where({ type: 'receivable.created' }).whereRaw("(data->'receivable'->>'receivableAccountId')::bigint = ?", [account.id]);
+    const events = await ctx.api.db
+      .knex('outbox_events')
+      .where({ type: 'receivable.created' })
+      .whereRaw("(data->'receivable'->>'receivableAccountId')::bigint = ?", [account.id]);
     expect(events).toHaveLength(1);
   });
 
@@ -208,7 +239,9 @@ describe('receivables', () => {
         ...notes.map((note) => ctx.api.call('put', `/v1/receivables/${note.id}`, { token: ctx.token, body: { amount: 11 + round } })),
       ]).flat(),
     );
-    expect(answers.map((a) => (a.status === 200 ? 200 : `${a.status} ${a.body.code}`)).filter((a) => a !== 200 && a !== '422 invalid-status-transition')).toEqual([]);
+    expect(
+      answers.map((a) => (a.status === 200 ? 200 : `${a.status} ${a.body.code}`)).filter((a) => a !== 200 && a !== '422 invalid-status-transition'),
+    ).toEqual([]);
     const family = await Promise.all([parent.id, ...notes.map((n) => n.id)].map(get));
     expect(new Set(family.map((r) => r.status)).size).toBe(1);
   });
@@ -218,7 +251,10 @@ describe('receivables', () => {
     const parent = (await invoice(account.id, 100)).body;
     await child(account.id, parent.id, 40);
     const url = `/v1/receivables/${parent.id}`;
-    const edited = await ctx.api.call('put', url, { token: ctx.token, body: { description: 'new', dueDate: '2027-01-31', amount: 40, receivableType: 'INVOICE' } });
+    const edited = await ctx.api.call('put', url, {
+      token: ctx.token,
+      body: { description: 'new', dueDate: '2027-01-31', amount: 40, receivableType: 'INVOICE' },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ description: 'new', dueDate: '2027-01-31', amount: 40 });
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { amount: 39.99 } })).body.code).toBe('child-receivables-exceed-parent-amount');
@@ -228,7 +264,9 @@ describe('receivables', () => {
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { description: 'still editable' } })).status).toBe(200);
     const done = (await invoice(account.id, 5)).body;
     await status(done.id, 'DISABLED');
-    expect((await ctx.api.call('put', `/v1/receivables/${done.id}`, { token: ctx.token, body: { description: 'x' } })).body.code).toBe('updating-receivable-final-status');
+    expect((await ctx.api.call('put', `/v1/receivables/${done.id}`, { token: ctx.token, body: { description: 'x' } })).body.code).toBe(
+      'updating-receivable-final-status',
+    );
   });
 
   it('lists with filters and through the account', async () => {
@@ -236,7 +274,8 @@ describe('receivables', () => {
     const a = (await invoice(account.id, 10, { dueDate: '2026-06-01', issueDate: '2026-05-01', externalRoutingCode: 'FILTER' })).body;
     const b = (await issue({ receivableAccountId: account.id, amount: 20, currencyCode: 'ARS', receivableType: 'DEBT', dueDate: '2026-07-01' })).body;
     await status(b.id, 'PAID');
-    const ids = async (query: string) => (await ctx.api.call('get', `/v1/receivables?receivableAccountId=${account.id}&${query}`, { token: ctx.token })).body.map((r: { id: number }) => r.id);
+    const ids = async (query: string) =>
+      (await ctx.api.call('get', `/v1/receivables?receivableAccountId=${account.id}&${query}`, { token: ctx.token })).body.map((r: { id: number }) => r.id);
     expect(await ids('')).toEqual([b.id, a.id]);
     expect(await ids('status=PAID')).toEqual([b.id]);
     expect(await ids('receivableType=INVOICE')).toEqual([a.id]);

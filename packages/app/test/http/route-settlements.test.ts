@@ -13,7 +13,13 @@ describe('route settlements', () => {
     const created = await settle(body);
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`/v1/route-settlements/R-${associate.id}`);
-    expect(created.body).toMatchObject({ routeCode: body.routeCode, date: '2026-03-02', associateId: associate.id, receivableAccountIds: [], summary: { receivablesCount: 0, totalAmount: 0, byReceivableType: [] } });
+    expect(created.body).toMatchObject({
+      routeCode: body.routeCode,
+      date: '2026-03-02',
+      associateId: associate.id,
+      receivableAccountIds: [],
+      summary: { receivablesCount: 0, totalAmount: 0, byReceivableType: [] },
+    });
     const again = await settle(body);
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(created.body.id);
@@ -25,7 +31,7 @@ describe('route settlements', () => {
     expect(otherAssociate.body.code).toBe('route-code-already-used');
   });
 
-  it('refuses a DISABLED associate and another customer\'s', async () => {
+  it("refuses a DISABLED associate and another customer's", async () => {
     const { associate } = await parties(ctx.api, ctx.token);
     expect((await settle({ routeCode: 'X1', date: '2026-03-02', associateId: associate.id }, ctx.otherToken)).status).toBe(403);
     await ctx.api.call('delete', `/v1/associates/${associate.id}`, { token: ctx.token });
@@ -37,10 +43,20 @@ describe('route settlements', () => {
   it("groups the associate's receivables with the route code and sums them net of negative types", async () => {
     const { account, associate } = await activeAccount(ctx.api, ctx.token);
     const code = `SHIFT-${associate.id}`;
-    const early = (await issue({ receivableAccountId: account.id, amount: 5, receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code })).body;
+    const early = (await issue({ receivableAccountId: account.id, amount: 5, receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code }))
+      .body;
     await settle({ routeCode: code, date: '2026-03-02', associateId: associate.id });
-    const invoice = (await issue({ receivableAccountId: account.id, amount: '1500.50', receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code })).body;
-    await issue({ receivableAccountId: account.id, amount: '200.25', receivableType: 'RETURN_PRODUCT', parentReceivableId: invoice.id, associateId: associate.id, externalRoutingCode: code });
+    const invoice = (
+      await issue({ receivableAccountId: account.id, amount: '1500.50', receivableType: 'INVOICE', associateId: associate.id, externalRoutingCode: code })
+    ).body;
+    await issue({
+      receivableAccountId: account.id,
+      amount: '200.25',
+      receivableType: 'RETURN_PRODUCT',
+      parentReceivableId: invoice.id,
+      associateId: associate.id,
+      externalRoutingCode: code,
+    });
     await issue({ receivableAccountId: account.id, amount: 99, receivableType: 'INVOICE', externalRoutingCode: code });
     const detail = await ctx.api.call('get', `/v1/route-settlements/${code}`, { token: ctx.token });
     expect(detail.body.receivableAccountIds).toEqual([account.id]);
@@ -70,14 +86,27 @@ describe('receivable expiry', () => {
   it('expires PENDING receivables past due, leaves the rest, and they can still be paid', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const issue = (dueDate: string) =>
-      ctx.api.call('post', '/v1/receivables', { token: ctx.token, headers: key('exp'), body: { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', dueDate } });
+      ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        headers: key('exp'),
+        body: { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', dueDate },
+      });
     const past = (await issue('2020-01-01')).body;
     const future = (await issue('2999-01-01')).body;
-    const note = (await ctx.api.call('post', '/v1/receivables', {
-      token: ctx.token,
-      headers: key('exp'),
-      body: { receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'CREDIT_NOTE', parentReceivableId: past.id, dueDate: '2020-01-01' },
-    })).body;
+    const note = (
+      await ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        headers: key('exp'),
+        body: {
+          receivableAccountId: account.id,
+          amount: 1,
+          currencyCode: 'ARS',
+          receivableType: 'CREDIT_NOTE',
+          parentReceivableId: past.id,
+          dueDate: '2020-01-01',
+        },
+      })
+    ).body;
     expect(await ctx.api.app.receivables.expire.execute()).toBeGreaterThanOrEqual(1);
     const statusOf = async (id: number) => (await ctx.api.call('get', `/v1/receivables/${id}`, { token: ctx.token })).body.status;
     expect(await statusOf(past.id)).toBe('EXPIRED');

@@ -30,7 +30,10 @@ describe('sandbox helpers', () => {
   /** Everything a run could change for the customer of `token`: balances, statuses, settlements, movements, events. */
   async function moneyOf(token: string, held: Awaited<ReturnType<typeof holdings>>) {
     const main = (await get('/v1/current-accounts?accountType=MAIN', token))[0];
-    const events = await ctx.api.db.knex('outbox_events').where({ customer_id: await customerOf(token) }).whereIn('type', ['receivable.settled', 'receivable.expired', 'settlement.completed']);
+    const events = await ctx.api.db
+      .knex('outbox_events')
+      .where({ customer_id: await customerOf(token) })
+      .whereIn('type', ['receivable.settled', 'receivable.expired', 'settlement.completed']);
     return {
       balances: (await get(`/v1/current-accounts/${main.id}/balances`, token)).balanceByWallet,
       statuses: [await statusOf(token, held.paid.id), await statusOf(token, held.overdue.id)],
@@ -45,7 +48,10 @@ describe('sandbox helpers', () => {
     ['/v1/sandbox/settlement-runs', 'receivables:write'],
     ['/v1/sandbox/expiration-runs', 'receivables:write'],
   ])('refuses %s to a token holding every scope but %s with 403 insufficient-scope', async (path, scope) => {
-    const token = await tokenWith(ctx.otherToken, ALL_SCOPES.filter((s) => s !== scope));
+    const token = await tokenWith(
+      ctx.otherToken,
+      ALL_SCOPES.filter((s) => s !== scope),
+    );
     const res = await post(path, token, {});
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'insufficient-scope', requiredScope: scope });
@@ -76,7 +82,11 @@ describe('sandbox helpers', () => {
     it.each([[[]], [null], ['now'], [5]])('answers a body of %p with 400 validation and settles nothing', async (body) => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       await post('/v1/sandbox/collections', ctx.token, { receivableAccountId: account.id, amount: 3, counterParty: PAYER });
-      const res = await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: ctx.token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await ctx.api.call('post', '/v1/sandbox/settlement-runs', {
+        token: ctx.token,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(400);
       expect(res.body.invalidParams).toEqual([{ name: 'body', reason: 'must be a JSON object (Content-Type: application/json)' }]);
       expect(await get(`/v1/settlements?receivableAccountId=${account.id}`, ctx.token)).toEqual([]);
@@ -117,7 +127,11 @@ describe('sandbox helpers', () => {
       const child = await issue(ctx.token, account.id, { receivableType: 'CREDIT_NOTE', amount: 1, parentReceivableId: parent.id, dueDate: '2004-01-01' });
       const theirs = await issue(ctx.otherToken, (await activeAccount(ctx.api, ctx.otherToken)).account.id, { dueDate: '2004-01-01' });
       await post('/v1/sandbox/expiration-runs', ctx.token, { date: '2004-06-01' });
-      expect([await statusOf(ctx.token, onTheDay.id), await statusOf(ctx.token, paid.id), await statusOf(ctx.token, child.id)]).toEqual(['PENDING', 'PAID', 'PENDING']);
+      expect([await statusOf(ctx.token, onTheDay.id), await statusOf(ctx.token, paid.id), await statusOf(ctx.token, child.id)]).toEqual([
+        'PENDING',
+        'PAID',
+        'PENDING',
+      ]);
       expect(await statusOf(ctx.otherToken, theirs.id)).toBe('PENDING');
     });
 

@@ -25,7 +25,15 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   };
   const n = fresh();
   const client = await post('/v1/clients', { businessName: `Isolated ${n} SA`, taxId: validTaxId('30', n), documentType: 'CUIT' });
-  const person = (m: number) => ({ type: 'DRIVER', name: 'Rosa', lastName: `Díaz${m}`, taxId: validTaxId('27', m), documentNumber: String(m), email: 'r@d.example', phone: '+5491100000000' });
+  const person = (m: number) => ({
+    type: 'DRIVER',
+    name: 'Rosa',
+    lastName: `Díaz${m}`,
+    taxId: validTaxId('27', m),
+    documentNumber: String(m),
+    email: 'r@d.example',
+    phone: '+5491100000000',
+  });
   const supervisor = await post('/v1/associates', person(fresh()));
   const associate = await post('/v1/associates', person(fresh()));
   const account = await post('/v1/receivable-accounts', { clientId: client.id, associateId: associate.id });
@@ -151,7 +159,9 @@ function refusalOf(res: { status: number; body: { code?: string; results?: Array
 
 /** Every row of every table, but the idempotency records: a 403 is an answer CONTRACT keeps under its key. */
 async function snapshot(api: TestApi): Promise<Record<string, unknown[]>> {
-  const { rows } = await api.db.knex.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' ORDER BY 1`, [api.db.schema]);
+  const { rows } = await api.db.knex.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' ORDER BY 1`, [
+    api.db.schema,
+  ]);
   const tables = (rows as Array<{ table_name: string }>).map((r) => r.table_name).filter((name) => name !== 'idempotency_keys');
   const entries = await Promise.all(tables.map(async (name) => [name, await api.db.knex(name).select('*').orderByRaw('1')] as const));
   return Object.fromEntries(entries);
@@ -166,7 +176,9 @@ const NOT_FOUND = { status: 404, code: 'resource-not-found' };
 
 const withIds = documentedOperations.filter((op) => op.template.includes('{id}'));
 const withNames = documentedOperations.filter((op) => op.template.includes('{') && !op.template.includes('{id}'));
-const bodyReferences = documentedOperations.flatMap((op) => referencesIn(requestSchemaOf(op)).map((at) => ({ op, at, name: `${op.method.toUpperCase()} ${op.template} ${at.join('.')}` })));
+const bodyReferences = documentedOperations.flatMap((op) =>
+  referencesIn(requestSchemaOf(op)).map((at) => ({ op, at, name: `${op.method.toUpperCase()} ${op.template} ${at.join('.')}` })),
+);
 
 describe('tenant isolation, walked over the OpenAPI document', () => {
   const ctx = useTestApi();
@@ -179,7 +191,11 @@ describe('tenant isolation, walked over the OpenAPI document', () => {
   /** Sends `body` to `url` with the other customer's token; expects the refusal and no change. */
   async function expectRefused(op: DocumentedOperation, url: string, body: unknown, refusal = NOT_ACCESSIBLE) {
     const before = await snapshot(ctx.api);
-    const res = await ctx.api.call(op.method, url, { token: ctx.otherToken, body: op.method === 'get' || op.method === 'delete' ? undefined : body, headers: key('iso') });
+    const res = await ctx.api.call(op.method, url, {
+      token: ctx.otherToken,
+      body: op.method === 'get' || op.method === 'delete' ? undefined : body,
+      headers: key('iso'),
+    });
     expect(refusalOf(res)).toEqual(refusal);
     expect(await snapshot(ctx.api)).toEqual(before);
   }
@@ -197,9 +213,12 @@ describe('tenant isolation, walked over the OpenAPI document', () => {
     await expectRefused(op, urlIn(worlds.mine, op.template), bodyFor(op, worlds.mine), NOT_FOUND);
   });
 
-  it.each(bodyReferences.map((ref) => [ref.name, ref] as const))("%s naming another customer's resource answers 403 resource-not-accessible and changes nothing", async (_name, { op, at }) => {
-    const theirs = worlds.mine[segmentOf(at[at.length - 1])];
-    if (!theirs) throw new Error(`no resource seeded for the reference ${at.join('.')}: add one to worldOf`);
-    await expectRefused(op, urlIn(worlds.theirs, op.template), withReference(bodyFor(op, worlds.theirs), at, theirs.id));
-  });
+  it.each(bodyReferences.map((ref) => [ref.name, ref] as const))(
+    "%s naming another customer's resource answers 403 resource-not-accessible and changes nothing",
+    async (_name, { op, at }) => {
+      const theirs = worlds.mine[segmentOf(at[at.length - 1])];
+      if (!theirs) throw new Error(`no resource seeded for the reference ${at.join('.')}: add one to worldOf`);
+      await expectRefused(op, urlIn(worlds.theirs, op.template), withReference(bodyFor(op, worlds.theirs), at, theirs.id));
+    },
+  );
 });

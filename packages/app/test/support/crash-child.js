@@ -28,9 +28,10 @@ async function main() {
   };
   if (when === 'before') knex.on('query', atStatement);
   if (when === 'after') knex.on('query-response', (_response, query) => atStatement(query));
-  if (when === 'answering') http.ServerResponse.prototype.writeHead = function writeHead(status) {
-    die(`answer ${status}`);
-  };
+  if (when === 'answering')
+    http.ServerResponse.prototype.writeHead = function writeHead(status) {
+      die(`answer ${status}`);
+    };
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET, WORKERS_ENABLED: 'false' });
   const bankProviderUrl = work === 'provision' ? args[0] : 'http://127.0.0.1:9';
   const container = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: JWT_SECRET, bankProviderUrl });

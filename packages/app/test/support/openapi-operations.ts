@@ -18,7 +18,9 @@ interface Parameter {
   readonly in: 'path' | 'query' | 'header';
 }
 
-type Item = Readonly<Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>> & { parameters?: Parameter[] };
+type Item = Readonly<Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>> & {
+  parameters?: Parameter[];
+};
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

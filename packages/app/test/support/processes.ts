@@ -45,7 +45,12 @@ export const START_TIMEOUT_MS = 45_000;
 export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   const service = await spawnService(env);
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await fetch(`${service.url}/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${service.url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline || service.child.exitCode !== null) {
       service.child.kill('SIGKILL');
       throw new Error(`the service did not start:\n${service.stderr()}`);

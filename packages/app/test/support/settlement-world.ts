@@ -9,7 +9,9 @@ import { buildContainer, TYPES } from '../../src/container';
 export function instanceOn(db: TestDatabase) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false' });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: 'http://127.0.0.1:9' }).get<Application>(TYPES.Application);
+  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: 'http://127.0.0.1:9' }).get<Application>(
+    TYPES.Application,
+  );
   return { app, knex };
 }
 
@@ -23,16 +25,39 @@ export async function seedMoney(db: TestDatabase, app: Application, accounts: nu
   let collectedMinor = 0n;
   for (let i = 0; i < accounts; i++) {
     const taxId = String(30_000_000_000 + i).padStart(11, '0');
-    const [client] = await db.knex('clients')
-      .insert({ customer_id: customerId, business_name: `Payer ${i}`, tax_id: taxId, document_type: 'CUIT', creation_date: new Date(), modification_date: new Date(), version: 1 })
+    const [client] = await db
+      .knex('clients')
+      .insert({
+        customer_id: customerId,
+        business_name: `Payer ${i}`,
+        tax_id: taxId,
+        document_type: 'CUIT',
+        creation_date: new Date(),
+        modification_date: new Date(),
+        version: 1,
+      })
       .returning('id');
     const account = await app.receivableAccounts.open.execute({ customerId, clientId: Number(client.id) });
-    await db.knex('receivable_accounts').where({ id: account.id }).update({ status: 'ACTIVE', cvu: `00000449${String(account.id).padStart(14, '0')}`, alias: `money.${account.id}`, next_attempt_at: null });
-    const receivable = await app.receivables.issue.execute({ customerId, receivableAccountId: account.id, amount: Money.parse(100 + i), currencyCode: 'ARS', receivableType: 'INVOICE' });
+    await db
+      .knex('receivable_accounts')
+      .where({ id: account.id })
+      .update({ status: 'ACTIVE', cvu: `00000449${String(account.id).padStart(14, '0')}`, alias: `money.${account.id}`, next_attempt_at: null });
+    const receivable = await app.receivables.issue.execute({
+      customerId,
+      receivableAccountId: account.id,
+      amount: Money.parse(100 + i),
+      currencyCode: 'ARS',
+      receivableType: 'INVOICE',
+    });
     await app.receivables.changeStatus.execute({ customerId, receivableId: receivable.id, status: 'PAID' });
     for (const amount of [`${60 + i}.25`, '39.75']) {
       const money = Money.parse(amount);
-      await app.collections.record.execute({ customerId, receivableAccountId: account.id, amount: money, counterParty: { name: 'Payer', taxId: '20123456786' } });
+      await app.collections.record.execute({
+        customerId,
+        receivableAccountId: account.id,
+        amount: money,
+        counterParty: { name: 'Payer', taxId: '20123456786' },
+      });
       collectedMinor += money.minor;
     }
   }
@@ -42,7 +67,12 @@ export async function seedMoney(db: TestDatabase, app: Application, accounts: nu
 /** What the database says about a customer's money after settlement. */
 export async function moneyState(db: TestDatabase, customerId: number) {
   const sum = async (table: string) => BigInt((await db.knex(table).where({ customer_id: customerId }).sum({ s: 'balance_minor' }))[0].s ?? 0);
-  const settlementsPerAccount = await db.knex('settlements').where({ customer_id: customerId }).groupBy('receivable_account_id').select('receivable_account_id').count({ n: '*' });
+  const settlementsPerAccount = await db
+    .knex('settlements')
+    .where({ customer_id: customerId })
+    .groupBy('receivable_account_id')
+    .select('receivable_account_id')
+    .count({ n: '*' });
   return {
     receivableBalances: await sum('receivable_accounts'),
     currentBalances: await sum('current_accounts'),
@@ -50,7 +80,12 @@ export async function moneyState(db: TestDatabase, customerId: number) {
     maxSettlementsPerAccount: Math.max(0, ...settlementsPerAccount.map((r) => Number(r.n))),
     settledReceivables: Number((await db.knex('receivables').where({ customer_id: customerId, status: 'SETTLED' }).count({ n: '*' }))[0].n),
     settlementsWithoutPair: Number(
-      (await db.knex.raw(`SELECT count(*) AS n FROM settlements s WHERE s.customer_id = ? AND (SELECT count(*) FROM movements m WHERE m.settlement_id = s.id) <> 2`, [customerId])).rows[0].n,
+      (
+        await db.knex.raw(
+          `SELECT count(*) AS n FROM settlements s WHERE s.customer_id = ? AND (SELECT count(*) FROM movements m WHERE m.settlement_id = s.id) <> 2`,
+          [customerId],
+        )
+      ).rows[0].n,
     ),
   };
 }

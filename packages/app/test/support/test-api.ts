@@ -42,7 +42,15 @@ export interface TestApi {
 /** The real Express app on real storage (the run's PostgreSQL or PGlite), with the two sandbox customers. */
 export async function startTestApi(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApi> {
   const db = await openTestDatabase();
-  const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', SOURCE_RATE_LIMIT_PER_MINUTE: '1000000', LOGIN_RATE_LIMIT_PER_MINUTE: '1000000', WORKERS_ENABLED: 'false', ...env });
+  const config = loadConfig({
+    APP_MODE: 'sandbox',
+    JWT_SECRET: TEST_JWT_SECRET,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    SOURCE_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
+    WORKERS_ENABLED: 'false',
+    ...env,
+  });
   const bank = await startBankSimulator(0, { provisioningDelayMs: 0, hangMs: 1_000 });
   const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
   const app = container.get<Application>(TYPES.Application);

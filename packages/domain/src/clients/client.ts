@@ -68,16 +68,10 @@ function normalizeDetails(details: ClientDetails): ClientDetails {
   const hasBranch = details.branchExternalCode !== null;
   const branchInfo = [details.branchDescription, details.branchReferenceAddress];
   if (hasBranch && branchInfo.some((v) => v === null)) {
-    throw new DomainError(
-      'incomplete-branch',
-      'a client with branchExternalCode needs branchDescription and branchReferenceAddress',
-    );
+    throw new DomainError('incomplete-branch', 'a client with branchExternalCode needs branchDescription and branchReferenceAddress');
   }
   if (!hasBranch && branchInfo.some((v) => v !== null)) {
-    throw new DomainError(
-      'incomplete-branch',
-      'branchDescription and branchReferenceAddress need a branchExternalCode',
-    );
+    throw new DomainError('incomplete-branch', 'branchDescription and branchReferenceAddress need a branchExternalCode');
   }
   return { ...details, taxId };
 }

@@ -13,10 +13,7 @@ export const SCOPED_RESOURCES = [
 
 export type ScopedResource = (typeof SCOPED_RESOURCES)[number];
 
-export const ALL_SCOPES: readonly string[] = [
-  ...SCOPED_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]),
-  'transfers:approve',
-];
+export const ALL_SCOPES: readonly string[] = [...SCOPED_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]), 'transfers:approve'];
 
 /** Why a credential could not hold exactly these scopes, or undefined when it can. */
 export function scopesProblem(scopes: readonly string[]): string | undefined {

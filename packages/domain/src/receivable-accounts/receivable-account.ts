@@ -179,7 +179,11 @@ export class ReceivableAccount {
   /** The last attempt the policy allows failed too: DISABLED; what failed stays internal. */
   giveUpProvisioning(lastFailure: string, now: Date): ReceivableAccount {
     const attempts = this.state.provisioning.attempts + 1;
-    return this.failProvisioning({ reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null }, `gave up after ${attempts} failed attempts; last: ${lastFailure}`, now);
+    return this.failProvisioning(
+      { reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null },
+      `gave up after ${attempts} failed attempts; last: ${lastFailure}`,
+      now,
+    );
   }
 
   /**
@@ -190,7 +194,10 @@ export class ReceivableAccount {
     const next: Partial<ReceivableAccountSnapshot> = {};
     if (changes.associateId !== undefined && changes.associateId !== this.state.associateId) {
       if (this.state.associateId !== null && this.state.cvu !== null && this.state.status === 'ACTIVE') {
-        throw new DomainError('receivable-account-owner-immutable', `receivable account ${this.state.id} has an active CVU for associate ${this.state.associateId}; associateId cannot change`);
+        throw new DomainError(
+          'receivable-account-owner-immutable',
+          `receivable account ${this.state.id} has an active CVU for associate ${this.state.associateId}; associateId cannot change`,
+        );
       }
       Object.assign(next, { associateId: changes.associateId });
     }
@@ -223,7 +230,8 @@ export class ReceivableAccount {
     const status = ReceivableAccount.nextStatus(this.state.status, operation);
     if (!status) throw new InvalidStatusTransitionError('receivable account', this.state.id, this.state.status, ASKED[operation]);
     const next: ReceivableAccountSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
-    const type = status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;
+    const type =
+      status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;
     const events: DomainEvent[] = type
       ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivableAccount: receivableAccountView(next) } }]
       : [];

@@ -1,13 +1,4 @@
-export const RECEIVABLE_TYPES = [
-  'INVOICE',
-  'DEBT',
-  'CREDIT_NOTE',
-  'MISSING_PRODUCT',
-  'RETURN_PRODUCT',
-  'BROKEN_PRODUCT',
-  'ADJUSTMENT',
-  'RETENTION',
-] as const;
+export const RECEIVABLE_TYPES = ['INVOICE', 'DEBT', 'CREDIT_NOTE', 'MISSING_PRODUCT', 'RETURN_PRODUCT', 'BROKEN_PRODUCT', 'ADJUSTMENT', 'RETENTION'] as const;
 export type ReceivableType = (typeof RECEIVABLE_TYPES)[number];
 
 /** Types that add to what the client owes; every other type reduces a parent of one of these. */

@@ -230,9 +230,12 @@ export class Receivable {
    */
   admitChild(child: { readonly receivableAccountId: number; readonly amountMinor: bigint }, activeChildren: readonly Receivable[]): ReceivableStatus {
     const { id, receivableAccountId, receivableType, status } = this.state;
-    if (child.receivableAccountId !== receivableAccountId) throw new DomainError('parent-receivable-different-account', `parent ${id} is on account ${receivableAccountId}`);
-    if (!this.isPositive) throw new DomainError('parent-receivable-invalid-type', `parent ${id} is a ${receivableType}; parents are ${POSITIVE_TYPES.join(' or ')}`);
-    if (FINAL_STATUSES.includes(status)) throw new DomainError('parent-receivable-not-modifiable', `parent ${id} is ${status}, a final status; children hang only from one that can still change`);
+    if (child.receivableAccountId !== receivableAccountId)
+      throw new DomainError('parent-receivable-different-account', `parent ${id} is on account ${receivableAccountId}`);
+    if (!this.isPositive)
+      throw new DomainError('parent-receivable-invalid-type', `parent ${id} is a ${receivableType}; parents are ${POSITIVE_TYPES.join(' or ')}`);
+    if (FINAL_STATUSES.includes(status))
+      throw new DomainError('parent-receivable-not-modifiable', `parent ${id} is ${status}, a final status; children hang only from one that can still change`);
     this.assertChildrenFit([...activeChildren, child]);
     return status === 'PAID' ? 'PAID' : 'PENDING';
   }
@@ -241,7 +244,10 @@ export class Receivable {
   assertChildrenFit(activeChildren: readonly { readonly amountMinor: bigint }[]): void {
     const total = activeChildren.reduce((sum, child) => sum + child.amountMinor, 0n);
     if (total > this.state.amountMinor) {
-      throw new DomainError('child-receivables-exceed-parent-amount', `children of parent ${this.state.id} would total ${formatMinor(total)}, more than its amount ${formatMinor(this.state.amountMinor)}`);
+      throw new DomainError(
+        'child-receivables-exceed-parent-amount',
+        `children of parent ${this.state.id} would total ${formatMinor(total)}, more than its amount ${formatMinor(this.state.amountMinor)}`,
+      );
     }
   }
 

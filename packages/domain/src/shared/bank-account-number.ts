@@ -33,12 +33,7 @@ export function composeCvu(entityCode: string, accountNumber: bigint): string {
   if (!/^\d{7}$/.test(entityCode)) throw new RangeError('entity code must be 7 digits');
   const account = accountNumber.toString().padStart(13, '0');
   if (account.length !== 13) throw new RangeError('account number must fit 13 digits');
-  return (
-    entityCode +
-    blockCheckDigit(entityCode, FIRST_BLOCK_WEIGHTS) +
-    account +
-    blockCheckDigit(account, SECOND_BLOCK_WEIGHTS)
-  );
+  return entityCode + blockCheckDigit(entityCode, FIRST_BLOCK_WEIGHTS) + account + blockCheckDigit(account, SECOND_BLOCK_WEIGHTS);
 }
 
 export function isValidAlias(value: string): boolean {

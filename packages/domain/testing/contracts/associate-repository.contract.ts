@@ -13,9 +13,7 @@ export function associateRepositoryContract(factory: HarnessFactory): void {
       const customerId = await ctx.newCustomer();
       const draft = Associate.register(customerId, anAssociateDetails({ address: 'Calle 1' }), T0);
       const first = await ctx.h.uow.run((tx) => tx.associates.insertIfAbsent(draft));
-      const again = await ctx.h.uow.run((tx) =>
-        tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails({ name: 'Other' }), at(1))),
-      );
+      const again = await ctx.h.uow.run((tx) => tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails({ name: 'Other' }), at(1))));
       expect([first.created, again.created]).toEqual([true, false]);
       expect(again.associate.id).toBe(first.associate.id);
       expect((await ctx.h.associateQueries.get(first.associate.id))?.toSnapshot()).toEqual({ ...draft, id: first.associate.id });
@@ -23,14 +21,10 @@ export function associateRepositoryContract(factory: HarnessFactory): void {
 
     it('saves a status change and refuses a stale write', async () => {
       const customerId = await ctx.newCustomer();
-      const { associate } = await ctx.h.uow.run((tx) =>
-        tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails(), T0)),
-      );
+      const { associate } = await ctx.h.uow.run((tx) => tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails(), T0)));
       await ctx.h.uow.run((tx) => tx.associates.update(associate.disable(at(2))));
       expect((await ctx.h.associateQueries.get(associate.id))?.status).toBe('DISABLED');
-      await expect(ctx.h.uow.run((tx) => tx.associates.update(associate.disable(at(3))))).rejects.toBeInstanceOf(
-        ConcurrentModificationError,
-      );
+      await expect(ctx.h.uow.run((tx) => tx.associates.update(associate.disable(at(3))))).rejects.toBeInstanceOf(ConcurrentModificationError);
     });
 
     it('reads a row under either lock, and nothing for an unknown id', async () => {
@@ -50,7 +44,9 @@ export function associateRepositoryContract(factory: HarnessFactory): void {
       }
       const [top, middle, bottom] = chain;
       expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(bottom.id))).toEqual([bottom.id, middle.id, top.id]);
-      await ctx.h.uow.run((tx) => tx.associates.update(top.replaceDetails({ ...anAssociateDetails({ taxId: top.toSnapshot().taxId }), parentAssociateId: bottom.id }, at(5))));
+      await ctx.h.uow.run((tx) =>
+        tx.associates.update(top.replaceDetails({ ...anAssociateDetails({ taxId: top.toSnapshot().taxId }), parentAssociateId: bottom.id }, at(5))),
+      );
       expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(middle.id))).toEqual([middle.id, top.id, bottom.id]);
       expect(await ctx.h.uow.run((tx) => tx.associates.supervisorChain(999_999_999))).toEqual([]);
     });
@@ -69,8 +65,7 @@ export function associateRepositoryContract(factory: HarnessFactory): void {
         made.push(associate);
       }
       await ctx.h.uow.run((tx) => tx.associates.update(made[3].disable(at(9))));
-      const ids = (filter: object) =>
-        ctx.h.associateQueries.list({ customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((a) => a.id));
+      const ids = (filter: object) => ctx.h.associateQueries.list({ customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((a) => a.id));
       expect(await ids({})).toEqual([made[3].id, made[2].id, made[1].id, made[0].id]);
       expect(await ids({ status: 'ACTIVE' })).toEqual([made[2].id, made[1].id, made[0].id]);
       expect(await ids({ type: 'DISTRIBUTOR' })).toEqual([made[3].id, made[1].id]);

@@ -21,9 +21,7 @@ export function clientRepositoryContract(factory: HarnessFactory, itRacing: Test
     it('returns the existing client for the same identity instead of inserting', async () => {
       const customerId = await ctx.newCustomer();
       const first = await ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails(), T0)));
-      const again = await ctx.h.uow.run((tx) =>
-        tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ businessName: 'Other' }), at(1))),
-      );
+      const again = await ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ businessName: 'Other' }), at(1))));
       expect(again.created).toBe(false);
       expect(again.client.toSnapshot()).toEqual(first.client.toSnapshot());
     });
@@ -45,9 +43,7 @@ export function clientRepositoryContract(factory: HarnessFactory, itRacing: Test
     itRacing('agrees on one row when many transactions insert the same identity at once', async () => {
       const customerId = await ctx.newCustomer();
       const draft = Client.register(customerId, aClientDetails(), T0);
-      const results = await Promise.all(
-        Array.from({ length: 8 }, () => ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft))),
-      );
+      const results = await Promise.all(Array.from({ length: 8 }, () => ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft))));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.client.id)).size).toBe(1);
     });

@@ -8,7 +8,9 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
     const ctx = useHarness(factory);
 
     const insertCustomer = (name: string) =>
-      ctx.h.uow.run((tx) => tx.customers.insertIfAbsent({ name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW }));
+      ctx.h.uow.run((tx) =>
+        tx.customers.insertIfAbsent({ name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW }),
+      );
 
     it('keeps one customer per name and one credential per clientId', async () => {
       const name = `customer-${process.pid}-${Date.now()}`;
@@ -16,10 +18,24 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect(results.map((r) => r.created)).toEqual([true, false]);
       const customer = results[0].customer;
       expect(results[1].customer.id).toBe(customer.id);
-      expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({ id: customer.id, name, approvalControl: true, enabledOwnerTypes: ['CLIENT'], aliasTemplate: 'acme.{id:6}', creationDate: NOW });
+      expect(await ctx.h.uow.run((tx) => tx.customers.get(customer.id))).toEqual({
+        id: customer.id,
+        name,
+        approvalControl: true,
+        enabledOwnerTypes: ['CLIENT'],
+        aliasTemplate: 'acme.{id:6}',
+        creationDate: NOW,
+      });
 
       const clientId = `cred-${name}`;
-      const draft = { customerId: customer.id, clientId, secretHash: 'h1', scopes: ['clients:read', 'clients:write'], status: 'ACTIVE' as const, creationDate: NOW };
+      const draft = {
+        customerId: customer.id,
+        clientId,
+        secretHash: 'h1',
+        scopes: ['clients:read', 'clients:write'],
+        status: 'ACTIVE' as const,
+        creationDate: NOW,
+      };
       const first = await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent(draft));
       const second = await ctx.h.uow.run((tx) => tx.credentials.insertIfAbsent({ ...draft, secretHash: 'h2' }));
       expect([first.created, second.created]).toEqual([true, false]);
@@ -64,7 +80,7 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect((await ctx.h.uow.run((tx) => tx.credentials.findByClientId(clientId)))?.status).toBe('REVOKED');
     });
 
-    it('lists customers oldest first and a customer\'s credentials without their secret hashes', async () => {
+    it("lists customers oldest first and a customer's credentials without their secret hashes", async () => {
       const [first, second] = [await ctx.newCustomer(), await ctx.newCustomer()];
       const draft = { customerId: second, secretHash: 'kept-in-storage', scopes: ['clients:read'], status: 'ACTIVE' as const, creationDate: NOW };
       const ids = [`cred-${process.pid}-${Date.now()}-a`, `cred-${process.pid}-${Date.now()}-b`];
@@ -73,7 +89,9 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect(listed.filter((id) => id === first || id === second)).toEqual([first, second]);
       expect(await ctx.h.customerQueries.get(second)).toMatchObject({ id: second });
       const credentials = await ctx.h.customerQueries.credentialsOf(second);
-      expect(credentials).toEqual(ids.map((clientId) => ({ id: expect.any(Number), customerId: second, clientId, scopes: ['clients:read'], status: 'ACTIVE', creationDate: NOW })));
+      expect(credentials).toEqual(
+        ids.map((clientId) => ({ id: expect.any(Number), customerId: second, clientId, scopes: ['clients:read'], status: 'ACTIVE', creationDate: NOW })),
+      );
       expect(await ctx.h.customerQueries.credentialsOf(first)).toEqual([]);
     });
 
@@ -88,8 +106,16 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       const customerId = await ctx.newCustomer();
       const id = await ctx.h.uow.run((tx) => tx.currentAccounts.nextId());
       const account = {
-        id, customerId, accountType: 'MAIN' as const, cvu: composeCvu('0000003', BigInt(id)), alias: `main.cta.${id}`,
-        currencyCode: 'ARS' as const, status: 'ACTIVE' as const, lastSettlementDate: null, creationDate: NOW, modificationDate: NOW,
+        id,
+        customerId,
+        accountType: 'MAIN' as const,
+        cvu: composeCvu('0000003', BigInt(id)),
+        alias: `main.cta.${id}`,
+        currencyCode: 'ARS' as const,
+        status: 'ACTIVE' as const,
+        lastSettlementDate: null,
+        creationDate: NOW,
+        modificationDate: NOW,
       };
       await ctx.h.uow.run((tx) => tx.currentAccounts.insert(account));
       expect(await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId))).toEqual([account]);

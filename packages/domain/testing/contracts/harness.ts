@@ -32,9 +32,7 @@ export function useHarness(factory: HarnessFactory) {
     },
     async newCustomer(): Promise<number> {
       const name = `contract-${process.pid}-${Date.now()}-${++customers}`;
-      const { customer } = await context.harness.uow.run((tx) =>
-        tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: new Date() }),
-      );
+      const { customer } = await context.harness.uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: new Date() }));
       return customer.id;
     },
   };

@@ -64,7 +64,11 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
     it('purges expired records, up to a limit, and keeps live ones', async () => {
       const FAR = new Date('2026-04-01T00:00:00.000Z');
       await ctx.h.uow.run(async (tx) => {
-        for (const [key, expiresAt] of [['p1', EXPIRES], ['p2', EXPIRES], ['p3', FAR]] as const) {
+        for (const [key, expiresAt] of [
+          ['p1', EXPIRES],
+          ['p2', EXPIRES],
+          ['p3', FAR],
+        ] as const) {
           await tx.idempotency.claim({ credentialId, key, fingerprint: 'fp-1', now: NOW, expiresAt });
           await tx.idempotency.complete(credentialId, key, { status: 200, body: '{}' });
         }

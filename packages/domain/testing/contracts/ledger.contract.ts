@@ -10,7 +10,10 @@ let serial = 0;
 async function activeAccount(tx: TransactionScope, customerId: number) {
   serial += 1;
   const { client } = await tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ taxId: validTaxId('33', 50000000 + serial * 10) }), T0));
-  const opened = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId, owner: { clientId: client.id, associateId: null }, currencyCode: 'ARS' }, T0);
+  const opened = ReceivableAccount.open(
+    { id: await tx.receivableAccounts.nextId(), customerId, owner: { clientId: client.id, associateId: null }, currencyCode: 'ARS' },
+    T0,
+  );
   const { account } = await tx.receivableAccounts.insertIfAbsent(opened);
   const active = account.assignCvu(`00000441${String(account.id).padStart(14, '0')}`, `ledger.${account.id}`, T0);
   await tx.receivableAccounts.update(active);
@@ -38,7 +41,11 @@ export function ledgerContract(factory: HarnessFactory): void {
     const setUp = async () => {
       const customerId = await ctx.newCustomer();
       await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, new FixedClock(T0)));
-      const [a, b, c] = await ctx.h.uow.run(async (tx) => [await activeAccount(tx, customerId), await activeAccount(tx, customerId), await activeAccount(tx, customerId)]);
+      const [a, b, c] = await ctx.h.uow.run(async (tx) => [
+        await activeAccount(tx, customerId),
+        await activeAccount(tx, customerId),
+        await activeAccount(tx, customerId),
+      ]);
       const main = (await ctx.h.currentAccountQueries.list({ customerId, accountType: 'MAIN' }, { page: 1, count: 5 })).items[0];
       return { customerId, a, b, c, mainId: main.account.id };
     };
@@ -51,9 +58,15 @@ export function ledgerContract(factory: HarnessFactory): void {
         await tx.ledger.append(collection(customerId, a.account.id, 20n, at(2))),
       ]);
       expect(moved[0]).toMatchObject({ id: expect.any(Number), amountMinor: 1_050n, counterParty: { name: 'Pagador SA', taxId: '30712345671' } });
-      const page = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' }, { page: 1, count: 20 });
+      const page = await ctx.h.ledgerQueries.listMovements(
+        { customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' },
+        { page: 1, count: 20 },
+      );
       expect(page.items.map((m) => m.id)).toEqual([moved[1].id, moved[0].id]);
-      const ascending = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'asc', fromDate: at(2) }, { page: 1, count: 20 });
+      const ascending = await ctx.h.ledgerQueries.listMovements(
+        { customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'asc', fromDate: at(2) },
+        { page: 1, count: 20 },
+      );
       expect(ascending.items.map((m) => m.id)).toEqual([moved[1].id]);
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
@@ -84,7 +97,12 @@ export function ledgerContract(factory: HarnessFactory): void {
         [b.account.id, 1n, mainId],
       ]);
       expect(batches.every((batch) => batch.length === 1)).toBe(true);
-      expect(batches.flat().filter((r) => r.customerId === customerId).map((r) => [r.id, r.status])).toEqual([
+      expect(
+        batches
+          .flat()
+          .filter((r) => r.customerId === customerId)
+          .map((r) => [r.id, r.status]),
+      ).toEqual([
         [paidA.id, 'SETTLED'],
         [paidA2.id, 'SETTLED'],
       ]);
@@ -93,10 +111,22 @@ export function ledgerContract(factory: HarnessFactory): void {
       const main = await ctx.h.currentAccountQueries.get(mainId);
       expect(main?.balanceMinor).toBe(12_346n);
       expect(main?.account.lastSettlementDate).toEqual(now);
-      const out = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' }, { page: 1, count: 1 });
-      expect(out.items[0]).toMatchObject({ movementType: 'DEBIT', operationType: 'SETTLEMENT', subtype: 'SETTLEMENT_OUT', amountMinor: 12_345n, settlementId: ours[0].id });
+      const out = await ctx.h.ledgerQueries.listMovements(
+        { customerId, accountId: a.account.id, accountKind: 'RECEIVABLE', order: 'desc' },
+        { page: 1, count: 1 },
+      );
+      expect(out.items[0]).toMatchObject({
+        movementType: 'DEBIT',
+        operationType: 'SETTLEMENT',
+        subtype: 'SETTLEMENT_OUT',
+        amountMinor: 12_345n,
+        settlementId: ours[0].id,
+      });
       const into = await ctx.h.ledgerQueries.listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', order: 'asc' }, { page: 1, count: 5 });
-      expect(into.items.map((m) => [m.subtype, m.amountMinor])).toEqual([['SETTLEMENT_IN', 12_345n], ['SETTLEMENT_IN', 1n]]);
+      expect(into.items.map((m) => [m.subtype, m.amountMinor])).toEqual([
+        ['SETTLEMENT_IN', 12_345n],
+        ['SETTLEMENT_IN', 1n],
+      ]);
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
 
       const again = await ctx.h.uow.run((tx) => tx.settlements.settleDue(at(20), 10_000));
@@ -133,7 +163,9 @@ export function ledgerContract(factory: HarnessFactory): void {
       const reference = `prov-${a.account.id}`;
       const first = await ctx.h.uow.run((tx) => tx.ledger.append({ ...collection(customerId, a.account.id, 99n, at(1)), providerReference: reference }));
       expect((await ctx.h.uow.run((tx) => tx.ledger.findByProviderReference(reference)))?.id).toBe(first.id);
-      await expect(ctx.h.uow.run((tx) => tx.ledger.append({ ...collection(customerId, a.account.id, 99n, at(2)), providerReference: reference }))).rejects.toThrow();
+      await expect(
+        ctx.h.uow.run((tx) => tx.ledger.append({ ...collection(customerId, a.account.id, 99n, at(2)), providerReference: reference })),
+      ).rejects.toThrow();
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
 

@@ -1,4 +1,13 @@
-import { Associate, Client, composeCvu, ConcurrentModificationError, openCurrentAccounts, ReceivableAccount, type AccountOwner, type TransactionScope } from '../../src';
+import {
+  Associate,
+  Client,
+  composeCvu,
+  ConcurrentModificationError,
+  openCurrentAccounts,
+  ReceivableAccount,
+  type AccountOwner,
+  type TransactionScope,
+} from '../../src';
 import { aBranch, aClientDetails, anAssociateDetails, validTaxId } from '../builders';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
@@ -9,7 +18,11 @@ let serial = 0;
 async function parties(tx: TransactionScope, customerId: number) {
   serial += 1;
   const { client } = await tx.clients.insertIfAbsent(
-    Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 20000000 + serial * 10), businessName: `Holder ${serial} SA`, ...aBranch(`BR-${serial}`) }), T0),
+    Client.register(
+      customerId,
+      aClientDetails({ taxId: validTaxId('30', 20000000 + serial * 10), businessName: `Holder ${serial} SA`, ...aBranch(`BR-${serial}`) }),
+      T0,
+    ),
   );
   const { associate } = await tx.associates.insertIfAbsent(
     Associate.register(customerId, anAssociateDetails({ taxId: validTaxId('20', 20000000 + serial * 10), name: 'Ana', lastName: `Gómez${serial}` }), T0),
@@ -57,7 +70,9 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
     itRacing('keeps one account per owner and currency under concurrent inserts', async () => {
       const customerId = await ctx.newCustomer();
       const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
-      const results = await Promise.all(Array.from({ length: 6 }, () => ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }))));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }))),
+      );
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.account.id)).size).toBe(1);
       const found = await ctx.h.uow.run((tx) => tx.receivableAccounts.findByOwner(customerId, { clientId: client.id, associateId: null }, 'ARS'));
@@ -120,7 +135,9 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(mine(await claim(new Date(far.getTime() + 6000), lease))).toEqual([]);
 
       // Recording an answer ends the lease; an account scheduled later is not due yet.
-      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(claimed.account.retryProvisioning(new Date(far.getTime() + 30_000), 'HTTP_503', new Date(far.getTime() + 7000))));
+      await ctx.h.uow.run((tx) =>
+        tx.receivableAccounts.update(claimed.account.retryProvisioning(new Date(far.getTime() + 30_000), 'HTTP_503', new Date(far.getTime() + 7000))),
+      );
       expect(mine(await claim(new Date(far.getTime() + 8000), lease))).toEqual([]);
       expect(mine(await claim(new Date(far.getTime() + 31_000), lease))).toEqual([byClient.id]);
       // A lease that ran out (its worker died) lets another worker take the account; the earliest due come first.

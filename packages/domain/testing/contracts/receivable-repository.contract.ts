@@ -9,8 +9,13 @@ let serial = 0;
 async function anAccount(tx: TransactionScope, customerId: number) {
   serial += 1;
   const { client } = await tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 30000000 + serial * 10) }), T0));
-  const { associate } = await tx.associates.insertIfAbsent(Associate.register(customerId, anAssociateDetails({ taxId: validTaxId('20', 30000000 + serial * 10) }), T0));
-  const draft = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId, owner: { clientId: client.id, associateId: associate.id }, currencyCode: 'ARS' }, T0);
+  const { associate } = await tx.associates.insertIfAbsent(
+    Associate.register(customerId, anAssociateDetails({ taxId: validTaxId('20', 30000000 + serial * 10) }), T0),
+  );
+  const draft = ReceivableAccount.open(
+    { id: await tx.receivableAccounts.nextId(), customerId, owner: { clientId: client.id, associateId: associate.id }, currencyCode: 'ARS' },
+    T0,
+  );
   const { account } = await tx.receivableAccounts.insertIfAbsent(draft);
   return { account, client, associate };
 }
@@ -48,10 +53,14 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       const other = await setUp();
       const number = `LN-${serial}`;
       await ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { legalNumber: number })));
-      await expect(ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { legalNumber: number })))).rejects.toMatchObject({ code: 'duplicated-legal-number' });
+      await expect(ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { legalNumber: number })))).rejects.toMatchObject({
+        code: 'duplicated-legal-number',
+      });
       await expect(ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(other, { legalNumber: number })))).resolves.toBeDefined();
       const plain = await ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base)));
-      await expect(ctx.h.uow.run((tx) => tx.receivables.update(plain.edit({ legalNumber: number }, at(1))))).rejects.toMatchObject({ code: 'duplicated-legal-number' });
+      await expect(ctx.h.uow.run((tx) => tx.receivables.update(plain.edit({ legalNumber: number }, at(1))))).rejects.toMatchObject({
+        code: 'duplicated-legal-number',
+      });
     });
 
     it('finds active children, and the expiry queue of PENDING positive receivables past due', async () => {
@@ -87,13 +96,22 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       const base = await setUp();
       const other = await ctx.h.uow.run((tx) => anAccount(tx, base.customerId));
       const rows = await ctx.h.uow.run(async (tx) => [
-        await tx.receivables.insert(aDraft(base, { amountMinor: 500n, dueDate: '2026-04-01', issueDate: '2026-03-01', legalNumber: `F-${serial}`, creationDate: at(1) })),
-        await tx.receivables.insert(aDraft(base, { amountMinor: 1500n, dueDate: '2026-05-01', externalRoutingCode: 'RT', associateId: base.associateId, creationDate: at(2) })),
-        await tx.receivables.insert(aDraft({ ...base, accountId: other.account.id, clientId: other.client.id }, { receivableType: 'DEBT', creationDate: at(3) })),
+        await tx.receivables.insert(
+          aDraft(base, { amountMinor: 500n, dueDate: '2026-04-01', issueDate: '2026-03-01', legalNumber: `F-${serial}`, creationDate: at(1) }),
+        ),
+        await tx.receivables.insert(
+          aDraft(base, { amountMinor: 1500n, dueDate: '2026-05-01', externalRoutingCode: 'RT', associateId: base.associateId, creationDate: at(2) }),
+        ),
+        await tx.receivables.insert(
+          aDraft({ ...base, accountId: other.account.id, clientId: other.client.id }, { receivableType: 'DEBT', creationDate: at(3) }),
+        ),
       ]);
-      const child = await ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { receivableType: 'ADJUSTMENT', parentReceivableId: rows[1].id, amountMinor: 100n, creationDate: at(4) })));
+      const child = await ctx.h.uow.run((tx) =>
+        tx.receivables.insert(aDraft(base, { receivableType: 'ADJUSTMENT', parentReceivableId: rows[1].id, amountMinor: 100n, creationDate: at(4) })),
+      );
       await ctx.h.uow.run((tx) => tx.receivables.update(rows[0].markPaid(at(5))));
-      const ids = (filter: object) => ctx.h.receivableQueries.list({ customerId: base.customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((r) => r.id));
+      const ids = (filter: object) =>
+        ctx.h.receivableQueries.list({ customerId: base.customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((r) => r.id));
       const [a, b, c] = rows.map((r) => r.id);
       expect(await ids({})).toEqual([child.id, c, b, a]);
       expect(await ids({ receivableAccountId: base.accountId })).toEqual([child.id, b, a]);
@@ -124,7 +142,9 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       expect(again.settlement).toEqual(first.settlement);
       const invoice = await ctx.h.uow.run((tx) => tx.receivables.insert(aDraft(base, { amountMinor: 10_000n, routeSettlementId: settlementId })));
       await ctx.h.uow.run(async (tx) => {
-        await tx.receivables.insert(aDraft(base, { receivableType: 'RETURN_PRODUCT', parentReceivableId: invoice.id, amountMinor: 2_550n, routeSettlementId: settlementId }));
+        await tx.receivables.insert(
+          aDraft(base, { receivableType: 'RETURN_PRODUCT', parentReceivableId: invoice.id, amountMinor: 2_550n, routeSettlementId: settlementId }),
+        );
         const dropped = await tx.receivables.insert(aDraft(base, { amountMinor: 999n, routeSettlementId: settlementId }));
         await tx.receivables.update(dropped.cancel(at(1)));
       });
@@ -138,14 +158,24 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
         ],
         receivableAccountIds: [base.accountId],
       });
-      const listed = await ctx.h.routeSettlementQueries.list({ customerId: base.customerId, associateId: base.associateId, fromDate: '2026-03-01', toDate: '2026-03-01' }, { page: 1, count: 20 });
+      const listed = await ctx.h.routeSettlementQueries.list(
+        { customerId: base.customerId, associateId: base.associateId, fromDate: '2026-03-01', toDate: '2026-03-01' },
+        { page: 1, count: 20 },
+      );
       expect(listed.items.map((r) => r.settlement.routeCode)).toEqual([code]);
       expect(await ctx.h.routeSettlementQueries.getByCode(await ctx.newCustomer(), code)).toBeUndefined();
     });
 
     itRacing('keeps one route settlement per code when transactions insert it at once', async () => {
       const base = await setUp();
-      const draft = { customerId: base.customerId, routeCode: `RACE-${serial}`, date: '2026-03-01', associateId: base.associateId, creationDate: T0, modificationDate: T0 };
+      const draft = {
+        customerId: base.customerId,
+        routeCode: `RACE-${serial}`,
+        date: '2026-03-01',
+        associateId: base.associateId,
+        creationDate: T0,
+        modificationDate: T0,
+      };
       const results = await Promise.all([0, 1, 2].map(() => ctx.h.uow.run((tx) => tx.routeSettlements.insertIfAbsent(draft))));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.settlement.id)).size).toBe(1);

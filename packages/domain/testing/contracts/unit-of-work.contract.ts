@@ -53,9 +53,14 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(stored.map(({ customerId: c, type, occurredAt, data }) => ({ customerId: c, type, occurredAt, data }))).toEqual(events);
     });
 
-    it('records any number of events in one call (beyond a statement\'s 65,535 parameters)', async () => {
+    it("records any number of events in one call (beyond a statement's 65,535 parameters)", async () => {
       const customerId = await ctx.newCustomer();
-      const events = Array.from({ length: 14_000 }, (_, i) => ({ customerId, type: 'receivable.settled' as const, occurredAt: T0, data: { receivable: { id: i } } }));
+      const events = Array.from({ length: 14_000 }, (_, i) => ({
+        customerId,
+        type: 'receivable.settled' as const,
+        occurredAt: T0,
+        data: { receivable: { id: i } },
+      }));
       await ctx.h.uow.run((tx) => tx.outbox.record(events));
       const stored = await ctx.h.readOutbox(customerId);
       expect(stored).toHaveLength(14_000);

@@ -27,7 +27,7 @@ export class InMemoryAssociateRepository implements AssociateRepository {
 
   async supervisorChain(id: number): Promise<number[]> {
     const chain: number[] = [];
-    for (let next = this.ref.tables.associates.get(id); next && !chain.includes(next.id) && chain.length <= MAX_SUPERVISOR_DEPTH; ) {
+    for (let next = this.ref.tables.associates.get(id); next && !chain.includes(next.id) && chain.length <= MAX_SUPERVISOR_DEPTH;) {
       chain.push(next.id);
       next = next.parentAssociateId === null ? undefined : this.ref.tables.associates.get(next.parentAssociateId);
     }
@@ -35,9 +35,7 @@ export class InMemoryAssociateRepository implements AssociateRepository {
   }
 
   async insertIfAbsent(associate: NewAssociate): Promise<{ associate: Associate; created: boolean }> {
-    const existing = [...this.ref.tables.associates.values()].find(
-      (a) => a.customerId === associate.customerId && a.taxId === associate.taxId,
-    );
+    const existing = [...this.ref.tables.associates.values()].find((a) => a.customerId === associate.customerId && a.taxId === associate.taxId);
     if (existing) return { associate: Associate.rehydrate(existing), created: false };
     const stored: AssociateSnapshot = { ...associate, id: nextId(this.ref.tables, 'associate') };
     this.ref.tables.associates.set(stored.id, stored);
@@ -78,6 +76,10 @@ export class InMemoryAssociateQueries implements AssociateQueries {
         .filter((a) => a.customerId === customerId && a.clientId === clientId && a.associateId !== null)
         .map((a) => a.associateId),
     );
-    return pageOf([...this.source.visibleTables().associates.values()].filter((a) => shared.has(a.id)), page, (row) => Associate.rehydrate(row));
+    return pageOf(
+      [...this.source.visibleTables().associates.values()].filter((a) => shared.has(a.id)),
+      page,
+      (row) => Associate.rehydrate(row),
+    );
   }
 }

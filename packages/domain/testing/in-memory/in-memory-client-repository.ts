@@ -12,8 +12,7 @@ import {
 import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
-const identityOf = (c: NewClient): string =>
-  [c.customerId, c.documentType, c.taxId, c.branchExternalCode ?? ''].join('|');
+const identityOf = (c: NewClient): string => [c.customerId, c.documentType, c.taxId, c.branchExternalCode ?? ''].join('|');
 
 export class InMemoryClientRepository implements ClientRepository {
   constructor(private readonly ref: TablesRef) {}

@@ -32,4 +32,3 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     return expired.length;
   }
 }
-

@@ -67,7 +67,12 @@ export class InMemoryLedgerQueries implements LedgerQueries {
       ...[...tables.currentAccounts.keys()].map((id): [number, 'CURRENT'] => [id, 'CURRENT']),
     ];
     return accounts
-      .map(([accountId, accountKind]) => ({ accountId, accountKind, balanceMinor: tables.balances.get(accountId) ?? 0n, movementsMinor: sums.get(accountId) ?? 0n }))
+      .map(([accountId, accountKind]) => ({
+        accountId,
+        accountKind,
+        balanceMinor: tables.balances.get(accountId) ?? 0n,
+        movementsMinor: sums.get(accountId) ?? 0n,
+      }))
       .filter((a) => a.balanceMinor !== a.movementsMinor);
   }
 }

@@ -10,11 +10,7 @@ export function matchesCommon(row: { id: number; creationDate: Date }, filter: C
 }
 
 /** Newest first, ties broken by id descending, as the SQL lists order. */
-export function pageOf<R extends { id: number; creationDate: Date }, T>(
-  rows: R[],
-  page: PageRequest,
-  map: (row: R) => T,
-): Page<T> {
+export function pageOf<R extends { id: number; creationDate: Date }, T>(rows: R[], page: PageRequest, map: (row: R) => T): Page<T> {
   const sorted = rows.sort((a, b) => b.creationDate.getTime() - a.creationDate.getTime() || b.id - a.id);
   const start = (page.page - 1) * page.count;
   return { items: sorted.slice(start, start + page.count).map(map), total: rows.length };

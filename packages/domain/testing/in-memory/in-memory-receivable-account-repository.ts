@@ -79,7 +79,8 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     if (others.some((a) => sameOwner(a, next.customerId, next, next.currencyCode))) {
       throw new DomainError('receivable-account-already-exists', 'another account has this owner and currency');
     }
-    if (next.alias !== null && (await this.aliasInUse(next.alias, next.id))) throw new DomainError('alias-already-in-use', `alias ${next.alias} is already in use`);
+    if (next.alias !== null && (await this.aliasInUse(next.alias, next.id)))
+      throw new DomainError('alias-already-in-use', `alias ${next.alias} is already in use`);
     if (next.cvu !== null && others.some((a) => a.cvu === next.cvu)) throw new Error(`CVU ${next.cvu} is already assigned`);
     this.ref.tables.receivableAccounts.set(next.id, next);
     this.ref.tables.accountLeases.delete(next.id);

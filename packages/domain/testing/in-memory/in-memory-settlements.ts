@@ -16,7 +16,16 @@ import { pageOf } from './in-memory-paging';
 
 /** What both movements of a settlement share; each side adds its account, kind, direction and subtype. */
 const settlementMovement = (s: OpenedSettlement, now: Date) =>
-  ({ customerId: s.customerId, operationType: 'SETTLEMENT', amountMinor: s.amountMinor, currencyCode: s.currencyCode, counterParty: null, settlementId: s.id, providerReference: null, movementDate: now }) as const;
+  ({
+    customerId: s.customerId,
+    operationType: 'SETTLEMENT',
+    amountMinor: s.amountMinor,
+    currencyCode: s.currencyCode,
+    counterParty: null,
+    settlementId: s.id,
+    providerReference: null,
+    movementDate: now,
+  }) as const;
 
 /**
  * The settlement step as the SQL does it, one account after another (transactions here run one at a time); each
@@ -52,7 +61,13 @@ export class InMemorySettlementRepository implements SettlementRepository {
         settlementDate: now,
         creationDate: now,
       };
-      appendMovement(tables, { ...settlementMovement(settlement, now), accountId: account.id, accountKind: 'RECEIVABLE', movementType: 'DEBIT', subtype: 'SETTLEMENT_OUT' });
+      appendMovement(tables, {
+        ...settlementMovement(settlement, now),
+        accountId: account.id,
+        accountKind: 'RECEIVABLE',
+        movementType: 'DEBIT',
+        subtype: 'SETTLEMENT_OUT',
+      });
       tables.settlements.set(id, settlement);
       settlements.push(settlement);
     }
@@ -68,7 +83,13 @@ export class InMemorySettlementRepository implements SettlementRepository {
   async credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void> {
     const { tables } = this.ref;
     for (const s of settlements) {
-      appendMovement(tables, { ...settlementMovement(s, now), accountId: s.currentAccountId, accountKind: 'CURRENT', movementType: 'CREDIT', subtype: 'SETTLEMENT_IN' });
+      appendMovement(tables, {
+        ...settlementMovement(s, now),
+        accountId: s.currentAccountId,
+        accountKind: 'CURRENT',
+        movementType: 'CREDIT',
+        subtype: 'SETTLEMENT_IN',
+      });
       tables.currentAccounts.set(s.currentAccountId, { ...tables.currentAccounts.get(s.currentAccountId)!, lastSettlementDate: now, modificationDate: now });
     }
   }

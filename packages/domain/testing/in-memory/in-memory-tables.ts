@@ -86,11 +86,7 @@ export interface TablesRef {
 }
 
 /** Saves a changed row only if it is the direct successor of the stored version (optimistic check). */
-export function saveVersioned<T extends { id: number; version: number }>(
-  rows: Map<number, T>,
-  next: T,
-  error: () => Error,
-): void {
+export function saveVersioned<T extends { id: number; version: number }>(rows: Map<number, T>, next: T, error: () => Error): void {
   const stored = rows.get(next.id);
   if (!stored || stored.version !== next.version - 1) throw error();
   rows.set(next.id, next);

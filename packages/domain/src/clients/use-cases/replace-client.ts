@@ -19,6 +19,11 @@ export class ReplaceClient {
 
   async execute(input: ReplaceClientInput): Promise<Client> {
     const target = { customerId: input.customerId, id: input.clientId, resource: 'client' };
-    return changeOwned(this.uow, (tx) => tx.clients, target, (current) => current.replaceDetails(input.details, this.clock.now()));
+    return changeOwned(
+      this.uow,
+      (tx) => tx.clients,
+      target,
+      (current) => current.replaceDetails(input.details, this.clock.now()),
+    );
   }
 }

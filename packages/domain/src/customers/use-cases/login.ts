@@ -21,9 +21,7 @@ export class Login {
   async execute(input: { clientId: string; clientSecret: string }): Promise<LoginResult> {
     const credential = await this.uow.run((tx) => tx.credentials.findByClientId(input.clientId));
     // An unknown clientId still pays for one hash, so response time does not reveal which ids exist.
-    const matches = credential
-      ? await this.hasher.verify(input.clientSecret, credential.secretHash)
-      : (await this.hasher.hash(input.clientSecret), false);
+    const matches = credential ? await this.hasher.verify(input.clientSecret, credential.secretHash) : (await this.hasher.hash(input.clientSecret), false);
     if (!credential || !matches || credential.status !== 'ACTIVE') {
       throw new DomainError('invalid-credentials', 'clientId or clientSecret is wrong');
     }

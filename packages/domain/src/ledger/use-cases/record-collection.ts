@@ -84,7 +84,9 @@ export class RecordCollection {
       providerReference,
       movementDate: this.clock.now(),
     });
-    await tx.outbox.record([{ customerId: account.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } }]);
+    await tx.outbox.record([
+      { customerId: account.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } },
+    ]);
     return movement;
   }
 }

@@ -42,7 +42,10 @@ export async function receivingAccount(
   const found = lock === 'lock' ? await tx.receivableAccounts.getForUpdate(accountId) : await tx.receivableAccounts.get(accountId);
   if (!found) {
     if ((await tx.currentAccounts.listByCustomer(customerId)).some((a) => a.id === accountId)) {
-      throw new DomainError('current-account-not-receivable-enabled', `account ${accountId} is a current account; it takes neither receivables nor collections`);
+      throw new DomainError(
+        'current-account-not-receivable-enabled',
+        `account ${accountId} is a current account; it takes neither receivables nor collections`,
+      );
     }
     throw new NotFoundError('receivable account', accountId);
   }

@@ -38,7 +38,10 @@ export class OpenReceivableAccount {
       }
       if (owner.clientId !== null) await assertOwnClient(tx, input.customerId, owner.clientId);
       if (owner.associateId !== null) await assertUsableAssociate(tx, input.customerId, owner.associateId);
-      const draft = ReceivableAccount.open({ id: await tx.receivableAccounts.nextId(), customerId: input.customerId, owner, currencyCode: 'ARS' }, this.clock.now());
+      const draft = ReceivableAccount.open(
+        { id: await tx.receivableAccounts.nextId(), customerId: input.customerId, owner, currencyCode: 'ARS' },
+        this.clock.now(),
+      );
       const { account: stored, created } = await tx.receivableAccounts.insertIfAbsent(draft);
       if (!created) throw alreadyExists(stored);
       return stored;

@@ -37,9 +37,7 @@ export class ProvisionReceivableAccounts {
 
   async execute(input: { limit: number }): Promise<ProvisioningPass> {
     const now = this.clock.now();
-    const claims = await this.uow.run((tx) =>
-      tx.receivableAccounts.claimForProvisioning(now, new Date(now.getTime() + this.policy.leaseMs), input.limit),
-    );
+    const claims = await this.uow.run((tx) => tx.receivableAccounts.claimForProvisioning(now, new Date(now.getTime() + this.policy.leaseMs), input.limit));
     // Each account on its own: one whose answer cannot be recorded must not cost the others theirs.
     const settled = await Promise.allSettled(claims.map((claim) => this.provision(claim)));
     const outcomes: Record<ProvisioningOutcome, number> = { activated: 0, pending: 0, retrying: 0, disabled: 0, skipped: 0 };

@@ -30,7 +30,12 @@ export class ListReceivableAccountsOfOwner {
     private readonly queries: ReceivableAccountQueries,
   ) {}
 
-  async execute(input: { owner: 'client' | 'associate'; ownerId: number; filter: ReceivableAccountListFilter; page: PageRequest }): Promise<Page<ReceivableAccountRecord>> {
+  async execute(input: {
+    owner: 'client' | 'associate';
+    ownerId: number;
+    filter: ReceivableAccountListFilter;
+    page: PageRequest;
+  }): Promise<Page<ReceivableAccountRecord>> {
     const { customerId } = input.filter;
     if (input.owner === 'client') {
       ownedBy(await this.clients.get(input.ownerId), customerId, 'client', input.ownerId);

@@ -35,7 +35,12 @@ export class ChangeReceivableStatus {
       const current = ownedBy(await tx.receivables.getForUpdate(input.receivableId), input.customerId, 'receivable', input.receivableId);
       current.assertModifiable();
       if (!isRequestable(input.status)) {
-        throw new InvalidStatusTransitionError('receivable', current.id, current.status, `set to ${input.status} on request (only the service's own jobs set it)`);
+        throw new InvalidStatusTransitionError(
+          'receivable',
+          current.id,
+          current.status,
+          `set to ${input.status} on request (only the service's own jobs set it)`,
+        );
       }
       if (input.status === 'DISABLED') return this.cancel(tx, current, now);
       if (!current.isPositive) {

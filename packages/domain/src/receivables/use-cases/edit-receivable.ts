@@ -24,22 +24,29 @@ export class EditReceivable {
 
   execute(input: { customerId: number; receivableId: number; edits: ReceivableEdits; identity?: ReceivableIdentity }): Promise<Receivable> {
     const target = { customerId: input.customerId, id: input.receivableId, resource: 'receivable' };
-    return changeOwned(this.uow, (tx) => tx.receivables, target, async (current, tx) => {
-      const snapshot = current.toSnapshot();
-      const changed = Object.entries(input.identity ?? {}).filter(([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity]);
-      if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
-      const next = current.edit(input.edits, this.clock.now());
-      if (next.amountMinor !== current.amountMinor) {
-        const parentId = snapshot.parentReceivableId;
-        if (parentId === null) {
-          next.assertChildrenFit(await tx.receivables.activeChildren(current.id));
-        } else {
-          const parent = (await tx.receivables.getForUpdate(parentId))!;
-          const children = await tx.receivables.activeChildren(parentId);
-          parent.assertChildrenFit(children.map((child) => (child.id === next.id ? next : child)));
+    return changeOwned(
+      this.uow,
+      (tx) => tx.receivables,
+      target,
+      async (current, tx) => {
+        const snapshot = current.toSnapshot();
+        const changed = Object.entries(input.identity ?? {}).filter(
+          ([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity],
+        );
+        if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
+        const next = current.edit(input.edits, this.clock.now());
+        if (next.amountMinor !== current.amountMinor) {
+          const parentId = snapshot.parentReceivableId;
+          if (parentId === null) {
+            next.assertChildrenFit(await tx.receivables.activeChildren(current.id));
+          } else {
+            const parent = (await tx.receivables.getForUpdate(parentId))!;
+            const children = await tx.receivables.activeChildren(parentId);
+            parent.assertChildrenFit(children.map((child) => (child.id === next.id ? next : child)));
+          }
         }
-      }
-      return next;
-    });
+        return next;
+      },
+    );
   }
 }

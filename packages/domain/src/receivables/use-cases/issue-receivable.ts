@@ -95,7 +95,10 @@ export class IssueReceivable {
     const own = account.owner.clientId;
     if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
     await assertOwnClient(tx, input.customerId, input.clientId);
-    throw new DomainError('unmatching-receivable-client-id', own === null ? 'clientId must be left out: the account has no client' : `clientId must be the account's client (${own})`);
+    throw new DomainError(
+      'unmatching-receivable-client-id',
+      own === null ? 'clientId must be left out: the account has no client' : `clientId must be the account's client (${own})`,
+    );
   }
 
   /**
@@ -126,7 +129,10 @@ export class IssueReceivable {
     const parentId = input.parentReceivableId ?? null;
     if (parentId === null || isPositive(input.receivableType)) return ['PENDING', parentId];
     const parent = ownedBy(await tx.receivables.getForUpdate(parentId), input.customerId, 'parent receivable', parentId);
-    const status = parent.admitChild({ receivableAccountId: input.receivableAccountId, amountMinor: input.amount.minor }, await tx.receivables.activeChildren(parentId));
+    const status = parent.admitChild(
+      { receivableAccountId: input.receivableAccountId, amountMinor: input.amount.minor },
+      await tx.receivables.activeChildren(parentId),
+    );
     return [status, parentId];
   }
 

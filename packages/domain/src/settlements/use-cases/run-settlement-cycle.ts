@@ -55,11 +55,20 @@ export class RunSettlementCycle {
         const settlementOf = new Map(opened.map((s) => [s.receivableAccountId, s.id]));
         const receivableIds = new Map<number, number[]>(opened.map((s) => [s.id, []]));
         for await (const batch of tx.settlements.settledReceivables(opened, RECEIVABLES_PER_BATCH)) {
-          await tx.outbox.record(batch.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })));
+          await tx.outbox.record(
+            batch.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })),
+          );
           for (const r of batch) receivableIds.get(settlementOf.get(r.receivableAccountId)!)!.push(r.id);
         }
         const settlements = opened.map((s): Settlement => ({ ...s, receivableIds: receivableIds.get(s.id)! }));
-        await tx.outbox.record(settlements.map((s): DomainEvent => ({ customerId: s.customerId, type: 'settlement.completed', occurredAt: now, data: { settlement: settlementView(s) } })));
+        await tx.outbox.record(
+          settlements.map((s): DomainEvent => ({
+            customerId: s.customerId,
+            type: 'settlement.completed',
+            occurredAt: now,
+            data: { settlement: settlementView(s) },
+          })),
+        );
         await tx.settlements.credit(opened, now);
         return {
           settlements: settlements.length,

@@ -26,7 +26,8 @@ export async function insertBaseline(url: string, poolSize: number, concurrency:
       try {
         await client.query('BEGIN');
         await client.query(
-          `INSERT INTO baseline_receivables (customer_id, receivable_account_id, amount_minor, currency_code, receivable_type, status, receivable_date, creation_date, modification_date, version)
+          `INSERT INTO baseline_receivables (customer_id, receivable_account_id, amount_minor, currency_code, receivable_type, status,
+            receivable_date, creation_date, modification_date, version)
            VALUES ($1, $2, $3, 'ARS', 'INVOICE', 'PENDING', CURRENT_DATE, now(), now(), 1)`,
           [1, 5, 123_456],
         );

@@ -46,7 +46,8 @@ export async function seedReceivables(
   const total = accounts * perAccount;
   await inChunks(`receivables (${status})`, total, (from, to) =>
     knex.raw(
-      `INSERT INTO receivables (customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, receivable_date, creation_date, modification_date, version)
+      `INSERT INTO receivables (customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, receivable_date,
+        creation_date, modification_date, version)
        SELECT ?, ra.id, ra.client_id, 1000 + g % 997, 'ARS', 'INVOICE', ?, CURRENT_DATE, now() - (g || ' milliseconds')::interval, now(), 1
        FROM generate_series(?::int, ?::int) g
        JOIN receivable_accounts ra ON ra.id = ? + (g % ?)`,
@@ -57,7 +58,8 @@ export async function seedReceivables(
     await knex.raw(
       `WITH totals AS (SELECT receivable_account_id AS id, SUM(amount_minor) AS total FROM receivables WHERE customer_id = ? GROUP BY 1),
        moved AS (
-         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, amount_minor, currency_code, counterparty_name, counterparty_tax_id, movement_date)
+         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, amount_minor, currency_code, counterparty_name,
+           counterparty_tax_id, movement_date)
          SELECT ?, id, 'RECEIVABLE', 'CREDIT', 'DEPOSIT', total, 'ARS', 'Bench payer', '20123456786', now() FROM totals RETURNING account_id, amount_minor)
        UPDATE receivable_accounts ra SET balance_minor = ra.balance_minor + moved.amount_minor FROM moved WHERE ra.id = moved.account_id`,
       [customerId, customerId],

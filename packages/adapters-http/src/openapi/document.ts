@@ -40,9 +40,20 @@ export const openApiDocument = {
       Object.entries(STATUS_BY_CODE)
         .map(([code, status]) => `${wireCodeOf(code as ErrorCode)} ${status}`)
         .join(', '),
-      'A method a path does not serve is 405 method-not-allowed with an Allow header listing the methods it serves; an unknown path is 404 resource-not-found. Under /v1 both come after the token check, except on the paths that need no token.',
-      'Rate limits: every answer under /v1 (this document aside) carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, the separate headers of draft-ietf-httpapi-ratelimit-headers-06 (not the combined RateLimit/RateLimit-Policy of later drafts), telling the allowance closest to running out: per credential for a valid token; per source address for logins and for requests whose token is missing or refused; per clientId and source address for logins. Limits count requests per sliding minute. A 429 rate-limit-exceeded also carries Retry-After. A body that cannot be read at all (400 or 413 before authentication) carries none.',
-      "Amounts are JSON numbers with at most 2 decimals, always exact in the JSON text. A single amount is at most 9999999999999.99 (15 significant digits, which a double holds exactly); sums (balances, settlements and their movements, settledAmount, pendingAmount, route settlement totals) may go past it and are then written with every digit, as JSON allows: read them with a decimal-aware JSON parser, since one that makes every number a double (JavaScript's JSON.parse) rounds them.",
+      'A method a path does not serve is 405 method-not-allowed with an Allow header listing the methods it serves; ' +
+        'an unknown path is 404 resource-not-found. Under /v1 both come after the token check, except on the paths that ' +
+        'need no token.',
+      'Rate limits: every answer under /v1 (this document aside) carries RateLimit-Limit, RateLimit-Remaining and ' +
+        'RateLimit-Reset, the separate headers of draft-ietf-httpapi-ratelimit-headers-06 (not the combined ' +
+        'RateLimit/RateLimit-Policy of later drafts), telling the allowance closest to running out: per credential for ' +
+        'a valid token; per source address for logins and for requests whose token is missing or refused; per clientId ' +
+        'and source address for logins. Limits count requests per sliding minute. A 429 rate-limit-exceeded also ' +
+        'carries Retry-After. A body that cannot be read at all (400 or 413 before authentication) carries none.',
+      'Amounts are JSON numbers with at most 2 decimals, always exact in the JSON text. A single amount is at most ' +
+        '9999999999999.99 (15 significant digits, which a double holds exactly); sums (balances, settlements and their ' +
+        'movements, settledAmount, pendingAmount, route settlement totals) may go past it and are then written with ' +
+        'every digit, as JSON allows: read them with a decimal-aware JSON parser, since one that makes every number a ' +
+        "double (JavaScript's JSON.parse) rounds them.",
       "Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored; ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone UTF-16 surrogate, bodies nested more than 32 levels deep, and dates (YYYY-MM-DD) outside the years 0001 to 9999 are 400 validation; list filters on another customer's ids match nothing; activating an ACTIVE associate is 422 invalid-status-transition and deleting a DISABLED one is 422 associate-disabled.",
     ].join('\n\n'),
   },

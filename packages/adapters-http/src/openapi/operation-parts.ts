@@ -22,7 +22,11 @@ const idempotencyKey = (required: boolean) => ({
   in: 'header',
   required,
   description:
-    "Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.",
+    'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: ' +
+    "true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and " +
+    'business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, ' +
+    '429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry ' +
+    'runs.',
   schema: { type: 'string', maxLength: 255 },
   example: '8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10',
 });
@@ -30,7 +34,8 @@ const requestId = {
   name: 'X-Request-Id',
   in: 'header',
   description:
-    'Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one',
+    'Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in ' +
+    'the service log; another value is replaced by a generated one',
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 export const listParams = [
@@ -80,7 +85,9 @@ function authenticatedRefusals(scope: string): Refusals {
     validation: 'a parameter, header or body member is malformed; invalidParams names each',
     unauthorized: 'no bearer token',
     'invalid-token':
-      "the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for",
+      'the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or ' +
+      "clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued " +
+      'for',
     'token-expired': 'the token is past its exp',
     'rate-limit-exceeded': "the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After",
     'internal-error': 'an unexpected failure; requestId names it in the service log',

@@ -71,7 +71,8 @@ const paths = {
       tag,
       summary: 'Open a receivable account',
       description:
-        'Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).',
+        'Its CVU is requested from the banking provider asynchronously: the account starts PROVISIONING with cvu and ' +
+        'alias null, and turns ACTIVE when the CVU is assigned (event receivable-account.activated).',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableAccountInput'), example: accountInput },
@@ -222,7 +223,10 @@ const schemas = {
       disabledReason: {
         enum: [...DISABLED_REASONS, null],
         description:
-          'Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.',
+          'Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue ' +
+          'the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or ' +
+          'answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the ' +
+          'account clears it. Also in receivable-account.disabled events.',
       },
       disabledMessage: { type: ['string', 'null'], description: "The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise" },
       owner: {

@@ -102,7 +102,8 @@ const paths = {
       tag,
       summary: 'Issue a receivable',
       description:
-        'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.',
+        'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, ' +
+        'RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableInput'), example: receivableInput },
@@ -165,7 +166,8 @@ const paths = {
       tag,
       summary: 'Mark paid, undo, or cancel a receivable',
       description:
-        'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and EXPIRED are set only by the service (422 invalid-status-transition).',
+        'PAID, PENDING (undo) or DISABLED (cancel); active children follow their parent to PAID and back. SETTLED and ' +
+        'EXPIRED are set only by the service (422 invalid-status-transition).',
       scope: write,
       key: 'optional',
       body: { schema: ref('ReceivableStatusInput'), example: { status: 'PAID' } },

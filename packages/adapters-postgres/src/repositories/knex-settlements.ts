@@ -70,7 +70,8 @@ export class KnexSettlementRepository implements SettlementRepository {
     );
     const settlementIds = created.map((r) => r.id);
     await this.trx.raw(
-      `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
+      `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+        settlement_id, movement_date)
        SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
        FROM settlements WHERE id = ANY(?::bigint[])`,
       [now, settlementIds],
@@ -112,7 +113,8 @@ export class KnexSettlementRepository implements SettlementRepository {
     // UPDATE, not UPDATE: the settlement rows of this transaction hold KEY SHARE on them through their foreign key.
     await this.trx.raw(
       `WITH moved AS (
-         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, settlement_id, movement_date)
+         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+           settlement_id, movement_date)
          SELECT customer_id, current_account_id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', amount_minor, currency_code, id, ?::timestamptz
          FROM settlements WHERE id = ANY(?::bigint[])
          RETURNING account_id, amount_minor

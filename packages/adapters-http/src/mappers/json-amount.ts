@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { formatMinor, MAX_AMOUNT_MINOR } from '@rcs/domain';
 
-/** Marks, inside JSON.stringify's output, a string that is to go out as the number it holds. */
-const MARK = '\u0000amount:';
-/** The mark as JSON.stringify writes it; stored text cannot hold NUL, so no caller's string looks like it. */
-const MARKED = /"\\u0000amount:(-?\d+(?:\.\d+)?)"/g;
+/**
+ * Marks, inside JSON.stringify's output, a string that is to go out as the number it holds. A secret of this
+ * process, not a fixed text: a caller's string (echoed, or held by an adapter that keeps any text) can never look
+ * like it, so no caller can turn its own text into a number or break the JSON around it.
+ */
+const MARK = `amount-${randomBytes(16).toString('hex')}:`;
+/** The mark as JSON.stringify writes it: letters, digits, '-' and ':' need no escaping. */
+const MARKED = new RegExp(`"${MARK}(-?\\d+(?:\\.\\d+)?)"`, 'g');
 
 /** An amount whose digits a double cannot hold all of: it stringifies to its mark, which jsonText turns into its digits. */
 export class ExactAmount {

@@ -1,3 +1,5 @@
+import type { Request } from 'express';
+import { sourceOf } from '../src/middleware/rate-limit-rules';
 import { MAX_LIMITED_KEYS, SlidingWindowLimiter, type Allowance } from '../src/middleware/rate-limit';
 
 /** 0 when allowed, else the seconds to wait. */
@@ -37,5 +39,22 @@ describe('sliding-window rate limiter', () => {
     now += 3 * 60_000;
     limiter.hit('late');
     expect(limiter.size).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('the source a per-source limit counts', () => {
+  const source = (ip: string) => sourceOf({ ip } as Request);
+
+  it('counts every address of one IPv6 /64 as one source, however it is written', () => {
+    expect(source('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(source('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(source('2001:0db8:0001:0002:0:0:0:ffff')).toBe('2001:db8:1:2::/64');
+    expect(source('2001:db8:1:3::1')).not.toBe(source('2001:db8:1:2::1'));
+  });
+
+  it('counts IPv4 addresses, plain or mapped into IPv6, one by one', () => {
+    expect(source('203.0.113.7')).toBe('203.0.113.7');
+    expect(source('::ffff:203.0.113.7')).toBe('::ffff:203.0.113.7');
+    expect(source('203.0.113.8')).not.toBe(source('203.0.113.7'));
   });
 });

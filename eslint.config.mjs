@@ -21,7 +21,7 @@ export default defineConfig(
     // Test answers are untyped by design (supertest's res.body, parsed JSON, child process output, jest's
     // expect.any()): a test reads them only to assert on them, and a wrong read fails that assertion. The contract
     // suites under testing/contracts are tests too, shared by the fakes' and the adapters' test files.
-    files: ['packages/*/test/**/*.ts', 'packages/*/testing/contracts/**/*.ts'],
+    files: ['{packages,examples}/*/test/**/*.ts', 'packages/*/testing/contracts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

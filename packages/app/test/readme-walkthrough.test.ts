@@ -1,10 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
-import { startService, type ServiceProcess } from './support/processes';
+import { serviceStorage, startService, type ServiceProcess, type ServiceStorage } from './support/processes';
 
 const README = path.join(__dirname, '..', '..', '..', 'README.md');
 const MARKER = '<!-- walkthrough -->';
@@ -59,25 +57,15 @@ async function walk(url: string): Promise<Walk> {
  * starts it (on embedded PGlite in a data directory of its own, or on the run's PostgreSQL), so it cannot rot.
  */
 describe('the README walkthrough', () => {
-  let db: TestDatabase | undefined;
-  let dataDir: string | undefined;
+  let storage: ServiceStorage | undefined;
   let service: ServiceProcess | undefined;
   let first: Walk;
   const get = async (route: string, token: string) => (await fetch(`${service!.url}${route}`, { headers: { authorization: `Bearer ${token}` } })).json();
 
   beforeAll(async () => {
-    let storage: NodeJS.ProcessEnv;
-    if (process.env.RCS_TEST_STORAGE === 'pglite') {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-walkthrough-'));
-      storage = { DATABASE_URL: undefined, DATA_DIR: dataDir };
-    } else {
-      db = await openTestDatabase();
-      const database = new URL(db.url);
-      database.searchParams.set('options', `-c search_path=${db.schema}`);
-      storage = { DATABASE_URL: database.toString() };
-    }
+    storage = await serviceStorage();
     // Once a year: the scheduled settlement must not sweep the walkthrough's collection before its own run does.
-    service = await startService({ ...storage, SETTLEMENT_CRON: '0 0 1 1 *' });
+    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *' });
     first = await walk(service.url);
   }, 60_000);
 
@@ -86,8 +74,7 @@ describe('the README walkthrough', () => {
       service.child.kill('SIGTERM');
       await service.exit;
     }
-    await db?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await storage?.close();
   });
 
   it('waits for the receivable account to be ACTIVE with a CVU, then shows it with its owner', () => {

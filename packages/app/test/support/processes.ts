@@ -1,7 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openTestDatabase } from '@rcs/adapters-postgres/testing';
 
 const DIST = path.join(__dirname, '..', '..', 'dist', 'src');
 
@@ -58,6 +61,25 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProce
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return service;
+}
+
+/** Storage of its own for a spawned service: a schema on the run's PostgreSQL, or embedded PGlite in a data directory. */
+export interface ServiceStorage {
+  /** The service's environment that selects it. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Drops it, once the service has stopped. */
+  close(): Promise<void>;
+}
+
+export async function serviceStorage(): Promise<ServiceStorage> {
+  if (process.env.RCS_TEST_STORAGE === 'pglite') {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-service-'));
+    return { env: { DATABASE_URL: undefined, DATA_DIR: dataDir }, close: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })) };
+  }
+  const db = await openTestDatabase();
+  const database = new URL(db.url);
+  database.searchParams.set('options', `-c search_path=${db.schema}`);
+  return { env: { DATABASE_URL: database.toString() }, close: () => db.close() };
 }
 
 /** Runs `npm run admin -- ...args` on the built CLI; never rejects, the exit code is in the answer. */

@@ -82,6 +82,10 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
     });
   }
 
+  inTransaction(): boolean {
+    return this.open() !== undefined;
+  }
+
   private async outermost<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     let writes: TransactionWrites | undefined;
     const result = await this.knex.transaction(async (trx) => {

@@ -16,6 +16,11 @@ export interface UnitOfWork<out Scope> {
    * savepoint); with no transaction open, `work` runs as it is (its own `run`s are then transactions).
    */
   isolated<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Whether a transaction is open in this async flow, so a `run` would join it. Work that runs `run`s side by side
+   * asks first: joined, they share one transaction, whose own row locks neither block nor skip each other.
+   */
+  inTransaction(): boolean;
 }
 
 /** Thrown by the outermost `run` when joined work failed and the transaction was marked rollback-only. */

@@ -1,4 +1,12 @@
-import { Client, openCurrentAccounts, ReceivableAccount, type NewMovement, type ReceivableSnapshot, type TransactionScope } from '../../src';
+import {
+  Client,
+  openCurrentAccounts,
+  ReceivableAccount,
+  RunSettlementCycle,
+  type NewMovement,
+  type ReceivableSnapshot,
+  type TransactionScope,
+} from '../../src';
 import { aClientDetails, aReceivableDraft, validTaxId } from '../builders';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory } from './harness';
@@ -153,6 +161,27 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(0n);
       expect(await settleDue()).toContainEqual([theirs.customerId, theirs.a.account.id, 700n]);
       expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(700n);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+    });
+
+    it('settles each account once when the settlement cycle runs inside an open transaction', async () => {
+      const { customerId, a, b, c, mainId } = await setUp();
+      await ctx.h.uow.run(async (tx) => {
+        await tx.ledger.append(collection(customerId, a.account.id, 500n, at(1)));
+        await tx.ledger.append(collection(customerId, b.account.id, 700n, at(1)));
+        await tx.ledger.append(collection(customerId, c.account.id, 11n, at(1)));
+      });
+      const cycle = new RunSettlementCycle(ctx.h.uow, new FixedClock(at(5)));
+      const result = await ctx.h.uow.run(() => cycle.execute({ customerId, chunkSize: 1 }));
+      expect(result).toEqual({ settlements: 3, settledReceivables: 0, settledAmountMinor: 1_211n });
+      const settled = await ctx.h.settlementQueries.list({ customerId }, { page: 1, count: 20 });
+      const byAccount = settled.items.map((s) => [s.receivableAccountId, s.amountMinor] as const).sort(([x], [y]) => x - y);
+      expect(byAccount).toEqual([
+        [a.account.id, 500n],
+        [b.account.id, 700n],
+        [c.account.id, 11n],
+      ]);
+      expect((await ctx.h.currentAccountQueries.get(mainId))?.balanceMinor).toBe(1_211n);
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
 

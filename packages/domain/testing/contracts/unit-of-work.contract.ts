@@ -120,6 +120,12 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect((await ctx.h.clientQueries.get(client.id))?.toSnapshot().taxId).toBe(draft.taxId);
     });
 
+    it('tells work whether a transaction is open in its async flow', async () => {
+      expect(ctx.h.uow.inTransaction()).toBe(false);
+      expect(await ctx.h.uow.run(() => Promise.resolve(ctx.h.uow.inTransaction()))).toBe(true);
+      expect(ctx.h.uow.inTransaction()).toBe(false);
+    });
+
     it('builds only the repositories a transaction touches', async () => {
       const built = await ctx.h.uow.run(async (tx) => {
         await tx.receivables.getForUpdate(0);

@@ -26,6 +26,10 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
     return turn;
   }
 
+  inTransaction(): boolean {
+    return this.open() !== undefined;
+  }
+
   private async transaction<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     const ref: TablesRef = { tables: structuredClone(this.store.committed) };
     try {

@@ -91,13 +91,49 @@ describe('provisioning receivable accounts', () => {
     expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: `${generated}-2` });
   });
 
-  it('records the other accounts of a pass when one account cannot be given an alias, and reports that one', async () => {
-    // A template of 20 characters leaves no room for a suffix: once its alias is held, the account has no other.
+  it('gives an account whose template aliases are all held the fallback alias, asking the provider once', async () => {
+    const w = await setUp();
+    const generated = `cta.${String(w.account.id).padStart(7, '0')}`;
+    const held = [generated, ...Array.from({ length: 8 }, (_, i) => `${generated}-${i + 2}`)];
+    const holders = [];
+    for (let n = 1; n <= held.length; n++) holders.push(await anotherAccount(w, n));
+    w.bank.script(w.requestId, { state: 'PENDING' });
+    await w.app.receivableAccounts.provision.execute({ limit: 20 });
+    for (const [n, alias] of held.entries()) await holdAlias(w, holders[n].id, alias);
+    const asked = () => w.bank.requests.filter((r) => r.requestId === w.requestId).length;
+    const askedBefore = asked();
+    w.clock.advance(500);
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 20 })).toEqual({ outcomes: expect.objectContaining({ activated: 1 }), failures: [] });
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: `ra.${String(w.account.id).padStart(7, '0')}`, cvu: expect.any(String) });
+    expect(asked() - askedBefore).toBe(1);
+  });
+
+  it('counts an attempt for each pass that finds even the fallback alias held, and disables the account once they run out', async () => {
+    // A template of 20 characters leaves no room for a suffix: its alias and the fallback are all it has.
     const w = await setUp('acme.account.{id:7}');
+    const [first, second] = [await anotherAccount(w, 1), await anotherAccount(w, 2)];
+    w.bank.script(w.requestId, { state: 'PENDING' });
+    await w.app.receivableAccounts.provision.execute({ limit: 10 });
+    const id = String(w.account.id).padStart(7, '0');
+    await holdAlias(w, first.id, `ACME.account.${id}`);
+    await holdAlias(w, second.id, `ra.${id}`);
+    for (let attempt = 1; attempt < 8; attempt++) {
+      w.clock.advance(w.state().provisioning.nextAttemptAt!.getTime() - w.clock.now().getTime());
+      expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toEqual({ outcomes: expect.objectContaining({ retrying: 1 }), failures: [] });
+      expect(w.state().provisioning.attempts).toBe(attempt);
+    }
+    w.clock.advance(w.state().provisioning.nextAttemptAt!.getTime() - w.clock.now().getTime());
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { disabled: 1 } });
+    expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null, alias: null, disabled: { reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null } });
+  });
+
+  it('records the other accounts of a pass when one account cannot be recorded, and reports that one', async () => {
+    const w = await setUp();
     const holder = await anotherAccount(w, 1);
     w.bank.script(w.requestId, { state: 'PENDING' });
     await w.app.receivableAccounts.provision.execute({ limit: 10 });
-    await holdAlias(w, holder.id, `ACME.account.${String(w.account.id).padStart(7, '0')}`);
+    // The provider answers with a CVU another account already has: the database refuses to record it.
+    w.bank.script(w.requestId, { state: 'ASSIGNED', cvu: w.store.committed.receivableAccounts.get(holder.id)!.cvu! });
     const other = await anotherAccount(w, 2);
     w.clock.advance(500);
     const pass = await w.app.receivableAccounts.provision.execute({ limit: 10 });

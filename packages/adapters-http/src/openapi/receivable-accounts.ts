@@ -198,7 +198,7 @@ const schemas = {
         pattern: '^[A-Za-z0-9.-]{6,20}$',
         description:
           'Only once the account has one (ACTIVE); unique across the service in any letter case. Aliases of the form the service ' +
-          'generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are ' +
+          'generates (cta.0000042, cta.0000042-2, ra.0000042, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are ' +
           'generated for. Either is 409 alias-already-in-use',
       },
       associateId: {

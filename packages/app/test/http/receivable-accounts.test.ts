@@ -193,6 +193,17 @@ describe('receivable accounts', () => {
     expect((await get(mine.id)).body).toMatchObject({ status: 'ACTIVE', alias: generated });
   });
 
+  it('refuses the fallback alias provisioning gives an account whose template aliases are all held', async () => {
+    const theirs = (await open({ clientId: (await parties(ctx.api, ctx.otherToken)).client.id }, ctx.otherToken)).body;
+    await ctx.api.provisionAll();
+    const mine = (await open({ clientId: (await parties(ctx.api, ctx.token)).client.id })).body;
+    const squat = await ctx.api.call('put', `/v1/receivable-accounts/${theirs.id}`, {
+      token: ctx.otherToken,
+      body: { alias: `RA.${String(mine.id).padStart(7, '0')}` },
+    });
+    expect([squat.status, squat.body.code]).toEqual([409, 'alias-already-in-use']);
+  });
+
   it('refuses an alias another account holds in another letter case', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const a = (await open({ clientId: client.id })).body;

@@ -992,7 +992,7 @@ export interface components {
       currencyCode?: 'ARS';
     };
     ReceivableAccountUpdate: {
-      /** @description Only once the account has one (ACTIVE); unique across the service in any letter case. Aliases of the form the service generates (cta.0000042, cta.0000042-2, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are generated for. Either is 409 alias-already-in-use */
+      /** @description Only once the account has one (ACTIVE); unique across the service in any letter case. Aliases of the form the service generates (cta.0000042, cta.0000042-2, ra.0000042, main.cta.5, sub.cta.6, in any case) are reserved for the accounts they are generated for. Either is 409 alias-already-in-use */
       alias?: string;
       /** @description Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound */
       associateId?: number;

@@ -7,6 +7,12 @@ export const DEFAULT_ALIAS_TEMPLATE = 'cta.{id:7}';
 /** How the service names the current accounts it opens (main.cta.5, sub.cta.6). */
 export const CURRENT_ACCOUNT_ALIAS_TEMPLATES = { MAIN: 'main.cta.{id}', SUB: 'sub.cta.{id}' } as const;
 
+/**
+ * The alias an account gets when every alias of its customer's template is held. Reserved like generated ones, and
+ * derived from the account id alone, so only an alias chosen before it was reserved can stand in its way.
+ */
+export const FALLBACK_ALIAS_TEMPLATE = 'ra.{id:7}';
+
 /** The last suffix tried ("-9") when an account's generated alias is held by another account. */
 const LAST_SUFFIX = 9;
 
@@ -28,12 +34,12 @@ export function assertAliasTemplate(template: string): void {
 
 /**
  * The aliases provisioning may give an account, best first: the template's, then the same with "-2" to "-9" in
- * case another account holds it (one taken before such aliases were reserved, say).
+ * case another account holds it (one taken before such aliases were reserved, say), then the fallback.
  */
 export function aliasCandidates(template: string, accountId: number): string[] {
   const alias = renderAlias(template, accountId);
   const suffixed = Array.from({ length: LAST_SUFFIX - 1 }, (_, i) => `${alias}-${i + 2}`);
-  return [alias, ...suffixed].filter(isValidAlias);
+  return [alias, ...suffixed, renderAlias(FALLBACK_ALIAS_TEMPLATE, accountId)].filter(isValidAlias);
 }
 
 /**

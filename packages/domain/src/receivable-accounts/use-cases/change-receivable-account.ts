@@ -8,7 +8,7 @@ import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnerFree, assertUsableAssociate } from './account-parties';
-import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, isGeneratedAlias } from '../alias-template';
+import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 
 interface Target {
   readonly customerId: number;
@@ -33,7 +33,7 @@ const changeWithStats = <Scope extends Pick<TransactionScope, 'receivableAccount
   });
 
 async function assertAliasFree(tx: Pick<TransactionScope, 'customers' | 'receivableAccounts'>, alias: string, accountId: number): Promise<void> {
-  const generatedBy = [...(await tx.customers.aliasTemplates()), ...Object.values(CURRENT_ACCOUNT_ALIAS_TEMPLATES)];
+  const generatedBy = [...(await tx.customers.aliasTemplates()), ...Object.values(CURRENT_ACCOUNT_ALIAS_TEMPLATES), FALLBACK_ALIAS_TEMPLATE];
   if (isGeneratedAlias(alias, generatedBy)) {
     throw new DomainError('alias-already-in-use', `alias ${alias} has the form of the aliases the service gives new accounts; choose another`);
   }

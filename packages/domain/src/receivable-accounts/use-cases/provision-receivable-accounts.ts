@@ -87,25 +87,33 @@ export class ProvisionReceivableAccounts {
     const now = this.clock.now();
     const at = (delayMs: number) => new Date(now.getTime() + delayMs);
     switch (answer.state) {
-      case 'ASSIGNED':
-        return [current.assignCvu(answer.cvu, await freeAlias(tx, aliasTemplate, current.id), now), 'activated'];
+      case 'ASSIGNED': {
+        const alias = await freeAlias(tx, aliasTemplate, current.id);
+        if (alias !== null) return [current.assignCvu(answer.cvu, alias, now), 'activated'];
+        // The provider keeps the CVU under our request id: a later attempt gets it back, and the attempts run out.
+        return this.fail(current, `every alias template ${aliasTemplate} or the fallback gives account ${current.id} is held by another account`, now);
+      }
       case 'PENDING':
         return [current.retryProvisioning(at(this.policy.pendingPollMs), null, now), 'pending'];
       case 'REJECTED':
         return [current.rejectProvisioning(answer.reason, now), 'disabled'];
-      case 'FAILED': {
-        const attempts = current.toSnapshot().provisioning.attempts + 1;
-        if (attempts >= this.policy.maxAttempts) return [current.giveUpProvisioning(answer.reason, now), 'disabled'];
-        return [current.retryProvisioning(at(retryDelayMs(this.policy, attempts)), answer.reason, now), 'retrying'];
-      }
+      case 'FAILED':
+        return this.fail(current, answer.reason, now);
     }
+  }
+
+  /** A failed attempt: counted, retried after a growing delay, DISABLED once the policy allows no more. */
+  private fail(current: ReceivableAccount, reason: string, now: Date): [ReceivableAccount, ProvisioningOutcome] {
+    const attempts = current.toSnapshot().provisioning.attempts + 1;
+    if (attempts >= this.policy.maxAttempts) return [current.giveUpProvisioning(reason, now), 'disabled'];
+    return [current.retryProvisioning(new Date(now.getTime() + retryDelayMs(this.policy, attempts)), reason, now), 'retrying'];
   }
 }
 
-/** The first of the account's candidate aliases no other account holds. */
-async function freeAlias(tx: Pick<TransactionScope, 'receivableAccounts'>, template: string, accountId: number): Promise<string> {
+/** The first of the account's candidate aliases no other account holds, or null if every one is held. */
+async function freeAlias(tx: Pick<TransactionScope, 'receivableAccounts'>, template: string, accountId: number): Promise<string | null> {
   for (const alias of aliasCandidates(template, accountId)) {
     if (!(await tx.receivableAccounts.aliasInUse(alias, accountId))) return alias;
   }
-  throw new Error(`every alias template ${template} gives account ${accountId} is held by another account`);
+  return null;
 }

@@ -42,6 +42,14 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
 }
 
 /**
+ * Whether a live process holds `dataDir`'s lock, and its pid. Does not take the lock: the admin CLI asks it
+ * before trusting the address the holder published.
+ */
+export function lockHolder(dataDir: string): Promise<{ alive: boolean; pid?: number }> {
+  return ask(lockSocketPath(dataDir));
+}
+
+/**
  * Moves the socket aside under this process's own name before checking it again and deleting it: two processes
  * that both found the dead holder's socket must not delete the live one the quicker of them bound meanwhile.
  * Whoever moved a live socket links it back, and its next attempt finds it held.
@@ -58,7 +66,10 @@ async function removeIfDead(socketPath: string): Promise<void> {
   await rm(aside, { force: true });
 }
 
-/** Asks a socket's holder for its pid. A refused or missing socket has no live holder. */
+/**
+ * Asks a socket's holder for its pid. A refused or missing socket has no live holder; any other failure (no
+ * permission, not a socket) leaves it unknown, so it stops the caller with the socket's path and the reason.
+ */
 function ask(socketPath: string): Promise<{ alive: boolean; pid?: number }> {
   return new Promise((resolve, reject) => {
     let said = '';
@@ -71,7 +82,7 @@ function ask(socketPath: string): Promise<{ alive: boolean; pid?: number }> {
       .on('error', (error: NodeJS.ErrnoException) => {
         if (connected) resolve({ alive: true });
         else if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') resolve({ alive: false });
-        else reject(error);
+        else reject(new Error(`cannot ask the lock socket ${socketPath} which process holds its data directory: ${error.message}`));
       });
     // A holder whose event loop is busy has still accepted the connection: it is alive, pid unknown.
     socket.setTimeout(2000, () => {

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createDatabase, databaseReady, migrateToLatest, startEmbeddedPostgres } from '@rcs/adapters-postgres';
+import { createDatabase, databaseReady, type EmbeddedPostgres, migrateToLatest, startEmbeddedPostgres } from '@rcs/adapters-postgres';
 import type { Config } from './config';
-import { lockDataDir } from './data-dir-lock';
+import { lockDataDir, lockHolder } from './data-dir-lock';
 
 export interface Storage {
   readonly knex: Knex;
@@ -41,10 +41,15 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
   // Before PGlite opens the files: a second process gets no further, so it neither runs on them nor removes the
   // endpoint file of the one that holds them.
   const lock = await lockDataDir(config.dataDir);
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pglite'), maxConnections: 4 });
-  const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
-  await migrateToLatest(knex, { embedded: true });
-  if (!options.reuseRunning) await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
+  // A failed start must not keep the directory locked for the rest of this process.
+  const { embedded, knex } = await startMigrated(config.dataDir).catch(async (error: unknown) => {
+    await lock.release();
+    throw error;
+  });
+  // Holding the lock, this process is the only one alive on the directory: an endpoint file left here is a
+  // killed holder's, and the service replaces it with its own.
+  if (options.reuseRunning) await rm(endpointFile(config.dataDir), { force: true });
+  else await writeFile(endpointFile(config.dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }));
   return {
     knex,
     embedded: true,
@@ -57,10 +62,30 @@ export async function openStorage(config: Config, options: { reuseRunning?: bool
   };
 }
 
+async function startMigrated(dataDir: string): Promise<{ embedded: EmbeddedPostgres; knex: Knex }> {
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), maxConnections: 4 });
+  const knex = createDatabase({ url: embedded.url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
+  try {
+    await migrateToLatest(knex, { embedded: true });
+  } catch (error) {
+    await knex.destroy();
+    await embedded.stop();
+    throw error;
+  }
+  return { embedded, knex };
+}
+
+/**
+ * The running service's database, if the endpoint file is that service's. A SIGKILLed service leaves its file
+ * behind, pointing at a loopback port another embedded service (another DATA_DIR) may have taken since: only the
+ * live holder of this directory's lock, whose pid the file names, makes the file trustworthy.
+ */
 async function runningEmbedded(dataDir: string): Promise<Knex | undefined> {
   const published = await readFile(endpointFile(dataDir), 'utf8').catch(() => undefined);
   if (!published) return undefined;
-  const { url } = JSON.parse(published) as { url: string };
+  const { url, pid } = JSON.parse(published) as { url: string; pid: number };
+  const holder = await lockHolder(dataDir);
+  if (!holder.alive || holder.pid !== pid) return undefined;
   const knex = createDatabase({ url, poolSize: EMBEDDED_POOL_SIZE, embedded: true });
   if (await databaseReady(knex)) return knex;
   await knex.destroy();

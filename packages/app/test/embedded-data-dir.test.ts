@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { lockDataDir } from '../src/data-dir-lock';
 import { runAdmin, spawnService, START_TIMEOUT_MS, startService, type ServiceProcess } from './support/processes';
 
@@ -52,6 +54,33 @@ describe('one process per embedded data directory', () => {
     expect(JSON.parse(listed.stdout).map((c: { name: string }) => c.name)).toEqual(['Sandbox Customer 1', 'Sandbox Customer 2']);
   });
 
+  describe("an endpoint file left by a killed service, pointing at this service's database", () => {
+    let staleDir: string;
+    const inStaleDir = (...args: string[]) => runAdmin(args, { DATABASE_URL: undefined, DATA_DIR: staleDir });
+    const namesHere = async () => {
+      const listed = await runAdmin(['customers', 'list'], embedded());
+      return JSON.parse(listed.stdout).map((c: { name: string }) => c.name) as string[];
+    };
+
+    beforeEach(() => {
+      staleDir = mkdtempSync(path.join(tmpdir(), 'rcs-data-'));
+      // The killed service's pid is not the holder of staleDir's lock (nobody holds it); its port is now this service's.
+      writeFileSync(path.join(staleDir, 'embedded-endpoint.json'), JSON.stringify({ url: endpoint().url, pid: holder.child.pid }));
+    });
+    afterEach(() => rmSync(staleDir, { recursive: true, force: true }));
+
+    it("is not used by the admin CLI: a command on that directory leaves the other service's database untouched", async () => {
+      const created = await inStaleDir('customers', 'create', '--name', 'Stray Corp');
+      expect(created.code).toBe(0);
+      expect(await namesHere()).not.toContain('Stray Corp');
+    });
+
+    it('is removed by the admin CLI once it holds the directory', async () => {
+      expect((await inStaleDir('customers', 'list')).code).toBe(0);
+      expect(existsSync(path.join(staleDir, 'embedded-endpoint.json'))).toBe(false);
+    });
+  });
+
   it(
     'starts on the directory after its service was killed with SIGKILL, and takes over its endpoint file',
     async () => {
@@ -75,6 +104,21 @@ describe('the admin CLI on an embedded data directory', () => {
       expect(run.stderr).toContain(`the data directory ${dataDir} is in use by process ${process.pid}`);
     } finally {
       await lock.release();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('opening embedded storage that fails to start', () => {
+  it('releases the directory, so the same process can lock it again instead of finding it in use by itself', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-data-'));
+    // A file where PGlite's directory should be: the start fails after the lock was taken.
+    writeFileSync(path.join(dataDir, 'pglite'), '');
+    try {
+      const script = path.join(__dirname, 'support', 'failed-open-child.js');
+      const { stdout } = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir } });
+      expect(stdout).toBe('open failed\nlocked\n');
+    } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { components } from '@rcs/client';
-import { serviceStorage, startService, type ServiceProcess, type ServiceStorage } from '../../../packages/app/test/support/processes';
+import { startOwnService, type OwnService } from '../../../packages/app/test/support/processes';
 
 const SCRIPT = path.join(__dirname, '..', 'dist', 'src', 'main.js');
 
@@ -22,24 +22,15 @@ async function runExample(baseUrl: string): Promise<Map<string, unknown>> {
 
 /** The example script, built, run against the built service started as `npm start` starts it, so it cannot rot. */
 describe('the money path example', () => {
-  let storage: ServiceStorage | undefined;
-  let service: ServiceProcess | undefined;
+  let service: OwnService | undefined;
   let printed: Map<string, unknown>;
 
   beforeAll(async () => {
-    storage = await serviceStorage();
-    // Once a year: the scheduled settlement must not sweep the example's collection before its own run does.
-    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *' });
+    service = await startOwnService();
     printed = await runExample(service.url);
   }, 60_000);
 
-  afterAll(async () => {
-    if (service?.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exit;
-    }
-    await storage?.close();
-  });
+  afterAll(() => service?.stop());
 
   it('prints every step of the money path in order', () => {
     expect([...printed.keys()]).toEqual([

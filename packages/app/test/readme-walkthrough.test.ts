@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { serviceStorage, startService, type ServiceProcess, type ServiceStorage } from './support/processes';
+import { startOwnService, type OwnService } from './support/processes';
 
 const README = path.join(__dirname, '..', '..', '..', 'README.md');
 const MARKER = '<!-- walkthrough -->';
@@ -57,25 +57,16 @@ async function walk(url: string): Promise<Walk> {
  * starts it (on embedded PGlite in a data directory of its own, or on the run's PostgreSQL), so it cannot rot.
  */
 describe('the README walkthrough', () => {
-  let storage: ServiceStorage | undefined;
-  let service: ServiceProcess | undefined;
+  let service: OwnService | undefined;
   let first: Walk;
   const get = async (route: string, token: string) => (await fetch(`${service!.url}${route}`, { headers: { authorization: `Bearer ${token}` } })).json();
 
   beforeAll(async () => {
-    storage = await serviceStorage();
-    // Once a year: the scheduled settlement must not sweep the walkthrough's collection before its own run does.
-    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *' });
+    service = await startOwnService();
     first = await walk(service.url);
   }, 60_000);
 
-  afterAll(async () => {
-    if (service?.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exit;
-    }
-    await storage?.close();
-  });
+  afterAll(() => service?.stop());
 
   it('waits for the receivable account to be ACTIVE with a CVU, then shows it with its owner', () => {
     expect(first.printed.account).toMatchObject({

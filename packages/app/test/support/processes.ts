@@ -64,14 +64,14 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProce
 }
 
 /** Storage of its own for a spawned service: a schema on the run's PostgreSQL, or embedded PGlite in a data directory. */
-export interface ServiceStorage {
+interface ServiceStorage {
   /** The service's environment that selects it. */
   readonly env: NodeJS.ProcessEnv;
   /** Drops it, once the service has stopped. */
   close(): Promise<void>;
 }
 
-export async function serviceStorage(): Promise<ServiceStorage> {
+async function serviceStorage(): Promise<ServiceStorage> {
   if (process.env.RCS_TEST_STORAGE === 'pglite') {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'rcs-service-'));
     return { env: { DATABASE_URL: undefined, DATA_DIR: dataDir }, close: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })) };
@@ -80,6 +80,35 @@ export async function serviceStorage(): Promise<ServiceStorage> {
   const database = new URL(db.url);
   database.searchParams.set('options', `-c search_path=${db.schema}`);
   return { env: { DATABASE_URL: database.toString() }, close: () => db.close() };
+}
+
+/** A built service on storage of its own, driven from outside as a user would; `stop` ends it and drops its storage. */
+export interface OwnService {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built service on storage of its own, with the scheduled settlement once a year: a test that collects
+ * and then runs the settlement itself must not have the schedule sweep the money first.
+ */
+export async function startOwnService(): Promise<OwnService> {
+  const storage = await serviceStorage();
+  let service: ServiceProcess;
+  try {
+    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *' });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return {
+    url: service.url,
+    async stop() {
+      service.child.kill('SIGTERM');
+      await service.exit;
+      await storage.close();
+    },
+  };
 }
 
 /** Runs `npm run admin -- ...args` on the built CLI; never rejects, the exit code is in the answer. */

@@ -1,5 +1,6 @@
 import { migrationSource } from '../src/migrations';
 import { openTestDatabase, type TestDatabase } from '../testing';
+import { insertAccountRow } from './support/account-row';
 
 const MIGRATION = '008-aliases-any-case';
 
@@ -14,36 +15,8 @@ describe(`migration ${MIGRATION}`, () => {
     await db?.close();
   });
 
-  /** An ACTIVE account with this alias, for a client of its own. */
-  async function accountWithAlias(n: number, alias: string): Promise<number> {
-    const now = new Date();
-    const [client] = await db
-      .knex('clients')
-      .insert({
-        customer_id: customerId,
-        business_name: `A ${n}`,
-        tax_id: String(30000000100 + n),
-        document_type: 'CUIT',
-        creation_date: now,
-        modification_date: now,
-        version: 1,
-      })
-      .returning('id');
-    const [account] = await db
-      .knex('receivable_accounts')
-      .insert({
-        customer_id: customerId,
-        client_id: client.id,
-        currency_code: 'ARS',
-        status: 'ACTIVE',
-        alias,
-        creation_date: now,
-        modification_date: now,
-        version: 1,
-      })
-      .returning('id');
-    return Number(account.id);
-  }
+  /** An ACTIVE account with this alias. */
+  const accountWithAlias = (n: number, alias: string) => insertAccountRow(db.knex, customerId, n, { status: 'ACTIVE', alias });
 
   it('leaves the oldest of the accounts sharing an alias in another letter case with it and suffixes the others with their ids', async () => {
     await db.knex.migrate.down({ migrationSource, name: MIGRATION });

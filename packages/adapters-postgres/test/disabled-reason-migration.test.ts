@@ -1,5 +1,6 @@
 import { migrationSource } from '../src/migrations';
 import { openTestDatabase, type TestDatabase } from '../testing';
+import { insertAccountRow } from './support/account-row';
 
 describe('migration 007-disabled-reason', () => {
   let db: TestDatabase;
@@ -10,36 +11,9 @@ describe('migration 007-disabled-reason', () => {
     await db?.close();
   });
 
-  /** An account as the schema before 007 holds it, for a client of its own. */
-  async function accountBefore(customerId: number, n: number, status: string, lastError: string | null): Promise<number> {
-    const now = new Date();
-    const [client] = await db
-      .knex('clients')
-      .insert({
-        customer_id: customerId,
-        business_name: `M ${n}`,
-        tax_id: String(30000000000 + n),
-        document_type: 'CUIT',
-        creation_date: now,
-        modification_date: now,
-        version: 1,
-      })
-      .returning('id');
-    const [account] = await db
-      .knex('receivable_accounts')
-      .insert({
-        customer_id: customerId,
-        client_id: client.id,
-        currency_code: 'ARS',
-        status,
-        last_provisioning_error: lastError,
-        creation_date: now,
-        modification_date: now,
-        version: 1,
-      })
-      .returning('id');
-    return Number(account.id);
-  }
+  /** An account as the schema before 007 holds it. */
+  const accountBefore = (customerId: number, n: number, status: string, lastError: string | null) =>
+    insertAccountRow(db.knex, customerId, n, { status, last_provisioning_error: lastError });
 
   it('gives each account already DISABLED the reason the provisioning worker noted, else the customer', async () => {
     await db.knex.migrate.down({ migrationSource, name: '007-disabled-reason' });

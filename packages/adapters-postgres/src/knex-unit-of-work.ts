@@ -69,17 +69,26 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
     });
   }
 
-  isolated<T>(work: () => Promise<T>): Promise<T> {
+  async isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.open();
     if (!outer) return work();
-    return outer.trx.transaction(async (savepoint) => {
-      const writes = await writesOf(savepoint);
-      const result = await this.committing({ trx: savepoint, writes }, work);
+    // Set up without a container, so that this code, not Knex, decides when the savepoint is released.
+    const savepoint = await outer.trx.transaction();
+    const writes = await writesOf(savepoint);
+    let result: T;
+    try {
+      result = await this.committing({ trx: savepoint, writes }, work);
       // Released only once its writes are known to have worked; a failed one rolls back to the savepoint.
       const failed = await writes.firstFailure();
       if (failed !== undefined) throw failed;
-      return result;
-    });
+    } catch (error) {
+      await savepoint.rollback(error);
+      throw error;
+    }
+    // RELEASE goes out with the statement after it: nothing waits for it, and the transaction's end checks it.
+    void savepoint.commit();
+    await outer.writes.track(savepoint.executionPromise);
+    return result;
   }
 
   inTransaction(): boolean {

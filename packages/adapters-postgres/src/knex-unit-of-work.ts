@@ -78,14 +78,16 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
     let result: T;
     try {
       result = await this.committing({ trx: savepoint, writes }, work);
-      // Released only once its writes are known to have worked; a failed one rolls back to the savepoint.
-      const failed = await writes.firstFailure();
-      if (failed !== undefined) throw failed;
     } catch (error) {
       await savepoint.rollback(error);
       throw error;
     }
-    // RELEASE goes out with the statement after it: nothing waits for it, and the transaction's end checks it.
+    // Its writes sent without waiting and the RELEASE go out with the statement after them, and the transaction's
+    // end checks them: one that failed has aborted the whole transaction, which then fails with its error.
+    const ownWrites = writes.firstFailure().then((failed) => {
+      if (failed !== undefined) throw failed;
+    });
+    await outer.writes.track(ownWrites);
     void savepoint.commit();
     await outer.writes.track(savepoint.executionPromise);
     return result;

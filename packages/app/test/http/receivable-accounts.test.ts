@@ -1,6 +1,6 @@
 import { isValidCbuCvu } from '@rcs/domain';
 import { itRacing, useTestApi } from '../support/test-api';
-import { parties } from '../support/fixtures';
+import { key, parties } from '../support/fixtures';
 import { receivableAccountCalls } from '../support/receivable-account-calls';
 
 describe('receivable accounts', () => {
@@ -100,7 +100,7 @@ describe('receivable accounts', () => {
         ctx.api.call('post', '/v1/receivables', {
           token: ctx.token,
           body: { receivableAccountId: account.id, amount: 1, currencyCode: 'ARS', receivableType: 'INVOICE', associateId: associate.id },
-          headers: { 'Idempotency-Key': `bind-${round}-${++keys}` },
+          headers: key(`bind-${round}`),
         });
       answers.push(...(await Promise.all([issue(), open({ clientId: client.id, associateId: associate.id }), issue(), open({ associateId: associate.id })])));
     }

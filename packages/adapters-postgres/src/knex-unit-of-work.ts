@@ -69,17 +69,28 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
     });
   }
 
-  isolated<T>(work: () => Promise<T>): Promise<T> {
+  async isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.open();
     if (!outer) return work();
-    return outer.trx.transaction(async (savepoint) => {
-      const writes = await writesOf(savepoint);
-      const result = await this.committing({ trx: savepoint, writes }, work);
-      // Released only once its writes are known to have worked; a failed one rolls back to the savepoint.
-      const failed = await writes.firstFailure();
+    // Set up without a container, so that this code, not Knex, decides when the savepoint is released.
+    const savepoint = await outer.trx.transaction();
+    const writes = await writesOf(savepoint);
+    let result: T;
+    try {
+      result = await this.committing({ trx: savepoint, writes }, work);
+    } catch (error) {
+      await savepoint.rollback(error);
+      throw error;
+    }
+    // Its writes sent without waiting and the RELEASE go out with the statement after them, and the transaction's
+    // end checks them: one that failed has aborted the whole transaction, which then fails with its error.
+    const ownWrites = writes.firstFailure().then((failed) => {
       if (failed !== undefined) throw failed;
-      return result;
     });
+    await outer.writes.track(ownWrites);
+    void savepoint.commit();
+    await outer.writes.track(savepoint.executionPromise);
+    return result;
   }
 
   inTransaction(): boolean {

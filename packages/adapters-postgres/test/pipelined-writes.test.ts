@@ -59,14 +59,33 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     expect(Number(seen[0].count)).toBe(2);
   });
 
-  it('in isolated work, fail and undo only that work', async () => {
+  it('in isolated work that fails, are undone with that work only', async () => {
     await uow.run(async (tx) => {
       await tx.outbox.record([event(customerId, 1)]);
-      await expect(uow.isolated(() => uow.run((inner) => inner.outbox.record([event(customerId, 2), event(OUT_OF_RANGE, 3)])))).rejects.toEqual(refused);
+      const refusing = () =>
+        uow.run(async (inner) => {
+          await inner.outbox.record([event(customerId, 2)]);
+          throw new Error('refused');
+        });
+      await expect(uow.isolated(refusing)).rejects.toThrow('refused');
       await tx.outbox.record([event(customerId, 4)]);
     });
     expect(await stored()).toEqual([1, 4]);
   });
+
+  itOnRealServer("PGlite's socket serves one message exchange at a time: nothing is pipelined there, each write is waited for")(
+    'in isolated work that resolved before they failed, fail the whole transaction with their error',
+    async () => {
+      await expect(
+        uow.run(async (tx) => {
+          await tx.outbox.record([event(customerId, 1)]);
+          await uow.isolated(() => uow.run((inner) => inner.outbox.record([event(customerId, 2), event(OUT_OF_RANGE, 3)])));
+          await tx.outbox.record([event(customerId, 4)]);
+        }),
+      ).rejects.toEqual(refused);
+      expect(await stored()).toEqual([]);
+    },
+  );
 
   it('fail for their caller when sent after their transaction ended', async () => {
     let leaked!: TransactionScope;
@@ -78,31 +97,58 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     expect(await stored()).toEqual([]);
   });
 
+  /** How many socket writes `work` costs on the pool's one connection. */
+  async function socketWritesOf(work: () => Promise<unknown>): Promise<number> {
+    const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
+    await db.knex.client.releaseConnection(connection);
+    const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const { _write, _writev } = stream;
+    let flushes = 0;
+    const counted = (original: (...args: unknown[]) => void) =>
+      function (this: unknown, ...args: unknown[]) {
+        flushes++;
+        return original.apply(this, args);
+      };
+    Object.assign(stream, { _write: counted(_write), _writev: counted(_writev) });
+    try {
+      await work();
+    } finally {
+      Object.assign(stream, { _write, _writev });
+    }
+    return flushes;
+  }
+
   itOnRealServer("PGlite's socket serves one message exchange at a time: nothing is pipelined there")(
     'go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip',
     async () => {
-      // The pool's one connection, whose socket writes are counted.
-      const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
-      await db.knex.client.releaseConnection(connection);
-      const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-      const { _write, _writev } = stream;
-      let flushes = 0;
-      const counted = (original: (...args: unknown[]) => void) =>
-        function (this: unknown, ...args: unknown[]) {
-          flushes++;
-          return original.apply(this, args);
-        };
-      Object.assign(stream, { _write: counted(_write), _writev: counted(_writev) });
-      try {
-        await uow.run(async (tx) => {
+      const writes = await socketWritesOf(() =>
+        uow.run(async (tx) => {
           await tx.outbox.record([event(customerId, 1)]); // goes out with BEGIN
           await tx.customers.get(customerId); // waited for: its round trip carries BEGIN and the event too
           await tx.outbox.record([event(customerId, 2)]); // goes out with COMMIT
-        });
-      } finally {
-        Object.assign(stream, { _write, _writev });
-      }
-      expect(flushes).toBe(2);
+        }),
+      );
+      expect(writes).toBe(2);
+      expect(await stored()).toEqual([1, 2]);
+    },
+  );
+
+  itOnRealServer("PGlite's socket serves one message exchange at a time: nothing is pipelined there")(
+    'go out, with the SAVEPOINT and RELEASE of isolated work, with the statements after them: isolation costs no round trip',
+    async () => {
+      const writes = await socketWritesOf(() =>
+        uow.run(async (tx) => {
+          await tx.customers.get(customerId); // with BEGIN
+          await uow.isolated(() =>
+            uow.run(async (inner) => {
+              await inner.customers.get(customerId); // with SAVEPOINT
+              await inner.outbox.record([event(customerId, 1)]);
+            }),
+          );
+          await tx.outbox.record([event(customerId, 2)]); // with the event before it, RELEASE and COMMIT
+        }),
+      );
+      expect(writes).toBe(3);
       expect(await stored()).toEqual([1, 2]);
     },
   );

@@ -16,7 +16,8 @@ import { listenForBench } from './children';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true });
 
 const RECEIVABLE_COLUMNS =
-  'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, due_date, receivable_date, creation_date, modification_date, version';
+  'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, ' +
+  'due_date, receivable_date, creation_date, modification_date, version';
 
 /** Claim the key, read the account, insert the receivable, then its event, the stored answer and COMMIT in one trip. */
 interface ReceivableBody {
@@ -37,6 +38,8 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
     values: [credentialId, key, randomUUID(), now, new Date(now.getTime() + 86_400_000)],
   });
   if (claimed.rowCount !== 1) throw new Error('key already used');
+  // The operation runs under a savepoint, as the service's does (a refusal is undone and kept with the key).
+  void client.query('SAVEPOINT operation');
   const account = (
     await client.query<{ id: string; customer_id: string; client_id: string | null }>({
       name: 'account',
@@ -69,6 +72,7 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
       text: INSERT_EVENTS,
       values: event,
     }),
+    client.query('RELEASE SAVEPOINT operation'),
     client.query({
       name: 'answer',
       text: 'UPDATE idempotency_keys SET response_status = 201, response_body = $1, response_location = $2 WHERE credential_id = $3 AND key = $4',

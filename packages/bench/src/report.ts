@@ -61,7 +61,11 @@ function chart(rows: readonly Row[]): string {
     const bars = measured.map((r, i) => {
       const y = y0 + 20 + i * (bar + 6);
       const w = (value(r) / max) * 420;
-      return `<text x="10" y="${y + 10}" font-size="11">${r.storage} ${r.scenario}</text><rect x="300" y="${y}" width="${w.toFixed(1)}" height="${bar}" fill="${colour}"/><text x="${305 + w}" y="${y + 10}" font-size="11">${fixed(value(r), 1)} ${unit}</text>`;
+      return [
+        `<text x="10" y="${y + 10}" font-size="11">${r.storage} ${r.scenario}</text>`,
+        `<rect x="300" y="${y}" width="${w.toFixed(1)}" height="${bar}" fill="${colour}"/>`,
+        `<text x="${305 + w}" y="${y + 10}" font-size="11">${fixed(value(r), 1)} ${unit}</text>`,
+      ].join('');
     });
     return `<text x="10" y="${y0 + 10}" font-size="13" font-weight="bold">${title}</text>${bars.join('')}`;
   };

@@ -133,7 +133,7 @@ export function createApplication(ports: ApplicationPorts) {
       list: new ListReceivables(ports.receivableQueries, ports.receivableAccountQueries),
     },
     routeSettlements: {
-      register: new RegisterRouteSettlement(uow, clock),
+      register: new RegisterRouteSettlement(uow, ports.routeSettlementQueries, clock),
       get: new GetRouteSettlement(ports.routeSettlementQueries),
       list: new ListRouteSettlements(ports.routeSettlementQueries, ports.associateQueries),
       receivables: new ListRouteSettlementReceivables(ports.routeSettlementQueries, ports.receivableQueries),

@@ -50,7 +50,7 @@ describe('idempotent execution', () => {
     expect(keepAll).not.toHaveBeenCalled();
   });
 
-  it('rolls back what a refused operation wrote and keeps its refusal, in a transaction of its own, for the repeat', async () => {
+  it('rolls back what a refused operation wrote and keeps its refusal with the claim, in one transaction, for the repeat', async () => {
     const w = world();
     const first = await w.run(w.operation(new DomainError('incomplete-branch', 'rule broken')));
     expect(first).toMatchObject({ response: refused, replayed: false });

@@ -30,7 +30,9 @@ const paths = {
       id: 'receiveIncomingTransfer',
       tag,
       summary: 'Money arrived on a CVU',
-      description: `For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. Served when BANK_NOTIFICATION_SECRET is set (always in sandbox). Errors are ${PROBLEM_CONTENT_TYPE} like the API's.`,
+      description:
+        "For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. " +
+        `Served when BANK_NOTIFICATION_SECRET is set (always in sandbox). Errors are ${PROBLEM_CONTENT_TYPE} like the API's.`,
       scope: null,
       parameters: [signature],
       body: {

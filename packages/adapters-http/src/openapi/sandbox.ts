@@ -35,7 +35,9 @@ const paths = {
       id: 'runSandboxSettlement',
       tag,
       summary: 'Run the settlement cycle now',
-      description: `For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
+      description:
+        "For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables " +
+        `whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
       scope: 'receivables:write',
       body: { schema: { type: 'object', description: 'Nothing to ask: send none, or an object, whose members are ignored' }, example: {}, required: false },
       responses: {
@@ -49,7 +51,9 @@ const paths = {
       id: 'runSandboxExpiration',
       tag,
       summary: 'Run the daily expiry job now',
-      description: `For the caller's customer alone, as if on \`date\`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). ${onlyInSandbox}`,
+      description:
+        "For the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day " +
+        `become EXPIRED (event receivable.expired each). ${onlyInSandbox}`,
       scope: 'receivables:write',
       key: 'optional',
       body: { schema: ref('ExpirationRunInput'), example: { date: '2026-04-01' }, required: false },

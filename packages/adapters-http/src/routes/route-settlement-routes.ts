@@ -25,9 +25,8 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     write,
     ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
       const customerId = authOf(req).customerId;
-      const { settlement, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
-      const record = await app.routeSettlements.get.execute({ customerId, routeCode: settlement.routeCode });
-      return upserted(created, `/v1/route-settlements/${encodeURIComponent(settlement.routeCode)}`, routeSettlementResponse(record));
+      const { record, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
+      return upserted(created, `/v1/route-settlements/${encodeURIComponent(record.settlement.routeCode)}`, routeSettlementResponse(record));
     }),
   );
 

@@ -1,15 +1,16 @@
 import type { Knex } from 'knex';
-import type {
-  NewRouteSettlement,
-  Page,
-  PageRequest,
-  ReceivableType,
-  RouteSettlement,
-  RouteSettlementListFilter,
-  RouteSettlementQueries,
-  RouteSettlementRecord,
-  RouteSettlementRepository,
-  RouteSettlementSummary,
+import {
+  EMPTY_ROUTE_SUMMARY,
+  type NewRouteSettlement,
+  type Page,
+  type PageRequest,
+  type ReceivableType,
+  type RouteSettlement,
+  type RouteSettlementListFilter,
+  type RouteSettlementQueries,
+  type RouteSettlementRecord,
+  type RouteSettlementRepository,
+  type RouteSettlementSummary,
 } from '@rcs/domain';
 import { fetchPage } from './paging';
 import { signedAmountSql } from './receivable-rows';
@@ -69,7 +70,11 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
     const row = await this.db()('route_settlements').where({ customer_id: customerId, route_code: routeCode }).first<RouteSettlementRow | undefined>();
     if (!row) return undefined;
     const settlement = toRouteSettlement(row);
-    return { settlement, summary: (await this.summaries([settlement.id])).get(settlement.id)! };
+    return { settlement, summary: await this.summaryOf(settlement.id) };
+  }
+
+  async summaryOf(id: number): Promise<RouteSettlementSummary> {
+    return (await this.summaries([id])).get(id)!;
   }
 
   async list(filter: RouteSettlementListFilter, page: PageRequest): Promise<Page<RouteSettlementRecord>> {
@@ -85,9 +90,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
 
   /** One grouped query for the summaries of a page of settlements (cancelled receivables left out). */
   private async summaries(ids: number[]): Promise<Map<number, RouteSettlementSummary>> {
-    const result = new Map<number, RouteSettlementSummary>(
-      ids.map((id) => [id, { receivablesCount: 0, totalAmountMinor: 0n, byReceivableType: [], receivableAccountIds: [] }]),
-    );
+    const result = new Map<number, RouteSettlementSummary>(ids.map((id) => [id, EMPTY_ROUTE_SUMMARY]));
     if (ids.length === 0) return result;
     const { rows } = await this.db().raw<{
       rows: Array<{ route_settlement_id: string; receivable_type: ReceivableType; count: string; amount: string; accounts: string[] }>;

@@ -19,11 +19,19 @@ export class TransactionWrites {
   ) {}
 
   /** Statements are sent in the order of the calls, each before this returns. */
-  async send(name: string, sql: string, bindings: readonly unknown[]): Promise<void> {
+  send(name: string, sql: string, bindings: readonly unknown[]): Promise<void> {
     // A write after the transaction ended (work outliving it) fails, and its caller must hear of it.
     const ended = this.trx.isCompleted();
     const done = execute(this.trx.client as Knex.Client, name, sql, bindings, this.connection);
-    if (!this.pipelined || ended) {
+    return ended ? done.then(() => undefined) : this.track(done);
+  }
+
+  /**
+   * A statement of this transaction already sent by other means (Knex's RELEASE SAVEPOINT), settling as it
+   * answers: waited for without pipelining, else left to travel with what follows and checked by firstFailure.
+   */
+  async track(done: Promise<unknown>): Promise<void> {
+    if (!this.pipelined) {
       await done;
       return;
     }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createDatabase } from '@rcs/adapters-postgres';
-import { itOnRealServer } from '@rcs/adapters-postgres/testing';
+import { itOnRealServer, waitForLockWaiters } from '@rcs/adapters-postgres/testing';
 import { activeAccount, key } from '../support/fixtures';
 import { serviceOn } from '../support/service-instance';
 import { useTestApi } from '../support/test-api';
@@ -54,13 +54,3 @@ describe('an idempotency key whose first request is still running', () => {
     },
   );
 });
-
-/** Polls until `count` statements of this database wait on a lock. */
-async function waitForLockWaiters(knex: import('knex').Knex, count: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const { rows } = await knex.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-    if (rows[0].n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no request came to wait on a lock`);
-}

@@ -68,6 +68,8 @@ describe('route settlements', () => {
         { type: 'RETURN_PRODUCT', count: 1, amount: -200.25 },
       ],
     });
+    const repeated = await settle({ routeCode: code, date: '2026-03-02', associateId: associate.id });
+    expect([repeated.status, repeated.body]).toEqual([200, detail.body]);
     const receivables = await ctx.api.call('get', `/v1/route-settlements/${code}/receivables`, { token: ctx.token });
     expect(receivables.headers['x-total-count']).toBe('2');
     expect(receivables.body.map((r: { id: number }) => r.id)).not.toContain(early.id);

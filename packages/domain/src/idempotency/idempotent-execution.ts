@@ -41,41 +41,29 @@ export class IdempotentExecution {
   ) {}
 
   /**
-   * Runs `operation` under the key and gives its answer. When the operation fails, everything it wrote rolls
-   * back with the claim: `keptRefusal` then gives the answer CONTRACT keeps for that error (a business refusal),
-   * stored under the key in a transaction of its own, or undefined for an error that keeps nothing (a request
-   * refused as invalid, a conflict, a fault): the key stays free for a retry and the error is thrown again.
+   * Runs `operation` under the key and gives its answer, all in the transaction that holds the key. The operation
+   * runs isolated (a savepoint): when it fails, everything it wrote is undone but the claim stays, and
+   * `keptRefusal` gives the answer CONTRACT keeps for that error (a business refusal), stored under the key and
+   * committed with the claim, so a duplicate waiting on the key replays it and never runs the operation again; or
+   * undefined for an error that keeps nothing (a request refused as invalid, a conflict, a fault): the error is
+   * thrown again, the whole transaction rolls back and the key stays free for a retry.
    */
-  async run(
+  run(
     request: IdempotentRequest,
     operation: () => Promise<StoredResponse>,
     keptRefusal: (error: unknown) => StoredResponse | undefined,
   ): Promise<IdempotentOutcome> {
     const now = this.clock.now();
     const claim: IdempotencyClaimRequest = { ...request, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    let operationFailed = false;
-    try {
-      return await this.underKey(claim, () =>
-        operation().catch((error: unknown) => {
-          operationFailed = true;
-          throw error;
-        }),
-      );
-    } catch (error) {
-      // A failed claim (reuse, in progress) or commit is not the operation's answer: nothing to keep.
-      const refusal = operationFailed ? keptRefusal(error) : undefined;
-      if (refusal === undefined) throw error;
-      return this.underKey(claim, () => Promise.resolve(refusal));
-    }
-  }
-
-  /** Claims the key, then answers with `answer` and keeps it, all in one transaction; or replays the key's answer. */
-  private underKey(claim: IdempotencyClaimRequest, answer: () => Promise<StoredResponse>): Promise<IdempotentOutcome> {
     return this.uow.run(async (tx) => {
       const claimed = await tx.idempotency.claim(claim);
       if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
       if (claimed.kind === 'replay') return { response: claimed.response, replayed: true, expiresAt: claimed.expiresAt };
-      const response = await answer();
+      const response = await this.uow.isolated(operation).catch((error: unknown) => {
+        const refusal = keptRefusal(error);
+        if (refusal === undefined) throw error;
+        return refusal;
+      });
       await tx.idempotency.complete(claim.credentialId, claim.key, response);
       return { response, replayed: false, expiresAt: claim.expiresAt };
     });

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '../shared/page';
-import type { NewRouteSettlement, RouteSettlement, RouteSettlementRecord } from './route-settlement';
+import type { NewRouteSettlement, RouteSettlement, RouteSettlementRecord, RouteSettlementSummary } from './route-settlement';
 
 export interface RouteSettlementRepository {
   findByCode(customerId: number, routeCode: string): Promise<RouteSettlement | undefined>;
@@ -19,4 +19,6 @@ export interface RouteSettlementListFilter {
 export interface RouteSettlementQueries {
   getByCode(customerId: number, routeCode: string): Promise<RouteSettlementRecord | undefined>;
   list(filter: RouteSettlementListFilter, page: PageRequest): Promise<Page<RouteSettlementRecord>>;
+  /** The summary of the settlement `id` over the receivables it groups now. */
+  summaryOf(id: number): Promise<RouteSettlementSummary>;
 }

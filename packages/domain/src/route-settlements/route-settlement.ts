@@ -23,6 +23,9 @@ export interface RouteSettlementSummary {
   readonly receivableAccountIds: readonly number[];
 }
 
+/** What a settlement that groups no receivable yet (a new one) sums to. */
+export const EMPTY_ROUTE_SUMMARY: RouteSettlementSummary = { receivablesCount: 0, totalAmountMinor: 0n, byReceivableType: [], receivableAccountIds: [] };
+
 export interface RouteSettlementRecord {
   readonly settlement: RouteSettlement;
   readonly summary: RouteSettlementSummary;

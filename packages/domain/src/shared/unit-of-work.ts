@@ -13,7 +13,9 @@ export interface UnitOfWork<out Scope> {
   run<T>(work: (tx: Scope) => Promise<T>): Promise<T>;
   /**
    * Runs `work` so that its failure undoes only its own writes and leaves the open transaction usable (a
-   * savepoint); with no transaction open, `work` runs as it is (its own `run`s are then transactions).
+   * savepoint); with no transaction open, `work` runs as it is (its own `run`s are then transactions). A write
+   * that an adapter sends without waiting (an event) and that fails once `work` has resolved is a fault, not the
+   * work's answer: it fails the whole transaction, which then cannot commit.
    */
   isolated<T>(work: () => Promise<T>): Promise<T>;
   /**

@@ -55,6 +55,10 @@ export class InMemoryRouteSettlementQueries implements RouteSettlementQueries {
     return settlement && { settlement, summary: summarise(tables, settlement.id) };
   }
 
+  async summaryOf(id: number): Promise<RouteSettlementSummary> {
+    return summarise(this.source.visibleTables(), id);
+  }
+
   async list(filter: RouteSettlementListFilter, page: PageRequest): Promise<Page<RouteSettlementRecord>> {
     const tables = this.source.visibleTables();
     const rows = [...tables.routeSettlements.values()].filter(

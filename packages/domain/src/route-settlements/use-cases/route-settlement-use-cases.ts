@@ -8,7 +8,7 @@ import type { AssociateQueries } from '../../associates/associate-repository';
 import { assertUsableAssociate } from '../../receivable-accounts/use-cases/account-parties';
 import type { Receivable } from '../../receivables/receivable';
 import type { ReceivableQueries } from '../../receivables/receivable-repository';
-import type { RouteSettlement, RouteSettlementRecord } from '../route-settlement';
+import { EMPTY_ROUTE_SUMMARY, type RouteSettlement, type RouteSettlementRecord } from '../route-settlement';
 import type { RouteSettlementListFilter, RouteSettlementQueries } from '../route-settlement-repository';
 
 function assertSameRoute(existing: RouteSettlement, date: string, associateId: number): void {
@@ -22,21 +22,26 @@ function assertSameRoute(existing: RouteSettlement, date: string, associateId: n
 
 /**
  * POST /v1/route-settlements, create or update: a new (routeCode, date, associate) is created; the same one again
- * is returned as it is; the code on another date is 422, on the same date with another associate 409.
+ * is returned as it is; the code on another date is 422, on the same date with another associate 409. Gives the
+ * settlement with its summary, which is what its answer shows: a new one groups nothing yet, so only an existing
+ * one's summary is read.
  */
 export class RegisterRouteSettlement {
   constructor(
     private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'routeSettlements'>>,
+    private readonly queries: RouteSettlementQueries,
     private readonly clock: Clock,
   ) {}
 
-  execute(input: { customerId: number; routeCode: string; date: string; associateId: number }): Promise<{ settlement: RouteSettlement; created: boolean }> {
+  execute(input: { customerId: number; routeCode: string; date: string; associateId: number }): Promise<{ record: RouteSettlementRecord; created: boolean }> {
     return this.uow.run(async (tx) => {
       await assertUsableAssociate(tx, input.customerId, input.associateId);
       const now = this.clock.now();
-      const result = await tx.routeSettlements.insertIfAbsent({ ...input, creationDate: now, modificationDate: now });
-      if (!result.created) assertSameRoute(result.settlement, input.date, input.associateId);
-      return result;
+      const { settlement, created } = await tx.routeSettlements.insertIfAbsent({ ...input, creationDate: now, modificationDate: now });
+      if (created) return { record: { settlement, summary: EMPTY_ROUTE_SUMMARY }, created };
+      assertSameRoute(settlement, input.date, input.associateId);
+      const summary = await this.queries.summaryOf(settlement.id);
+      return { record: { settlement, summary }, created };
     });
   }
 }

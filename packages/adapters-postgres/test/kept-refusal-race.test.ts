@@ -1,0 +1,123 @@
+import {
+  DEFAULT_CUSTOMER_SETTINGS,
+  DomainError,
+  IdempotentExecution,
+  type IdempotencyRepository,
+  type StoredResponse,
+  type TransactionScope,
+  type UnitOfWork,
+} from '@rcs/domain';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
+
+const clock = { now: () => new Date() };
+const refused: StoredResponse = { status: 409, body: '{"code":"receivable-account-already-exists"}' };
+const keptRefusal = (error: unknown) => (error instanceof DomainError && error.code === 'receivable-account-already-exists' ? refused : undefined);
+
+/** A promise and the function that settles it. */
+function latch(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/**
+ * The unit of work as the first request's execution sees it, holding that request, once its refusal is decided (its
+ * writes undone), before it stores anything: before the refusal goes under the key, or before a new transaction
+ * begins. Only this execution is held, so the duplicate runs freely in the moment a window would be open.
+ */
+function heldAfterRefusal(uow: KnexUnitOfWork, gate: Promise<void>, refusalDecided: () => boolean): UnitOfWork<Pick<TransactionScope, 'idempotency'>> {
+  const hold = async () => {
+    if (refusalDecided()) await gate;
+  };
+  const idempotency = (tx: TransactionScope): IdempotencyRepository => ({
+    claim: (request) => tx.idempotency.claim(request),
+    complete: async (...args) => {
+      await hold();
+      return tx.idempotency.complete(...args);
+    },
+    purgeExpired: (now, limit) => tx.idempotency.purgeExpired(now, limit),
+  });
+  return {
+    run: async (work) => {
+      if (!uow.inTransaction()) await hold();
+      return uow.run((tx) => work({ idempotency: idempotency(tx) }));
+    },
+    isolated: (work) => uow.isolated(work),
+    inTransaction: () => uow.inTransaction(),
+  };
+}
+
+describe(`a refusal kept under an Idempotency-Key (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let credentialId: number;
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 4 });
+    uow = new KnexUnitOfWork(db.knex);
+    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'refusals', creationDate: clock.now() }));
+    const { credential } = await uow.run((tx) =>
+      tx.credentials.insertIfAbsent({
+        customerId: customer.id,
+        clientId: 'refusals',
+        secretHash: 'x',
+        scopes: [],
+        status: 'ACTIVE',
+        creationDate: clock.now(),
+      }),
+    );
+    credentialId = credential.id;
+  });
+  afterAll(async () => db.close());
+
+  itOnRealServer('a duplicate waiting on the key needs a second connection; PGlite has one')(
+    'is stored in the transaction holding the key: a duplicate arriving after the rollback replays it and the operation never runs again',
+    async () => {
+      let runs = 0;
+      /** Writes a customer (its side effect), then refuses. */
+      const operation = async (): Promise<StoredResponse> => {
+        runs++;
+        await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'side effect', creationDate: clock.now() }));
+        throw new DomainError('receivable-account-already-exists', 'refused');
+      };
+      const request = { credentialId, key: 'refused-once', fingerprint: 'fp' };
+      const gate = latch();
+      const decided = latch();
+      let refusalDecided = false;
+      const first = new IdempotentExecution(
+        heldAfterRefusal(uow, gate.promise, () => refusalDecided),
+        clock,
+      ).run(request, operation, (error) => {
+        refusalDecided = true;
+        decided.open();
+        return keptRefusal(error);
+      });
+
+      await decided.promise;
+      const duplicate = new IdempotentExecution(uow, clock).run(request, operation, keptRefusal);
+      // Either the duplicate waits on the key (no window), or it went through the window and ran to its end.
+      await Promise.race([waitForLockWaiters(db.knex, 1), duplicate.catch(() => undefined)]);
+      gate.open();
+
+      expect(await first).toMatchObject({ response: refused, replayed: false });
+      expect(await duplicate).toMatchObject({ response: refused, replayed: true });
+      expect(runs).toBe(1);
+      expect(await db.knex('customers').where({ name: 'side effect' })).toEqual([]);
+      const stored = await db.knex('idempotency_keys').where({ credential_id: credentialId, key: request.key }).first('response_status');
+      expect(stored).toEqual({ response_status: 409 });
+    },
+  );
+
+  it('undoes the operation but keeps the claim, so nothing of a refused operation stays', async () => {
+    const request = { credentialId, key: 'refused-alone', fingerprint: 'fp' };
+    const operation = async (): Promise<StoredResponse> => {
+      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'undone', creationDate: clock.now() }));
+      throw new DomainError('receivable-account-already-exists', 'refused');
+    };
+    const execution = new IdempotentExecution(uow, clock);
+    expect(await execution.run(request, operation, keptRefusal)).toMatchObject({ response: refused, replayed: false });
+    expect(await execution.run(request, operation, keptRefusal)).toMatchObject({ response: refused, replayed: true });
+    expect(await db.knex('customers').where({ name: 'undone' })).toEqual([]);
+  });
+});

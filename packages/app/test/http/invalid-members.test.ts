@@ -1,0 +1,60 @@
+import { validTaxId } from '@rcs/domain/testing';
+import { useTestApi, type CallOptions } from '../support/test-api';
+import { activeAccount, key } from '../support/fixtures';
+
+/** What a 400 validation's invalidParams say of a member that is missing, of the wrong type, or a body that is not an object. */
+describe('invalid members', () => {
+  const ctx = useTestApi();
+  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, options: CallOptions = {}) =>
+    ctx.api.call(method, url, { token: ctx.token, ...options });
+
+  it('reports a missing required member as required, and nothing about its length', async () => {
+    const res = await call('post', '/v1/associates', {
+      body: { type: 'DRIVER', name: 'Rosa', lastName: 'Díaz', taxId: validTaxId('27', 40000010), documentNumber: '40000010', phone: '+5491100000000' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([{ name: 'email', reason: 'is required' }]);
+  });
+
+  describe('a member of the wrong type', () => {
+    let receivable: number;
+    let account: number;
+    beforeAll(async () => {
+      account = (await activeAccount(ctx.api, ctx.token)).account.id;
+      receivable = (
+        await call('post', '/v1/receivables', {
+          headers: key('invalid'),
+          body: { receivableAccountId: account, amount: 100, currencyCode: 'ARS', receivableType: 'INVOICE' },
+        })
+      ).body.id;
+    });
+
+    it('is reported for its type alone, not for the length it cannot have', async () => {
+      const res = await call('post', '/v1/auth/login', { token: undefined, body: { clientId: 1, clientSecret: 2 } });
+      expect(res.body.invalidParams).toEqual([
+        { name: 'clientId', reason: 'clientId must be a string' },
+        { name: 'clientSecret', reason: 'clientSecret must be a string' },
+      ]);
+    });
+
+    it('is reported as not a list of accounts when a batch holds an object, not for the sizes it cannot have', async () => {
+      const res = await call('post', '/v1/receivable-accounts/batches', { headers: key('err-batch'), body: { items: {} } });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'items', reason: 'items must be an array of 1 to 1000 accounts' }]);
+    });
+
+    it('is reported as not an object when it is an array where an object belongs, not item by item', async () => {
+      const res = await call('put', `/v1/receivables/${receivable}`, { body: { invoiceData: [1, 2] } });
+      expect(res.status).toBe(400);
+      expect(res.body.invalidParams).toEqual([{ name: 'invoiceData', reason: 'invoiceData must be an object' }]);
+      const collection = await call('post', '/v1/sandbox/collections', { body: { receivableAccountId: account, amount: 10, counterParty: ['ACME SA'] } });
+      expect(collection.body.invalidParams).toEqual([{ name: 'counterParty', reason: 'counterParty must be an object' }]);
+    });
+  });
+
+  it('reports a JSON null body as not a JSON object rather than as invalid JSON', async () => {
+    const res = await ctx.api.call('post', '/v1/clients', { token: ctx.token, headers: { 'Content-Type': 'application/json' }, body: 'null' });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe('body: must be a JSON object (Content-Type: application/json)');
+  });
+});

@@ -16,7 +16,12 @@ const CREATOR = 7;
 const APPROVER = 8;
 
 const transferIn = (status: TransferStatus, scheduledDate: string | null = null) =>
-  Transfer.rehydrate({ ...aTransferDraft({ customerId: 1, sourceAccountId: 10, credentialId: CREATOR }, { status, scheduledDate }), id: 5, modificationDate: T0, version: 1 });
+  Transfer.rehydrate({
+    ...aTransferDraft({ customerId: 1, sourceAccountId: 10, credentialId: CREATOR }, { status, scheduledDate }),
+    id: 5,
+    modificationDate: T0,
+    version: 1,
+  });
 
 /** Each operation as its method is called, on a transfer whose date makes that operation the one that applies. */
 const apply: Record<TransferOperation, [scheduledDate: string | null, (t: Transfer) => Transfer]> = {
@@ -109,7 +114,9 @@ describe('approving and processing', () => {
   it('completes with its execution date and a transfer.completed event', () => {
     const done = transferIn('IN_PROGRESS').complete(T0);
     expect(done.toSnapshot().executionDate).toEqual(T0);
-    expect(done.events).toEqual([expect.objectContaining({ type: 'transfer.completed', data: { transfer: expect.objectContaining({ id: 5, status: 'COMPLETED' }) } })]);
+    expect(done.events).toEqual([
+      expect.objectContaining({ type: 'transfer.completed', data: { transfer: expect.objectContaining({ id: 5, status: 'COMPLETED' }) } }),
+    ]);
   });
 
   it('fails with its reason and a transfer.failed event', () => {

@@ -23,7 +23,14 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
 
   router.get('/transfers', read, async (req, res) => {
     const q = parseInput(TransferListQuery, req.query, 'query');
-    const filter = { customerId: authOf(req).customerId, ...commonFilterOf(q), type: q.type, status: q.status, sourceAccountId: q.sourceAccountId, externalId: q.externalId };
+    const filter = {
+      customerId: authOf(req).customerId,
+      ...commonFilterOf(q),
+      type: q.type,
+      status: q.status,
+      sourceAccountId: q.sourceAccountId,
+      externalId: q.externalId,
+    };
     sendPage(res, await app.transfers.list.execute({ filter, page: pageOf(q) }), transferResponse);
   });
 

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { ConcurrentModificationError, type NewTransfer, type Page, type PageRequest, type Transfer, type TransferListFilter, type TransferQueries, type TransferRepository } from '@rcs/domain';
+import {
+  ConcurrentModificationError,
+  type NewTransfer,
+  type Page,
+  type PageRequest,
+  type Transfer,
+  type TransferListFilter,
+  type TransferQueries,
+  type TransferRepository,
+} from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { toTransfer, toTransferRow, type TransferRow } from './transfer-rows';

@@ -35,14 +35,22 @@ describe('POST, GET /v1/transfers', () => {
   it('pays an alias, keeping the counterparty’s tax id canonical', async () => {
     const taxId = PROVEEDOR.taxId;
     const res = await post(
-      outgoing(accounts.main.id, { destination: { alias: 'Proveedor.Pagos', counterParty: { name: 'Proveedor SA', taxId: `${taxId.slice(0, 2)}-${taxId.slice(2)}` } } }),
+      outgoing(accounts.main.id, {
+        destination: { alias: 'Proveedor.Pagos', counterParty: { name: 'Proveedor SA', taxId: `${taxId.slice(0, 2)}-${taxId.slice(2)}` } },
+      }),
     );
     expect(res.status).toBe(201);
     expect(res.body.destination).toEqual({ cbuCvu: null, alias: 'Proveedor.Pagos', accountId: null, counterParty: PROVEEDOR });
   });
 
   it('moves money between its own MAIN and SUB, the answer naming the destination’s CVU and alias', async () => {
-    const res = await post({ type: 'INTERNAL_TRANSFER', sourceAccountId: accounts.main.id, amount: 10, currencyCode: 'ARS', destination: { accountId: accounts.sub.id } });
+    const res = await post({
+      type: 'INTERNAL_TRANSFER',
+      sourceAccountId: accounts.main.id,
+      amount: 10,
+      currencyCode: 'ARS',
+      destination: { accountId: accounts.sub.id },
+    });
     expect(res.status).toBe(201);
     expect(res.body.destination).toEqual({ cbuCvu: accounts.sub.cvu, alias: accounts.sub.alias, accountId: accounts.sub.id, counterParty: null });
   });
@@ -71,11 +79,19 @@ describe('POST, GET /v1/transfers', () => {
   });
 
   it.each([
-    ['a CBU with a wrong check digit', { destination: { cbuCvu: A_CBU.slice(0, 21) + String((Number(A_CBU[21]) + 1) % 10), counterParty: PROVEEDOR } }, 'destination.cbuCvu'],
+    [
+      'a CBU with a wrong check digit',
+      { destination: { cbuCvu: A_CBU.slice(0, 21) + String((Number(A_CBU[21]) + 1) % 10), counterParty: PROVEEDOR } },
+      'destination.cbuCvu',
+    ],
     ['an alias of 5 characters', { destination: { alias: 'pagos', counterParty: PROVEEDOR } }, 'destination.alias'],
     ['no destination', { destination: undefined }, 'destination'],
     ['no counterParty', { destination: { cbuCvu: A_CBU } }, 'destination.counterParty'],
-    ['a counterParty with a bad tax id', { destination: { cbuCvu: A_CBU, counterParty: { name: 'X', taxId: '30712345679' } } }, 'destination.counterParty.taxId'],
+    [
+      'a counterParty with a bad tax id',
+      { destination: { cbuCvu: A_CBU, counterParty: { name: 'X', taxId: '30712345679' } } },
+      'destination.counterParty.taxId',
+    ],
     ['an amount of 0', { amount: 0 }, 'amount'],
     ['an amount with 3 decimals', { amount: '1.005' }, 'amount'],
     ['an unknown type', { type: 'WIRE' }, 'type'],

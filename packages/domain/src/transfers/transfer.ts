@@ -133,7 +133,10 @@ export class Transfer {
    * still ahead of `today` (Buenos Aires), else PENDING. A day already past is refused: nobody can pay yesterday.
    */
   static draft(
-    input: Omit<NewTransfer, 'status' | 'creationDate' | 'executionDate' | 'failureReason' | 'approvedByCredentialId' | 'rejectedByCredentialId' | 'processing'>,
+    input: Omit<
+      NewTransfer,
+      'status' | 'creationDate' | 'executionDate' | 'failureReason' | 'approvedByCredentialId' | 'rejectedByCredentialId' | 'processing'
+    >,
     options: { approvalControl: boolean; today: string },
     now: Date,
   ): NewTransfer {

@@ -59,7 +59,11 @@ export function transferRepositoryContract(factory: HarnessFactory, itRacing: Te
       const on = await setUp();
       const stored = await ctx.h.uow.run((tx) => tx.transfers.insert(aTransferDraft(on, { status: 'PENDING_APPROVAL' })));
       await ctx.h.uow.run((tx) => tx.transfers.update(stored.approve(on.approverId, '2026-03-01', at(1))));
-      expect((await ctx.h.transferQueries.get(stored.id))?.toSnapshot()).toMatchObject({ status: 'PENDING', approvedByCredentialId: on.approverId, version: 2 });
+      expect((await ctx.h.transferQueries.get(stored.id))?.toSnapshot()).toMatchObject({
+        status: 'PENDING',
+        approvedByCredentialId: on.approverId,
+        version: 2,
+      });
       await expect(ctx.h.uow.run((tx) => tx.transfers.update(stored.cancel(at(2))))).rejects.toMatchObject({ code: 'concurrent-modification' });
     });
 

@@ -10,6 +10,7 @@ import { KnexReceivableRepository } from './repositories/knex-receivable-reposit
 import { KnexRouteSettlementRepository } from './repositories/knex-route-settlement-repository';
 import { KnexLedgerRepository } from './repositories/knex-ledger';
 import { KnexSettlementRepository } from './repositories/knex-settlements';
+import { KnexTransferRepository } from './repositories/knex-transfer-repository';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 import { TransactionWrites } from './repositories/transaction-writes';
@@ -32,6 +33,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   routeSettlements: ({ trx }) => new KnexRouteSettlementRepository(trx),
   ledger: ({ trx }) => new KnexLedgerRepository(trx),
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
+  transfers: ({ trx }) => new KnexTransferRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
 });

@@ -41,6 +41,10 @@ import { VerifyLedger } from './ledger/use-cases/verify-ledger';
 import type { CurrentAccountQueries } from './current-accounts/current-account-queries';
 import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } from './current-accounts/read-current-accounts';
 import type { SettlementQueries } from './settlements/settlement-repository';
+import type { TransferQueries } from './transfers/transfer-repository';
+import { CreateTransfer } from './transfers/use-cases/create-transfer';
+import { ApproveTransfer, CancelTransfer, RejectTransfer } from './transfers/use-cases/change-transfer';
+import { GetTransfer, ListTransfers } from './transfers/use-cases/read-transfers';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import {
@@ -61,6 +65,7 @@ export interface ApplicationQueries {
   readonly ledgerQueries: LedgerQueries;
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
+  readonly transferQueries: TransferQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -150,6 +155,14 @@ export function createApplication(ports: ApplicationPorts) {
       get: getCurrentAccount,
       list: new ListCurrentAccounts(ports.currentAccountQueries),
       balances: new GetBalances(getCurrentAccount, clock),
+    },
+    transfers: {
+      create: new CreateTransfer(uow, clock),
+      cancel: new CancelTransfer(uow, clock),
+      approve: new ApproveTransfer(uow, clock),
+      reject: new RejectTransfer(uow, clock),
+      get: new GetTransfer(ports.transferQueries),
+      list: new ListTransfers(ports.transferQueries),
     },
     movements: {
       list: new ListMovements(ports.ledgerQueries, ports.currentAccountQueries, ports.receivableAccountQueries),

@@ -1,4 +1,4 @@
-import { Receivable, taxIdCheckDigit, type AssociateDetails, type ClientDetails, type NewReceivable } from '../src';
+import { composeCvu, Receivable, taxIdCheckDigit, Transfer, type AssociateDetails, type ClientDetails, type NewReceivable, type NewTransfer } from '../src';
 
 /** A valid CUIT/CUIL for a prefix and an 8-digit body, bumping the body when no check digit exists. */
 export function validTaxId(prefix: '20' | '23' | '27' | '30' | '33' = '30', body = 71234567): string {
@@ -71,4 +71,33 @@ export function aReceivableDraft(
     overrides.status ?? 'PENDING',
     overrides.creationDate ?? new Date('2026-03-01T10:00:00.000Z'),
   );
+}
+
+/** A valid CBU (both check digits right) for outgoing transfers in tests. */
+export const A_CBU = composeCvu('0110599', 12345678901n);
+
+/**
+ * A new OUTGOING_TRANSFER of 250.00 from `on.sourceAccountId` to A_CBU, PENDING (no approval control, no date);
+ * overrides may set any field, status and creationDate too.
+ */
+export function aTransferDraft(on: { customerId: number; sourceAccountId: number; credentialId: number }, overrides: Partial<NewTransfer> = {}): NewTransfer {
+  const creationDate = overrides.creationDate ?? new Date('2026-03-01T10:00:00.000Z');
+  const draft = Transfer.draft(
+    {
+      customerId: on.customerId,
+      type: 'OUTGOING_TRANSFER',
+      sourceAccountId: on.sourceAccountId,
+      amountMinor: 25_000n,
+      currencyCode: 'ARS',
+      destination: { cbuCvu: A_CBU, alias: null, accountId: null, counterParty: { name: 'Proveedor SA', taxId: validTaxId('30', 71234568) } },
+      contactId: null,
+      description: null,
+      externalId: null,
+      scheduledDate: null,
+      createdByCredentialId: on.credentialId,
+    },
+    { approvalControl: false, today: '2026-03-01' },
+    creationDate,
+  );
+  return { ...draft, ...overrides };
 }

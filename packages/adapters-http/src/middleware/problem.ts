@@ -47,6 +47,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   'equal-origin-destination': 422,
   'source-account-not-active': 422,
   'transfer-not-cancelable': 422,
+  'receivable-account-not-transfer-enabled': 422,
   'duplicated-contact': 409,
   'incomplete-branch': 422,
   'associate-disabled': 422,

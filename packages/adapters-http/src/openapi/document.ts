@@ -13,6 +13,7 @@ import { routeSettlementsApi } from './route-settlements';
 import { sandboxApi } from './sandbox';
 import { serviceApi } from './service';
 import { sharedSchemas } from './shared-schemas';
+import { transfersApi } from './transfers';
 
 // In the order a reader meets them; within a resource, a literal path (batches) before the template it would match.
 const resources = [
@@ -23,6 +24,7 @@ const resources = [
   receivablesApi,
   routeSettlementsApi,
   moneyApi,
+  transfersApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

@@ -60,6 +60,11 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
     });
   }
 
+  async get(id: number): Promise<CurrentAccount | undefined> {
+    const row = await this.trx('current_accounts').where({ id }).first<CurrentAccountRow | undefined>();
+    return row && toCurrentAccount(row);
+  }
+
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
     const rows = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id').select<CurrentAccountRow[]>('*');
     return rows.map(toCurrentAccount);

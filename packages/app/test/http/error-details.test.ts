@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '@rcs/domain';
 import { openApiDocument, STATUS_BY_CODE, wireCodeOf } from '@rcs/adapters-http';
 import { TEST_JWT_SECRET, useTestApi, type CallOptions } from '../support/test-api';
 import { activeAccount, key, parties } from '../support/fixtures';
+import { transferErrorTriggers } from '../support/transfer-error-triggers';
 
 /** A request that answers one error code, and what its detail must name (the member or the resource, amounts in decimals). */
 type Trigger = () => Promise<{ res: request.Response; names: readonly string[] }>;
@@ -11,17 +12,12 @@ type Trigger = () => Promise<{ res: request.Response; names: readonly string[] }
 /** Codes no request can produce today, and why; every other code of the domain's list has a trigger below. */
 const UNREACHABLE: Partial<Record<ErrorCode, string>> = {
   'invalid-format': 'malformed fields are 400 validation',
-  forbidden: 'four-eyes approval comes with transfers',
   'idempotency-request-in-progress': 'needs a first request holding its key for 10 s',
   'concurrent-modification': 'needs two requests racing for one row',
   'rate-limit-exceeded': 'this API is started with a limit no test reaches (rate-limit.test.ts covers it)',
   'internal-error': 'needs a failing database',
   'external-provider-unavailable': 'provider failures are retried in the background, never answered, until recipients and transfers',
   'external-provider-timeout': 'as external-provider-unavailable',
-  'unmatching-transfer-currency-code': 'transfers are not built yet',
-  'equal-origin-destination': 'transfers are not built yet',
-  'source-account-not-active': 'transfers are not built yet',
-  'transfer-not-cancelable': 'transfers are not built yet',
   'duplicated-contact': 'recipients are not built yet',
   'invalid-event-type': 'webhooks are not built yet',
   'webhook-status-conflict': 'webhooks are not built yet',
@@ -55,6 +51,7 @@ describe('error details', () => {
   };
 
   const triggers: Partial<Record<ErrorCode, Trigger>> = {
+    ...transferErrorTriggers(ctx),
     validation: async () => ({ res: await call('post', '/v1/clients', { body: {} }), names: ['businessName'] }),
     'invalid-credentials': async () => ({
       res: await call('post', '/v1/auth/login', { token: undefined, body: { clientId: 'sandbox-client', clientSecret: 'wrong' } }),

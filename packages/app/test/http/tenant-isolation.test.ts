@@ -45,7 +45,8 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   const routeSettlement = await post('/v1/route-settlements', { routeCode: `R${n}`, date: '2026-12-01', associateId: associate.id });
   await post('/v1/sandbox/settlement-runs', {});
   const [settlement] = (await api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token })).body;
-  const [currentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
+  const [currentAccount, otherCurrentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
+  const transfer = await post('/v1/transfers', internalTransfer(currentAccount.id, otherCurrentAccount.id));
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -54,8 +55,22 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     'route-settlements': routeSettlement,
     settlements: settlement,
     'current-accounts': currentAccount,
+    transfers: transfer,
+    // Transfers name current accounts as sourceAccountId and destination.accountId.
+    'source-accounts': currentAccount,
+    accounts: otherCurrentAccount,
   };
 }
+
+/** A SCHEDULED internal transfer between two current accounts: nothing moves while the tests run. */
+const internalTransfer = (sourceAccountId: number, accountId: number) => ({
+  type: 'INTERNAL_TRANSFER',
+  sourceAccountId,
+  amount: '1.00',
+  currencyCode: 'ARS',
+  destination: { accountId },
+  scheduledDate: '2099-12-31',
+});
 
 /** The resource named by each path parameter: the kind is the segment before it; `{routeCode}` takes that member. */
 function urlIn(world: World, template: string): string {
@@ -105,6 +120,7 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     ReceivableEdit: { description: 'edited' },
     ReceivableStatusInput: { status: 'PAID' },
     RouteSettlementInput: { routeCode: `N${m}`, date: '2026-12-01', associateId: world.associates.id },
+    TransferInput: internalTransfer(world['source-accounts'].id, world.accounts.id),
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
   };
   const schema = requestSchemaOf(operation);

@@ -750,6 +750,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/transfers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List transfers
+     * @description The caller's transfers, newest first. A sourceAccountId of another customer's matches nothing.
+     *
+     *     Needs the scope `transfers:read`.
+     */
+    get: operations['listTransfers'];
+    put?: never;
+    /**
+     * Create a transfer
+     * @description OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias (6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.
+     *
+     *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when scheduledDate is after today in Buenos Aires, else PENDING. A scheduledDate already past is 400.
+     *
+     *     The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer the balance cannot cover then ends FAILED with failureReason insufficient-balance.
+     *
+     *     The Idempotency-Key is required: a retried creation must never pay twice.
+     *
+     *     Needs the scope `transfers:write`.
+     */
+    post: operations['createTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/transfers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a transfer
+     * @description Needs the scope `transfers:read`.
+     */
+    get: operations['getTransfer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/transfers/{id}/cancellations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a transfer
+     * @description Only a SCHEDULED or PENDING_APPROVAL transfer: once PENDING the worker may be paying it.
+     *
+     *     Needs the scope `transfers:write`.
+     */
+    post: operations['cancelTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/transfers/{id}/approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a transfer
+     * @description Four eyes: a PENDING_APPROVAL transfer is approved by another credential than the one that created it. It becomes SCHEDULED when its scheduledDate is after today in Buenos Aires, else PENDING.
+     *
+     *     Needs the scope `transfers:approve`.
+     */
+    post: operations['approveTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/transfers/{id}/rejections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject a transfer
+     * @description A PENDING_APPROVAL transfer becomes CANCELLED. Its creator may reject it too (it could cancel it as well).
+     *
+     *     Needs the scope `transfers:approve`.
+     */
+    post: operations['rejectTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sandbox/collections': {
     parameters: {
       query?: never;
@@ -1300,6 +1432,78 @@ export interface components {
       settlementDate: string;
       /** Format: date-time */
       creationDate: string;
+    };
+    TransferInput: {
+      /** @enum {unknown} */
+      type: 'OUTGOING_TRANSFER' | 'INTERNAL_TRANSFER';
+      /**
+       * Format: int64
+       * @description A current account of the caller (MAIN or SUB)
+       */
+      sourceAccountId: number;
+      /** @description Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted) */
+      amount: number | string;
+      /** @constant */
+      currencyCode: 'ARS';
+      /** @description OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only. */
+      destination: {
+        cbuCvu?: string | null;
+        alias?: string | null;
+        accountId?: number | null;
+        counterParty?: {
+          name: string;
+          /** @description 11 digits; dashes and spaces are accepted */
+          taxId: string;
+        } | null;
+      };
+      description?: string | null;
+      /** @description Your own reference; a list filter */
+      externalId?: string | null;
+      /**
+       * Format: date
+       * @description The day (Buenos Aires) to pay it on; null or absent: as soon as possible
+       */
+      scheduledDate?: string | null;
+    };
+    Transfer: {
+      /** Format: int64 */
+      id: number;
+      /** @enum {unknown} */
+      type: 'OUTGOING_TRANSFER' | 'INTERNAL_TRANSFER';
+      /** @enum {unknown} */
+      status: 'PENDING_APPROVAL' | 'SCHEDULED' | 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+      /** Format: int64 */
+      sourceAccountId: number;
+      amount: number;
+      currencyCode: string;
+      /** @description Copied into the transfer when it was created: later changes to a recipient never change it */
+      destination: {
+        cbuCvu: string | null;
+        alias: string | null;
+        accountId: number | null;
+        counterParty: {
+          name: string;
+          /** @description 11 digits; input may carry dashes and spaces */
+          taxId: string;
+        } | null;
+      };
+      /** @description The recipient the destination came from, if any */
+      contactId: number | null;
+      description: string | null;
+      externalId: string | null;
+      /** Format: date */
+      scheduledDate: string | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+      /**
+       * Format: date-time
+       * @description When the money left; null until COMPLETED
+       */
+      executionDate: string | null;
+      /** @description Set only when FAILED, e.g. insufficient-balance or destination-rejected */
+      failureReason: string | null;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -8507,6 +8711,1136 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listTransfers: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description OUTGOING_TRANSFER or INTERNAL_TRANSFER */
+        type?: 'OUTGOING_TRANSFER' | 'INTERNAL_TRANSFER';
+        /** @description Exact */
+        status?: 'PENDING_APPROVAL' | 'SCHEDULED' | 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+        /** @description Exact */
+        sourceAccountId?: number;
+        /** @description Exact */
+        externalId?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 301,
+           *         "type": "OUTGOING_TRANSFER",
+           *         "status": "PENDING",
+           *         "sourceAccountId": 2,
+           *         "amount": 250000.5,
+           *         "currencyCode": "ARS",
+           *         "destination": {
+           *           "cbuCvu": "0110599500000123456784",
+           *           "alias": null,
+           *           "accountId": null,
+           *           "counterParty": {
+           *             "name": "Proveedor SA",
+           *             "taxId": "30712345671"
+           *           }
+           *         },
+           *         "contactId": null,
+           *         "description": "Pago factura A-0001-00001234",
+           *         "externalId": "ERP-PAY-0042",
+           *         "scheduledDate": null,
+           *         "creationDate": "2026-03-05T14:00:00.000Z",
+           *         "modificationDate": "2026-03-05T14:00:00.000Z",
+           *         "executionDate": null,
+           *         "failureReason": null
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Transfer'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key': string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "OUTGOING_TRANSFER",
+         *       "sourceAccountId": 2,
+         *       "amount": "250000.50",
+         *       "currencyCode": "ARS",
+         *       "destination": {
+         *         "cbuCvu": "0110599500000123456784",
+         *         "counterParty": {
+         *           "name": "Proveedor SA",
+         *           "taxId": "30-71234567-1"
+         *         }
+         *       },
+         *       "description": "Pago factura A-0001-00001234",
+         *       "externalId": "ERP-PAY-0042"
+         *     }
+         */
+        'application/json': components['schemas']['TransferInput'];
+      };
+    };
+    responses: {
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "type": "OUTGOING_TRANSFER",
+           *       "status": "PENDING",
+           *       "sourceAccountId": 2,
+           *       "amount": 250000.5,
+           *       "currencyCode": "ARS",
+           *       "destination": {
+           *         "cbuCvu": "0110599500000123456784",
+           *         "alias": null,
+           *         "accountId": null,
+           *         "counterParty": {
+           *           "name": "Proveedor SA",
+           *           "taxId": "30712345671"
+           *         }
+           *       },
+           *       "contactId": null,
+           *       "description": "Pago factura A-0001-00001234",
+           *       "externalId": "ERP-PAY-0042",
+           *       "scheduledDate": null,
+           *       "creationDate": "2026-03-05T14:00:00.000Z",
+           *       "modificationDate": "2026-03-05T14:00:00.000Z",
+           *       "executionDate": null,
+           *       "failureReason": null
+           *     }
+           */
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the source or destination account is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description receivable-account-not-transfer-enabled: the sourceAccountId or destination.accountId names a receivable account, not a current account; unmatching-transfer-currency-code: currencyCode is not the source account's; source-account-not-active: the source account is not ACTIVE; equal-origin-destination: the destination is the source account itself (by id, CBU/CVU or alias) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-not-transfer-enabled' | 'unmatching-transfer-currency-code' | 'source-account-not-active' | 'equal-origin-destination';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Transfer */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "type": "OUTGOING_TRANSFER",
+           *       "status": "PENDING",
+           *       "sourceAccountId": 2,
+           *       "amount": 250000.5,
+           *       "currencyCode": "ARS",
+           *       "destination": {
+           *         "cbuCvu": "0110599500000123456784",
+           *         "alias": null,
+           *         "accountId": null,
+           *         "counterParty": {
+           *           "name": "Proveedor SA",
+           *           "taxId": "30712345671"
+           *         }
+           *       },
+           *       "contactId": null,
+           *       "description": "Pago factura A-0001-00001234",
+           *       "externalId": "ERP-PAY-0042",
+           *       "scheduledDate": null,
+           *       "creationDate": "2026-03-05T14:00:00.000Z",
+           *       "modificationDate": "2026-03-05T14:00:00.000Z",
+           *       "executionDate": null,
+           *       "failureReason": null
+           *     }
+           */
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:read (requiredScope names it); resource-not-accessible: the transfer is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no transfer has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  cancelTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancelled */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "type": "OUTGOING_TRANSFER",
+           *       "status": "CANCELLED",
+           *       "sourceAccountId": 2,
+           *       "amount": 250000.5,
+           *       "currencyCode": "ARS",
+           *       "destination": {
+           *         "cbuCvu": "0110599500000123456784",
+           *         "alias": null,
+           *         "accountId": null,
+           *         "counterParty": {
+           *           "name": "Proveedor SA",
+           *           "taxId": "30712345671"
+           *         }
+           *       },
+           *       "contactId": null,
+           *       "description": "Pago factura A-0001-00001234",
+           *       "externalId": "ERP-PAY-0042",
+           *       "scheduledDate": "2026-03-10",
+           *       "creationDate": "2026-03-05T14:00:00.000Z",
+           *       "modificationDate": "2026-03-05T15:00:00.000Z",
+           *       "executionDate": null,
+           *       "failureReason": null
+           *     }
+           */
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the transfer is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no transfer has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description transfer-not-cancelable: the transfer is not SCHEDULED or PENDING_APPROVAL */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'transfer-not-cancelable';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  approveTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Approved */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "type": "OUTGOING_TRANSFER",
+           *       "status": "SCHEDULED",
+           *       "sourceAccountId": 2,
+           *       "amount": 250000.5,
+           *       "currencyCode": "ARS",
+           *       "destination": {
+           *         "cbuCvu": "0110599500000123456784",
+           *         "alias": null,
+           *         "accountId": null,
+           *         "counterParty": {
+           *           "name": "Proveedor SA",
+           *           "taxId": "30712345671"
+           *         }
+           *       },
+           *       "contactId": null,
+           *       "description": "Pago factura A-0001-00001234",
+           *       "externalId": "ERP-PAY-0042",
+           *       "scheduledDate": "2026-03-10",
+           *       "creationDate": "2026-03-05T14:00:00.000Z",
+           *       "modificationDate": "2026-03-05T15:00:00.000Z",
+           *       "executionDate": null,
+           *       "failureReason": null
+           *     }
+           */
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:approve (requiredScope names it); resource-not-accessible: the transfer is another customer's; forbidden: this credential created the transfer; another must approve it */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible' | 'forbidden';
+          };
+        };
+      };
+      /** @description resource-not-found: no transfer has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description invalid-status-transition: the transfer is not PENDING_APPROVAL (only transfers of a customer with approval control wait for approval) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  rejectTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rejected */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "type": "OUTGOING_TRANSFER",
+           *       "status": "CANCELLED",
+           *       "sourceAccountId": 2,
+           *       "amount": 250000.5,
+           *       "currencyCode": "ARS",
+           *       "destination": {
+           *         "cbuCvu": "0110599500000123456784",
+           *         "alias": null,
+           *         "accountId": null,
+           *         "counterParty": {
+           *           "name": "Proveedor SA",
+           *           "taxId": "30712345671"
+           *         }
+           *       },
+           *       "contactId": null,
+           *       "description": "Pago factura A-0001-00001234",
+           *       "externalId": "ERP-PAY-0042",
+           *       "scheduledDate": "2026-03-10",
+           *       "creationDate": "2026-03-05T14:00:00.000Z",
+           *       "modificationDate": "2026-03-05T15:00:00.000Z",
+           *       "executionDate": null,
+           *       "failureReason": null
+           *     }
+           */
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:approve (requiredScope names it); resource-not-accessible: the transfer is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no transfer has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description invalid-status-transition: the transfer is not PENDING_APPROVAL (only transfers of a customer with approval control wait for approval) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'invalid-status-transition';
           };
         };
       };

@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'equal-origin-destination',
   'source-account-not-active',
   'transfer-not-cancelable',
+  'receivable-account-not-transfer-enabled',
   'duplicated-contact',
   'incomplete-branch',
   'associate-disabled',

@@ -12,6 +12,10 @@ export class InMemoryCurrentAccountRepository implements CurrentAccountRepositor
     this.ref.tables.currentAccounts.set(account.id, account);
   }
 
+  async get(id: number): Promise<CurrentAccount | undefined> {
+    return this.ref.tables.currentAccounts.get(id);
+  }
+
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
     return [...this.ref.tables.currentAccounts.values()].filter((a) => a.customerId === customerId);
   }

@@ -9,6 +9,7 @@ import { InMemoryReceivableRepository } from './in-memory-receivable-repository'
 import { InMemoryRouteSettlementRepository } from './in-memory-route-settlement-repository';
 import { InMemoryLedgerRepository } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlements';
+import { InMemoryTransferRepository } from './in-memory-transfer-repository';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 
@@ -23,6 +24,7 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   routeSettlements: (ref) => new InMemoryRouteSettlementRepository(ref),
   ledger: (ref) => new InMemoryLedgerRepository(ref),
   settlements: (ref) => new InMemorySettlementRepository(ref),
+  transfers: (ref) => new InMemoryTransferRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
 });

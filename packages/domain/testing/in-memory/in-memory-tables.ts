@@ -6,6 +6,7 @@ import type {
   RouteSettlement,
   Movement,
   Settlement,
+  TransferSnapshot,
   CredentialSnapshot,
   CurrentAccount,
   Customer,
@@ -40,6 +41,7 @@ export interface Tables {
   /** Account id (receivable or current) to its balance in minor units. */
   balances: Map<number, bigint>;
   settlements: Map<number, Settlement>;
+  transfers: Map<number, TransferSnapshot>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -59,6 +61,7 @@ export function emptyTables(): Tables {
     movements: [],
     balances: new Map(),
     settlements: new Map(),
+    transfers: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

@@ -1,0 +1,71 @@
+import { Router, type Request } from 'express';
+import { Money } from '@rcs/domain';
+import { authOf, requireScope } from '../auth/authenticate';
+import { commonFilterOf, pageOf } from '../dto/list-query';
+import { parseId, parseInput } from '../dto/parse-input';
+import { TransferBody, TransferListQuery } from '../dto/transfer-dto';
+import { transferResponse } from '../mappers/transfer-response';
+import type { HttpContext } from './http-context';
+import { created, ok } from './answer';
+import { keyedBody, sendPage } from './respond';
+
+/**
+ * Transfers out of current accounts. Creating one moves money, so its Idempotency-Key is required (SPEC: "every
+ * creation should carry" one); the moves on an existing transfer take one optionally, like other status moves.
+ */
+export function transferRoutes({ app, keys }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('transfers:read');
+  const write = requireScope('transfers:write');
+  const approve = requireScope('transfers:approve');
+  const target = (req: Request) => ({ customerId: authOf(req).customerId, transferId: parseId(req.params.id) });
+  const decision = (req: Request) => ({ ...target(req), credentialId: authOf(req).credentialId });
+
+  router.get('/transfers', read, async (req, res) => {
+    const q = parseInput(TransferListQuery, req.query, 'query');
+    const filter = {
+      customerId: authOf(req).customerId,
+      ...commonFilterOf(q),
+      type: q.type,
+      status: q.status,
+      sourceAccountId: q.sourceAccountId,
+      externalId: q.externalId,
+    };
+    sendPage(res, await app.transfers.list.execute({ filter, page: pageOf(q) }), transferResponse);
+  });
+
+  router.post(
+    '/transfers',
+    write,
+    ...keyedBody(keys, 'required', TransferBody, async (req) => {
+      const body = req.body as TransferBody;
+      const { customerId, credentialId } = authOf(req);
+      const transfer = await app.transfers.create.execute({ ...body, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
+      return created(transferResponse(transfer), `/v1/transfers/${transfer.id}`);
+    }),
+  );
+
+  router.get('/transfers/:id', read, async (req, res) => {
+    res.json(transferResponse(await app.transfers.get.execute(target(req))));
+  });
+
+  router.post(
+    '/transfers/:id/cancellations',
+    write,
+    keys.optional(async (req) => ok(transferResponse(await app.transfers.cancel.execute(target(req))))),
+  );
+
+  router.post(
+    '/transfers/:id/approvals',
+    approve,
+    keys.optional(async (req) => ok(transferResponse(await app.transfers.approve.execute(decision(req))))),
+  );
+
+  router.post(
+    '/transfers/:id/rejections',
+    approve,
+    keys.optional(async (req) => ok(transferResponse(await app.transfers.reject.execute(decision(req))))),
+  );
+
+  return router;
+}

@@ -1,0 +1,184 @@
+import { A_CBU } from '@rcs/domain/testing';
+import { activeAccount, key } from '../support/fixtures';
+import { useTestApi } from '../support/test-api';
+import { currentAccountsOf, dayFromToday, outgoing, postTransfer, PROVEEDOR } from '../support/transfer-fixtures';
+
+describe('POST, GET /v1/transfers', () => {
+  const ctx = useTestApi();
+  const accounts = {} as Awaited<ReturnType<typeof currentAccountsOf>>;
+  beforeAll(async () => {
+    Object.assign(accounts, await currentAccountsOf(ctx.api, ctx.token));
+  });
+  const post = (body: unknown) => postTransfer(ctx.api, ctx.token, body);
+
+  it('creates an outgoing transfer by CBU, PENDING, without checking the balance, and reads it back', async () => {
+    const res = await post(outgoing(accounts.main.id, { description: 'Pago factura 12', externalId: 'ERP-1' }));
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`/v1/transfers/${res.body.id}`);
+    expect(res.body).toMatchObject({
+      type: 'OUTGOING_TRANSFER',
+      status: 'PENDING',
+      sourceAccountId: accounts.main.id,
+      amount: 1500.25,
+      currencyCode: 'ARS',
+      destination: { cbuCvu: A_CBU, alias: null, accountId: null, counterParty: PROVEEDOR },
+      contactId: null,
+      description: 'Pago factura 12',
+      externalId: 'ERP-1',
+      scheduledDate: null,
+      executionDate: null,
+      failureReason: null,
+    });
+    expect((await ctx.api.call('get', `/v1/transfers/${res.body.id}`, { token: ctx.token })).body).toEqual(res.body);
+  });
+
+  it('pays an alias, keeping the counterparty’s tax id canonical', async () => {
+    const taxId = PROVEEDOR.taxId;
+    const res = await post(
+      outgoing(accounts.main.id, {
+        destination: { alias: 'Proveedor.Pagos', counterParty: { name: 'Proveedor SA', taxId: `${taxId.slice(0, 2)}-${taxId.slice(2)}` } },
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.destination).toEqual({ cbuCvu: null, alias: 'Proveedor.Pagos', accountId: null, counterParty: PROVEEDOR });
+  });
+
+  it('moves money between its own MAIN and SUB, the answer naming the destination’s CVU and alias', async () => {
+    const res = await post({
+      type: 'INTERNAL_TRANSFER',
+      sourceAccountId: accounts.main.id,
+      amount: 10,
+      currencyCode: 'ARS',
+      destination: { accountId: accounts.sub.id },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.destination).toEqual({ cbuCvu: accounts.sub.cvu, alias: accounts.sub.alias, accountId: accounts.sub.id, counterParty: null });
+  });
+
+  it('schedules a transfer dated after today, and runs one dated today as soon as possible', async () => {
+    const tomorrow = dayFromToday(1);
+    expect((await post(outgoing(accounts.main.id, { scheduledDate: tomorrow }))).body).toMatchObject({ status: 'SCHEDULED', scheduledDate: tomorrow });
+    expect((await post(outgoing(accounts.main.id, { scheduledDate: dayFromToday(0) }))).body.status).toBe('PENDING');
+  });
+
+  it('replays a repeated creation under the same key instead of creating a second transfer', async () => {
+    const headers = key('same');
+    const body = outgoing(accounts.sub.id, { externalId: 'ERP-REPLAY' });
+    const first = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body, headers });
+    const again = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await ctx.api.call('get', '/v1/transfers?externalId=ERP-REPLAY', { token: ctx.token })).headers['x-total-count']).toBe('1');
+  });
+
+  it('requires an Idempotency-Key', async () => {
+    const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: outgoing(accounts.main.id) });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams).toEqual([expect.objectContaining({ name: 'Idempotency-Key' })]);
+  });
+
+  it.each([
+    [
+      'a CBU with a wrong check digit',
+      { destination: { cbuCvu: A_CBU.slice(0, 21) + String((Number(A_CBU[21]) + 1) % 10), counterParty: PROVEEDOR } },
+      'destination.cbuCvu',
+    ],
+    ['an alias of 5 characters', { destination: { alias: 'pagos', counterParty: PROVEEDOR } }, 'destination.alias'],
+    ['no destination', { destination: undefined }, 'destination'],
+    ['no counterParty', { destination: { cbuCvu: A_CBU } }, 'destination.counterParty'],
+    [
+      'a counterParty with a bad tax id',
+      { destination: { cbuCvu: A_CBU, counterParty: { name: 'X', taxId: '30712345679' } } },
+      'destination.counterParty.taxId',
+    ],
+    ['an amount of 0', { amount: 0 }, 'amount'],
+    ['an amount with 3 decimals', { amount: '1.005' }, 'amount'],
+    ['an unknown type', { type: 'WIRE' }, 'type'],
+    ['a scheduledDate already past', { scheduledDate: dayFromToday(-1) }, 'scheduledDate'],
+    ['a day that does not exist', { scheduledDate: '2026-02-30' }, 'scheduledDate'],
+  ])('refuses %s as 400 validation, storing nothing', async (_case, overrides, name) => {
+    const before = await ctx.api.db.knex('transfers').count({ n: '*' });
+    const res = await post(outgoing(accounts.main.id, overrides));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [expect.objectContaining({ name })] });
+    expect(await ctx.api.db.knex('transfers').count({ n: '*' })).toEqual(before);
+  });
+
+  it('refuses an internal transfer naming a CBU as 400 validation', async () => {
+    const res = await post({ ...outgoing(accounts.main.id), type: 'INTERNAL_TRANSFER', destination: { accountId: accounts.sub.id, cbuCvu: A_CBU } });
+    expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'destination.cbuCvu' }] });
+  });
+
+  it('refuses another currency than the source account’s as 422 unmatching-transfer-currency-code', async () => {
+    const res = await post(outgoing(accounts.main.id, { currencyCode: 'USD' }));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('unmatching-transfer-currency-code');
+  });
+
+  it.each([
+    ['its own id', (a: typeof accounts) => ({ type: 'INTERNAL_TRANSFER', destination: { accountId: a.main.id } })],
+    ['its own CVU', (a: typeof accounts) => ({ destination: { cbuCvu: a.main.cvu, counterParty: PROVEEDOR } })],
+    ['its own alias, in other letter case', (a: typeof accounts) => ({ destination: { alias: a.main.alias.toUpperCase(), counterParty: PROVEEDOR } })],
+  ])('refuses a destination that is the source account by %s as 422 equal-origin-destination', async (_case, destination) => {
+    const res = await post(outgoing(accounts.main.id, destination(accounts)));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('equal-origin-destination');
+  });
+
+  it('tells an unknown source (404) from a receivable account named as one (422)', async () => {
+    expect((await post(outgoing(999_999_999))).body).toMatchObject({ status: 404, code: 'resource-not-found' });
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    expect((await post(outgoing(account.id))).body).toMatchObject({ status: 422, code: 'receivable-account-not-transfer-enabled' });
+    const toReceivable = { type: 'INTERNAL_TRANSFER', destination: { accountId: account.id } };
+    expect((await post(outgoing(accounts.main.id, toReceivable))).body).toMatchObject({ status: 422, code: 'receivable-account-not-transfer-enabled' });
+  });
+
+  it('refuses a source account that is not ACTIVE as 422 source-account-not-active', async () => {
+    const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Disabled source ${process.pid}` });
+    const token = await ctx.api.login({ clientId, clientSecret });
+    const { main } = await currentAccountsOf(ctx.api, token);
+    await ctx.api.db.knex('current_accounts').where({ id: main.id, customer_id: customer.id }).update({ status: 'DISABLED' });
+    const res = await postTransfer(ctx.api, token, outgoing(main.id));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('source-account-not-active');
+  });
+
+  it('needs transfers:write to create and transfers:read to read', async () => {
+    const { customer } = await ctx.api.app.customers.create.execute({ name: `Scopes ${process.pid}` });
+    const readOnly = await ctx.api.app.credentials.create.execute({ customerId: customer.id, scopes: ['transfers:read'] });
+    const token = await ctx.api.login(readOnly);
+    expect((await postTransfer(ctx.api, token, outgoing(1))).body).toMatchObject({ status: 403, code: 'insufficient-scope' });
+    expect((await ctx.api.call('get', '/v1/transfers', { token })).status).toBe(200);
+  });
+});
+
+describe('GET /v1/transfers filters', () => {
+  const ctx = useTestApi();
+
+  it('lists the caller’s transfers newest first, by type, status, source account, external id and creation date', async () => {
+    const { main, sub } = await currentAccountsOf(ctx.api, ctx.token);
+    const post = async (body: unknown) => (await postTransfer(ctx.api, ctx.token, body)).body as { id: number; creationDate: string };
+    const paid = await post(outgoing(main.id, { externalId: 'F-1' }));
+    const later = await post(outgoing(main.id, { scheduledDate: dayFromToday(3) }));
+    const internal = await post({ type: 'INTERNAL_TRANSFER', sourceAccountId: sub.id, amount: 1, currencyCode: 'ARS', destination: { accountId: main.id } });
+    await postTransfer(ctx.api, ctx.otherToken, outgoing((await currentAccountsOf(ctx.api, ctx.otherToken)).main.id, { externalId: 'F-1' }));
+    const ids = async (query: string) => {
+      const res = await ctx.api.call('get', `/v1/transfers${query}`, { token: ctx.token });
+      expect(res.status).toBe(200);
+      return { ids: (res.body as Array<{ id: number }>).map((t) => t.id), total: res.headers['x-total-count'] };
+    };
+    expect(await ids('')).toEqual({ ids: [internal.id, later.id, paid.id], total: '3' });
+    expect(await ids('?page=2&count=2')).toEqual({ ids: [paid.id], total: '3' });
+    expect((await ids('?type=INTERNAL_TRANSFER')).ids).toEqual([internal.id]);
+    expect((await ids('?status=SCHEDULED')).ids).toEqual([later.id]);
+    expect((await ids(`?sourceAccountId=${sub.id}`)).ids).toEqual([internal.id]);
+    expect((await ids('?externalId=F-1')).ids).toEqual([paid.id]);
+    expect((await ids(`?fromDate=${later.creationDate}&toDate=${later.creationDate}`)).ids).toEqual([later.id]);
+  });
+
+  it('refuses a malformed filter as 400 validation', async () => {
+    const res = await ctx.api.call('get', '/v1/transfers?status=DONE', { token: ctx.token });
+    expect(res.body).toMatchObject({ status: 400, code: 'validation', invalidParams: [expect.objectContaining({ name: 'status' })] });
+  });
+});

@@ -27,6 +27,7 @@ export * from './clients/client-repository';
 export * from './associates/associate';
 export * from './associates/associate-repository';
 export * from './bank/bank-provider';
+export * from './bank/entity-directory';
 export * from './bank/incoming-transfer-notifications';
 export * from './receivable-accounts/owner';
 export * from './receivable-accounts/alias-template';

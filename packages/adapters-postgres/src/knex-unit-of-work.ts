@@ -12,6 +12,7 @@ import { KnexLedgerRepository } from './repositories/knex-ledger';
 import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
+import { KnexContactRepository } from './repositories/knex-contact-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -32,6 +33,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   routeSettlements: ({ trx }) => new KnexRouteSettlementRepository(trx),
   ledger: ({ trx }) => new KnexLedgerRepository(trx),
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
+  contacts: ({ trx }) => new KnexContactRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
 });

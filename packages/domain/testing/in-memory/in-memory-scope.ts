@@ -11,6 +11,7 @@ import { InMemoryLedgerRepository } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
+import { InMemoryContactRepository } from './in-memory-contact-repository';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -23,6 +24,7 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   routeSettlements: (ref) => new InMemoryRouteSettlementRepository(ref),
   ledger: (ref) => new InMemoryLedgerRepository(ref),
   settlements: (ref) => new InMemorySettlementRepository(ref),
+  contacts: (ref) => new InMemoryContactRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
 });

@@ -1,6 +1,7 @@
 import type {
   AssociateSnapshot,
   ClientSnapshot,
+  ContactSnapshot,
   ReceivableAccountSnapshot,
   ReceivableSnapshot,
   RouteSettlement,
@@ -40,6 +41,7 @@ export interface Tables {
   /** Account id (receivable or current) to its balance in minor units. */
   balances: Map<number, bigint>;
   settlements: Map<number, Settlement>;
+  contacts: Map<number, ContactSnapshot>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -59,6 +61,7 @@ export function emptyTables(): Tables {
     movements: [],
     balances: new Map(),
     settlements: new Map(),
+    contacts: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

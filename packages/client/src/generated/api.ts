@@ -959,6 +959,12 @@ export interface components {
       existingResourceId?: number;
       missingFields?: string[];
       requiredScope?: string;
+      /** @description What the banking provider did (external-provider-unavailable, external-provider-timeout) */
+      providerError?: {
+        /** @description TIMEOUT, HTTP_503, ECONNREFUSED, BAD_RESPONSE, ... */
+        code: string;
+        detail: string;
+      };
     };
     LoginRequest: {
       clientId: string;

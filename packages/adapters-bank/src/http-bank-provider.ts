@@ -163,9 +163,22 @@ function parseAliasResolution(body: unknown): AliasResolution {
 }
 
 function parsePayoutRecord(body: unknown): PayoutRecord {
-  const b = body as { payoutId?: unknown; amountMinor?: unknown; currencyCode?: unknown; destination?: { cbuCvu?: unknown }; state?: unknown; reason?: unknown };
+  const b = body as {
+    payoutId?: unknown;
+    amountMinor?: unknown;
+    currencyCode?: unknown;
+    destination?: { cbuCvu?: unknown };
+    state?: unknown;
+    reason?: unknown;
+  };
   const cbuCvu = b?.destination?.cbuCvu;
-  if (typeof b?.payoutId !== 'string' || typeof b.amountMinor !== 'string' || !/^\d+$/.test(b.amountMinor) || typeof b.currencyCode !== 'string' || typeof cbuCvu !== 'string') {
+  if (
+    typeof b?.payoutId !== 'string' ||
+    typeof b.amountMinor !== 'string' ||
+    !/^\d+$/.test(b.amountMinor) ||
+    typeof b.currencyCode !== 'string' ||
+    typeof cbuCvu !== 'string'
+  ) {
     throw badResponse('payout record without payoutId, amountMinor (digits), currencyCode or destination');
   }
   const base = { payoutId: b.payoutId, amountMinor: BigInt(b.amountMinor), currencyCode: b.currencyCode, destination: { cbuCvu } };

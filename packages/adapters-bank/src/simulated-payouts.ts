@@ -76,7 +76,11 @@ export function payoutDesk(options: PayoutDeskOptions) {
     if (word.includes(MAGIC_ALIAS_WORDS.TIMEOUT)) return answerLate(options.hanging, options.hangMs, () => sendJson(res, 503, { error: 'too late' }));
     const digest = createHash('sha256').update(word).digest();
     const derived = composeCvu(ALIAS_ENTITIES[digest[0] % ALIAS_ENTITIES.length], digest.readBigUInt64BE(1) % 9_000_000_000_000n);
-    const cbuCvu = word.includes(MAGIC_ALIAS_WORDS.REJECT) ? MAGIC_DESTINATIONS.REJECTED : word.includes(MAGIC_ALIAS_WORDS.LATE) ? MAGIC_DESTINATIONS.LATE : derived;
+    const cbuCvu = word.includes(MAGIC_ALIAS_WORDS.REJECT)
+      ? MAGIC_DESTINATIONS.REJECTED
+      : word.includes(MAGIC_ALIAS_WORDS.LATE)
+        ? MAGIC_DESTINATIONS.LATE
+        : derived;
     sendJson(res, 200, { alias, cbuCvu, holderName: `Holder of ${alias}`, holderTaxId: null, entity: entities.entityOf(cbuCvu) });
   }
 

@@ -34,7 +34,10 @@ describe('simulated payouts and aliases beyond the contract', () => {
   });
 
   it('refuses a payout whose amount is not a string of digits, so no float reaches the ledger of the provider', async () => {
-    const res = await fetch(`${simulator.url}/v1/payouts/tr-float`, { method: 'PUT', body: JSON.stringify({ amountMinor: 10.5, currencyCode: 'ARS', destination: { cbuCvu: MAGIC_DESTINATIONS.LATE } }) });
+    const res = await fetch(`${simulator.url}/v1/payouts/tr-float`, {
+      method: 'PUT',
+      body: JSON.stringify({ amountMinor: 10.5, currencyCode: 'ARS', destination: { cbuCvu: MAGIC_DESTINATIONS.LATE } }),
+    });
     expect(res.status).toBe(400);
     expect(await provider.getPayout('tr-float')).toBeUndefined();
   });

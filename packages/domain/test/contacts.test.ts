@@ -25,14 +25,28 @@ describe('contact', () => {
     const contact = Contact.rehydrate({ ...Contact.create(1, details, { cbuCvu: galicia(1), alias: 'viejo.alias', entity: 'Galicia' }, NOW), id: 5 });
     const later = new Date('2026-02-02T00:00:00Z');
     const replaced = contact.replace({ name: 'Nuevo', taxId: TAX_ID }, { cbuCvu: galicia(2), alias: null, entity: 'Galicia' }, later);
-    expect(replaced.toSnapshot()).toMatchObject({ id: 5, name: 'Nuevo', cbuCvu: galicia(2), alias: null, creationDate: NOW, modificationDate: later, version: 2 });
+    expect(replaced.toSnapshot()).toMatchObject({
+      id: 5,
+      name: 'Nuevo',
+      cbuCvu: galicia(2),
+      alias: null,
+      creationDate: NOW,
+      modificationDate: later,
+      version: 2,
+    });
   });
 });
 
 describe('resolving a recipient destination', () => {
   const setup = () => {
     const world = inMemoryApplication();
-    world.bank.scriptAlias('norte.pagos', { alias: 'norte.pagos', cbuCvu: galicia(9), holderName: 'Norte SA', holderTaxId: TAX_ID, entity: 'Banco de Galicia' });
+    world.bank.scriptAlias('norte.pagos', {
+      alias: 'norte.pagos',
+      cbuCvu: galicia(9),
+      holderName: 'Norte SA',
+      holderTaxId: TAX_ID,
+      entity: 'Banco de Galicia',
+    });
     world.bank.scriptAlias('norte.caido', 'down');
     return world;
   };
@@ -44,7 +58,11 @@ describe('resolving a recipient destination', () => {
 
   it('asks the provider for an alias, in the case the caller wrote it, and keeps that case', async () => {
     const { app } = setup();
-    expect(await app.contacts.resolveDestination.execute({ alias: 'Norte.Pagos' })).toEqual({ cbuCvu: galicia(9), alias: 'Norte.Pagos', entity: 'Banco de Galicia' });
+    expect(await app.contacts.resolveDestination.execute({ alias: 'Norte.Pagos' })).toEqual({
+      cbuCvu: galicia(9),
+      alias: 'Norte.Pagos',
+      entity: 'Banco de Galicia',
+    });
   });
 
   it('refuses an alias that names another account than the cbuCvu sent with it', async () => {

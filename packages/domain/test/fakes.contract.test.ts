@@ -23,7 +23,13 @@ describe('scripted bank provider', () => {
     };
     let requests = 0;
     let payouts = 0;
-    const resolution = (alias: string) => ({ alias, cbuCvu: composeCvu('0000003', 77n), holderName: 'Ana Gomez', holderTaxId: '27123456780', entity: 'Mercado Pago' });
+    const resolution = (alias: string) => ({
+      alias,
+      cbuCvu: composeCvu('0000003', 77n),
+      holderName: 'Ana Gomez',
+      holderTaxId: '27123456780',
+      entity: 'Mercado Pago',
+    });
     provider.scriptAlias('ana.gomez.mp', resolution('ana.gomez.mp'));
     provider.scriptAlias('nadie.down', 'down');
     provider.scriptAlias('nadie.slow', 'timeout');

@@ -56,7 +56,13 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/contacts/:id',
     write,
-    ...keyedBody(keys, 'optional', ContactBody, async (req) => ok(contactResponse(await app.contacts.replace.execute({ ...input(req), ...target(req) }))), resolveDestination),
+    ...keyedBody(
+      keys,
+      'optional',
+      ContactBody,
+      async (req) => ok(contactResponse(await app.contacts.replace.execute({ ...input(req), ...target(req) }))),
+      resolveDestination,
+    ),
   );
 
   router.delete(

@@ -61,12 +61,20 @@ describe('contacts (recipients)', () => {
   it.each([
     ['down', 'sim-down.1', 502, 'external-provider-unavailable', 'HTTP_503'],
     ['slow', 'sim-timeout.1', 504, 'external-provider-timeout', 'TIMEOUT'],
-  ])('answers a provider that is %s with %s and providerError, and stores nothing', async (_what, alias, status, code, providerCode) => {
-    const res = await ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: aContact({ alias }), headers: { 'Idempotency-Key': `contact-${alias}` } });
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ code, providerError: { code: providerCode, detail: expect.any(String) } });
-    expect(await list(`?alias=${alias}`)).toEqual([]);
-  }, 15_000);
+  ])(
+    'answers a provider that is %s with %s and providerError, and stores nothing',
+    async (_what, alias, status, code, providerCode) => {
+      const res = await ctx.api.call('post', '/v1/contacts', {
+        token: ctx.token,
+        body: aContact({ alias }),
+        headers: { 'Idempotency-Key': `contact-${alias}` },
+      });
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({ code, providerError: { code: providerCode, detail: expect.any(String) } });
+      expect(await list(`?alias=${alias}`)).toEqual([]);
+    },
+    15_000,
+  );
 
   it.each([
     ['neither cbuCvu nor alias', {}, ['cbuCvu', 'alias']],
@@ -100,9 +108,18 @@ describe('contacts (recipients)', () => {
   it('replaces a recipient with PUT, and refuses taking another recipient’s CBU', async () => {
     const contact = (await post(aContact({ cbuCvu: galicia(9) }))).body;
     await post(aContact({ cbuCvu: galicia(10) }));
-    const replaced = await ctx.api.call('put', `/v1/contacts/${contact.id}`, { token: ctx.token, body: { name: 'Renamed SA', taxId: TAX_ID, cbuCvu: mercadoPago(9) } });
+    const replaced = await ctx.api.call('put', `/v1/contacts/${contact.id}`, {
+      token: ctx.token,
+      body: { name: 'Renamed SA', taxId: TAX_ID, cbuCvu: mercadoPago(9) },
+    });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({ id: contact.id, name: 'Renamed SA', cbuCvu: mercadoPago(9), entity: 'Mercado Pago', creationDate: contact.creationDate });
+    expect(replaced.body).toMatchObject({
+      id: contact.id,
+      name: 'Renamed SA',
+      cbuCvu: mercadoPago(9),
+      entity: 'Mercado Pago',
+      creationDate: contact.creationDate,
+    });
     const taken = await ctx.api.call('put', `/v1/contacts/${contact.id}`, { token: ctx.token, body: { name: 'x', taxId: TAX_ID, cbuCvu: galicia(10) } });
     expect(taken.status).toBe(409);
   });

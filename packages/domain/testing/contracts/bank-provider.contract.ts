@@ -107,8 +107,16 @@ function aliasContract(harness: () => BankProviderHarness): void {
     });
 
     it('reports a provider that is down or slow while resolving as 502 or 504', async () => {
-      expectDown(await harness().provider.resolveAlias(harness().alias('is-down')).catch((e: unknown) => e));
-      expectTimeout(await harness().provider.resolveAlias(harness().alias('times-out')).catch((e: unknown) => e));
+      expectDown(
+        await harness()
+          .provider.resolveAlias(harness().alias('is-down'))
+          .catch((e: unknown) => e),
+      );
+      expectTimeout(
+        await harness()
+          .provider.resolveAlias(harness().alias('times-out'))
+          .catch((e: unknown) => e),
+      );
     });
   });
 }
@@ -150,20 +158,36 @@ function payoutContract(harness: () => BankProviderHarness): void {
 
     it('reports a provider that is down as 502 and takes nothing', async () => {
       const request = harness().payout('is-down');
-      expectDown(await harness().provider.sendPayout(request).catch((e: unknown) => e));
+      expectDown(
+        await harness()
+          .provider.sendPayout(request)
+          .catch((e: unknown) => e),
+      );
       expect(await harness().provider.getPayout(request.payoutId)).toBeUndefined();
     });
 
     it('reports a provider that does not answer as 504 and takes nothing', async () => {
       const request = harness().payout('times-out');
-      expectTimeout(await harness().provider.sendPayout(request).catch((e: unknown) => e));
+      expectTimeout(
+        await harness()
+          .provider.sendPayout(request)
+          .catch((e: unknown) => e),
+      );
       expect(await harness().provider.getPayout(request.payoutId)).toBeUndefined();
     });
 
     it('shows a payout whose answer came too late as taken, so the caller reconciles instead of paying again', async () => {
       const request = harness().payout('answers-late');
-      expectTimeout(await harness().provider.sendPayout(request).catch((e: unknown) => e));
-      expect(await harness().provider.getPayout(request.payoutId)).toMatchObject({ state: 'COMPLETED', payoutId: request.payoutId, amountMinor: request.amountMinor });
+      expectTimeout(
+        await harness()
+          .provider.sendPayout(request)
+          .catch((e: unknown) => e),
+      );
+      expect(await harness().provider.getPayout(request.payoutId)).toMatchObject({
+        state: 'COMPLETED',
+        payoutId: request.payoutId,
+        amountMinor: request.amountMinor,
+      });
     });
   });
 }

@@ -4,7 +4,11 @@ import { useHarness, type HarnessFactory, type TestDefinition } from './harness'
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
-const destination = (n: number, alias: string | null = null): ContactDestination => ({ cbuCvu: composeCvu('0070999', BigInt(n)), alias, entity: 'Banco de Galicia' });
+const destination = (n: number, alias: string | null = null): ContactDestination => ({
+  cbuCvu: composeCvu('0070999', BigInt(n)),
+  alias,
+  entity: 'Banco de Galicia',
+});
 const details = (name = 'Proveedor SA', taxId = validTaxId('30', 71000000)) => ({ name, taxId });
 
 export function contactRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
@@ -49,7 +53,12 @@ export function contactRepositoryContract(factory: HarnessFactory, itRacing: Tes
       await insert(customerId, destination(7, 'taken.alias'));
       const edited = contact.replace(details('Renamed SA'), destination(8, 'new.alias'), at(5));
       await ctx.h.uow.run((tx) => tx.contacts.update(edited));
-      expect((await ctx.h.contactQueries.get(contact.id))?.toSnapshot()).toMatchObject({ name: 'Renamed SA', alias: 'new.alias', modificationDate: at(5), version: 2 });
+      expect((await ctx.h.contactQueries.get(contact.id))?.toSnapshot()).toMatchObject({
+        name: 'Renamed SA',
+        alias: 'new.alias',
+        modificationDate: at(5),
+        version: 2,
+      });
       const stale = contact.replace(details('Lost update'), destination(6), at(6));
       await expect(ctx.h.uow.run((tx) => tx.contacts.update(stale))).rejects.toBeInstanceOf(ConcurrentModificationError);
       const taken = edited.replace(details(), destination(9, 'Taken.Alias'), at(7));

@@ -1,18 +1,11 @@
 import 'reflect-metadata';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { PageQuery } from './list-query';
+import { CounterPartyBody } from './money-dto';
 import { TaxIdFilter } from './tax-id-filter';
 
-/** POST and PUT /v1/contacts: the full recipient. Formats (check digits, alias pattern) are the domain's. */
-export class ContactBody {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  name!: string;
-
-  @IsString()
-  taxId!: string;
-
+/** POST and PUT /v1/contacts: the full recipient, a counterparty with its account. Formats are the domain's. */
+export class ContactBody extends CounterPartyBody {
   @IsOptional()
   @IsString()
   cbuCvu?: string;

@@ -64,17 +64,19 @@ export function bankProviderContract(factory: () => Promise<BankProviderHarness>
     });
 
     it('reports a provider that is down as external-provider-unavailable with the provider error', async () => {
-      expectDown(await h.provider.requestCvu(h.request('is-down')).catch((e: unknown) => e));
+      expectDown(await failureOf(h.provider.requestCvu(h.request('is-down'))));
     });
 
     it('reports a provider that does not answer in time as external-provider-timeout', async () => {
-      expectTimeout(await h.provider.requestCvu(h.request('times-out')).catch((e: unknown) => e));
+      expectTimeout(await failureOf(h.provider.requestCvu(h.request('times-out'))));
     });
 
     aliasContract(() => h);
     payoutContract(() => h);
   });
 }
+
+const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.catch((e: unknown) => e);
 
 function expectDown(error: unknown): void {
   expect(error).toBeInstanceOf(ProviderError);
@@ -107,16 +109,8 @@ function aliasContract(harness: () => BankProviderHarness): void {
     });
 
     it('reports a provider that is down or slow while resolving as 502 or 504', async () => {
-      expectDown(
-        await harness()
-          .provider.resolveAlias(harness().alias('is-down'))
-          .catch((e: unknown) => e),
-      );
-      expectTimeout(
-        await harness()
-          .provider.resolveAlias(harness().alias('times-out'))
-          .catch((e: unknown) => e),
-      );
+      expectDown(await failureOf(harness().provider.resolveAlias(harness().alias('is-down'))));
+      expectTimeout(await failureOf(harness().provider.resolveAlias(harness().alias('times-out'))));
     });
   });
 }
@@ -156,33 +150,18 @@ function payoutContract(harness: () => BankProviderHarness): void {
       expect(await harness().provider.getPayout(request.payoutId)).toEqual(record);
     });
 
-    it('reports a provider that is down as 502 and takes nothing', async () => {
-      const request = harness().payout('is-down');
-      expectDown(
-        await harness()
-          .provider.sendPayout(request)
-          .catch((e: unknown) => e),
-      );
-      expect(await harness().provider.getPayout(request.payoutId)).toBeUndefined();
-    });
-
-    it('reports a provider that does not answer as 504 and takes nothing', async () => {
-      const request = harness().payout('times-out');
-      expectTimeout(
-        await harness()
-          .provider.sendPayout(request)
-          .catch((e: unknown) => e),
-      );
+    it.each([
+      ['is down', 'is-down', expectDown],
+      ['does not answer', 'times-out', expectTimeout],
+    ] as const)('reports a provider that %s as 502/504 and takes nothing', async (_what, behaviour, expectFailure) => {
+      const request = harness().payout(behaviour);
+      expectFailure(await failureOf(harness().provider.sendPayout(request)));
       expect(await harness().provider.getPayout(request.payoutId)).toBeUndefined();
     });
 
     it('shows a payout whose answer came too late as taken, so the caller reconciles instead of paying again', async () => {
       const request = harness().payout('answers-late');
-      expectTimeout(
-        await harness()
-          .provider.sendPayout(request)
-          .catch((e: unknown) => e),
-      );
+      expectTimeout(await failureOf(harness().provider.sendPayout(request)));
       expect(await harness().provider.getPayout(request.payoutId)).toMatchObject({
         state: 'COMPLETED',
         payoutId: request.payoutId,

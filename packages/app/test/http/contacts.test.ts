@@ -42,6 +42,17 @@ describe('contacts (recipients)', () => {
     expect(res.body).toMatchObject({ alias: 'Norte.Pagos', cbuCvu: expect.stringMatching(/^\d{22}$/), entity: expect.any(String) });
   });
 
+  it('replays a save sent again under its Idempotency-Key instead of refusing it as a duplicate', async () => {
+    const send = () =>
+      ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: aContact({ alias: 'replay.alias' }), headers: { 'Idempotency-Key': 'contact-replay' } });
+    const first = await send();
+    const again = await send();
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await list('?alias=replay.alias')).toHaveLength(1);
+  });
+
   it('accepts cbuCvu and alias of the same account, and refuses an alias of another account with 400 on alias', async () => {
     const resolved = (await post(aContact({ alias: 'ambos.iguales' }))).body;
     await ctx.api.call('delete', `/v1/contacts/${resolved.id}`, { token: ctx.token });

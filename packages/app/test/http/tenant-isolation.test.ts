@@ -1,4 +1,5 @@
 import { openApiDocument } from '@rcs/adapters-http';
+import { composeCvu } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
 import { key } from '../support/fixtures';
 import { documentedOperations, type DocumentedOperation } from '../support/openapi-operations';
@@ -46,6 +47,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   await post('/v1/sandbox/settlement-runs', {});
   const [settlement] = (await api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token })).body;
   const [currentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
+  const contact = await post('/v1/contacts', { name: `Recipient ${n}`, taxId: validTaxId('30', n), cbuCvu: composeCvu('0070999', BigInt(n)) });
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -54,6 +56,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     'route-settlements': routeSettlement,
     settlements: settlement,
     'current-accounts': currentAccount,
+    contacts: contact,
   };
 }
 
@@ -105,6 +108,7 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     ReceivableEdit: { description: 'edited' },
     ReceivableStatusInput: { status: 'PAID' },
     RouteSettlementInput: { routeCode: `N${m}`, date: '2026-12-01', associateId: world.associates.id },
+    ContactInput: { name: `Recipient ${m}`, taxId: validTaxId('30', m), cbuCvu: composeCvu('0070999', BigInt(m)) },
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
   };
   const schema = requestSchemaOf(operation);

@@ -92,8 +92,8 @@ const schemas = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200, description: 'Name or legal name' },
       taxId: { type: 'string', description: 'CUIT/CUIL; dashes and spaces accepted; check digit verified' },
-      cbuCvu: { type: 'string', pattern: '^\\d{22}$' },
-      alias: { type: 'string', pattern: '^[A-Za-z0-9.-]{6,20}$' },
+      cbuCvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null is the same as leaving it out' },
+      alias: { type: ['string', 'null'], pattern: '^[A-Za-z0-9.-]{6,20}$', description: 'null is the same as leaving it out' },
     },
   },
   Contact: {

@@ -20,7 +20,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
   const destinations = new WeakMap<Request, ContactDestination>();
   const resolveDestination: RequestHandler = async (req, _res, next) => {
     const { cbuCvu, alias } = req.body as ContactBody;
-    destinations.set(req, await app.contacts.resolveDestination.execute({ cbuCvu, alias }));
+    destinations.set(req, await app.contacts.resolveDestination.execute({ cbuCvu: cbuCvu ?? undefined, alias: alias ?? undefined }));
     next();
   };
   const input = (req: Request) => {

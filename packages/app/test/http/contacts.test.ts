@@ -135,6 +135,14 @@ describe('contacts (recipients)', () => {
     expect(taken.status).toBe(409);
   });
 
+  it('takes a recipient back as it was read (alias null) on PUT', async () => {
+    const contact = (await post(aContact({ cbuCvu: galicia(16) }))).body;
+    const { name, taxId, cbuCvu, alias } = contact;
+    const replaced = await ctx.api.call('put', `/v1/contacts/${contact.id}`, { token: ctx.token, body: { name, taxId, cbuCvu, alias } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ cbuCvu, alias: null });
+  });
+
   it('deletes a recipient with 204, then it is 404 and its CBU can be saved again', async () => {
     const contact = (await post(aContact({ cbuCvu: galicia(11) }))).body;
     const deleted = await ctx.api.call('delete', `/v1/contacts/${contact.id}`, { token: ctx.token });

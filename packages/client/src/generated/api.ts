@@ -1374,8 +1374,10 @@ export interface components {
       name: string;
       /** @description CUIT/CUIL; dashes and spaces accepted; check digit verified */
       taxId: string;
-      cbuCvu?: string;
-      alias?: string;
+      /** @description null is the same as leaving it out */
+      cbuCvu?: string | null;
+      /** @description null is the same as leaving it out */
+      alias?: string | null;
     };
     Contact: {
       /** Format: int64 */

@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { composeCvu } from '@rcs/domain';
 import { sendIncomingTransfer, type IncomingTransferNotification } from './incoming-transfer-notification';
+import { payoutDesk } from './simulated-payouts';
+import { answerLate, readBody, sendJson as send } from './simulator-http';
 
 /** Magic words in holderName, like a card processor's test numbers; see this package's README. */
 export const MAGIC = {
@@ -15,8 +17,10 @@ export const MAGIC = {
 export interface BankSimulatorOptions {
   /** How long after the first request a CVU is assigned (SANDBOX_PROVISIONING_DELAY_MS). */
   readonly provisioningDelayMs?: number;
-  /** How long SIM-TIMEOUT requests hang before answering. */
+  /** How long SIM-TIMEOUT requests (and slow aliases and payouts) hang before answering. */
   readonly hangMs?: number;
+  /** How long a payout to MAGIC_DESTINATIONS.SLOW_TO_COMPLETE stays ACCEPTED before it is COMPLETED. */
+  readonly payoutDelayMs?: number;
   /** Failing calls per request id before SIM-FLAKY succeeds. */
   readonly flakyFailures?: number;
   readonly now?: () => number;
@@ -40,7 +44,8 @@ export function simulatedCvu(requestId: string): string {
 }
 
 /**
- * The banking provider's CVU API, simulated: assigns valid CVUs after a delay and fails on demand. Runs in the
+ * The banking provider's API, simulated: assigns valid CVUs after a delay, resolves aliases, takes payouts once per
+ * id, and fails on demand. Runs in the
  * service's process in sandbox mode and standalone (`npm run bank-simulator`); both speak real HTTP.
  */
 export function createBankSimulator(options: BankSimulatorOptions = {}): Server {
@@ -50,16 +55,13 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
   const now = options.now ?? Date.now;
   const requests = new Map<string, CvuRequestRecord>();
   const hanging = new Set<NodeJS.Timeout>();
-
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
+  const desk = payoutDesk({ hangMs, payoutDelayMs: options.payoutDelayMs ?? 500, now, hanging });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator');
     if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { status: 'ok' });
     if (req.method === 'POST' && url.pathname === '/v1/incoming-transfers') return simulateIncomingTransfer(req, res);
+    if (await desk(req, res, url.pathname)) return;
     const match = /^\/v1\/cvu-requests\/([^/]+)$/.exec(url.pathname);
     if (!match || req.method !== 'PUT') return send(res, 404, { error: 'not found' });
     const requestId = decodeURIComponent(match[1]);
@@ -77,14 +79,7 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
     record.calls++;
     const name = record.holderName;
     if (name.includes(MAGIC.DOWN)) return send(res, 503, { error: 'provider down (simulated)' });
-    if (name.includes(MAGIC.TIMEOUT)) {
-      const timer = setTimeout(() => {
-        hanging.delete(timer);
-        send(res, 200, { requestId, state: 'PENDING' });
-      }, hangMs);
-      hanging.add(timer);
-      return;
-    }
+    if (name.includes(MAGIC.TIMEOUT)) return answerLate(hanging, hangMs, () => send(res, 200, { requestId, state: 'PENDING' }));
     if (name.includes(MAGIC.FLAKY) && record.calls <= flakyFailures) return send(res, 503, { error: 'temporarily unavailable (simulated)' });
     if (name.includes(MAGIC.REJECT)) return send(res, 200, { requestId, state: 'REJECTED', reason: 'holder rejected by compliance (simulated)' });
     if (now() - record.firstSeen < delayMs) return send(res, 200, { requestId, state: 'PENDING' });
@@ -106,16 +101,6 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
   });
   server.on('close', () => hanging.forEach(clearTimeout));
   return server;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
 }
 
 /** Starts a simulator on 127.0.0.1 (port 0: any free port) and returns its base URL. */

@@ -1,4 +1,12 @@
-import { ProviderError, type BankProvider, type CvuRequest, type CvuRequestState } from '@rcs/domain';
+import {
+  ProviderError,
+  type AliasResolution,
+  type BankProvider,
+  type CvuRequest,
+  type CvuRequestState,
+  type PayoutRecord,
+  type PayoutRequest,
+} from '@rcs/domain';
 
 export interface HttpBankProviderOptions {
   readonly baseUrl: string;
@@ -23,10 +31,13 @@ class AttemptFailure extends Error {
   }
 }
 
+/** The provider's 404 on a lookup: what was asked for does not exist there. */
+const NOT_FOUND = Symbol('not found');
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Client of the banking provider's CVU API (protocol in this package's README). Each call retries a few times
+ * Client of the banking provider's API (protocol in this package's README). Each call retries a few times
  * within itself (timeouts, 429, 5xx, refused connections); what still fails becomes 504
  * external-provider-timeout or 502 external-provider-unavailable with providerError {code, detail}.
  */
@@ -52,11 +63,34 @@ export class HttpBankProvider implements BankProvider {
     return parseCvuState(body);
   }
 
-  private async call(method: string, path: string, payload: unknown): Promise<unknown> {
+  async resolveAlias(alias: string): Promise<AliasResolution | undefined> {
+    const body = await this.call('GET', `/v1/aliases/${encodeURIComponent(alias)}`, undefined, { notFound: true });
+    return body === NOT_FOUND ? undefined : parseAliasResolution(body);
+  }
+
+  /** PUT under the payout's id: retrying it within the call (or after a crash) is safe, the provider pays once. */
+  async sendPayout(request: PayoutRequest): Promise<PayoutRecord> {
+    const body = await this.call('PUT', `/v1/payouts/${encodeURIComponent(request.payoutId)}`, {
+      // A string of minor units: exact at any size, never a binary fraction.
+      amountMinor: request.amountMinor.toString(),
+      currencyCode: request.currencyCode,
+      destination: { cbuCvu: request.destination.cbuCvu },
+      ...(request.counterParty ? { counterParty: request.counterParty } : {}),
+    });
+    return parsePayoutRecord(body);
+  }
+
+  async getPayout(payoutId: string): Promise<PayoutRecord | undefined> {
+    const body = await this.call('GET', `/v1/payouts/${encodeURIComponent(payoutId)}`, undefined, { notFound: true });
+    return body === NOT_FOUND ? undefined : parsePayoutRecord(body);
+  }
+
+  /** `notFound`: a 404 is an answer (NOT_FOUND), not a refused request. */
+  private async call(method: string, path: string, payload: unknown, options: { notFound?: boolean } = {}): Promise<unknown> {
     let last: AttemptFailure | undefined;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
-        return await this.attempt(method, path, payload);
+        return await this.attempt(method, path, payload, options.notFound ?? false);
       } catch (error) {
         if (!(error instanceof AttemptFailure)) throw error;
         last = error;
@@ -71,7 +105,7 @@ export class HttpBankProvider implements BankProvider {
     });
   }
 
-  private async attempt(method: string, path: string, payload: unknown): Promise<unknown> {
+  private async attempt(method: string, path: string, payload: unknown, notFound: boolean): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(new URL(path, this.options.baseUrl), {
@@ -80,7 +114,7 @@ export class HttpBankProvider implements BankProvider {
           'content-type': 'application/json',
           ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
         },
-        body: JSON.stringify(payload),
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
@@ -90,6 +124,7 @@ export class HttpBankProvider implements BankProvider {
       throw new AttemptFailure('unavailable', cause, `could not reach the provider (${cause})`);
     }
     const text = await response.text().catch(() => '');
+    if (notFound && response.status === 404) return NOT_FOUND;
     if (response.status === 429 || response.status >= 500) {
       throw new AttemptFailure('unavailable', `HTTP_${response.status}`, `provider answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`);
     }
@@ -108,10 +143,46 @@ export class HttpBankProvider implements BankProvider {
   }
 }
 
+const badResponse = (detail: string) => new ProviderError('external-provider-unavailable', { code: 'BAD_RESPONSE', detail });
+
 function parseCvuState(body: unknown): CvuRequestState {
   const b = body as { state?: unknown; cvu?: unknown; reason?: unknown };
   if (b?.state === 'PENDING') return { state: 'PENDING' };
   if (b?.state === 'ASSIGNED' && typeof b.cvu === 'string') return { state: 'ASSIGNED', cvu: b.cvu };
   if (b?.state === 'REJECTED') return { state: 'REJECTED', reason: typeof b.reason === 'string' ? b.reason : 'no reason given' };
-  throw new ProviderError('external-provider-unavailable', { code: 'BAD_RESPONSE', detail: `unexpected CVU request state ${JSON.stringify(b?.state)}` });
+  throw badResponse(`unexpected CVU request state ${JSON.stringify(b?.state)}`);
+}
+
+function parseAliasResolution(body: unknown): AliasResolution {
+  const b = body as Partial<Record<keyof AliasResolution, unknown>>;
+  if (typeof b?.alias !== 'string' || typeof b.cbuCvu !== 'string' || typeof b.entity !== 'string') {
+    throw badResponse('alias resolution without alias, cbuCvu or entity');
+  }
+  const optional = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { alias: b.alias, cbuCvu: b.cbuCvu, holderName: optional(b.holderName), holderTaxId: optional(b.holderTaxId), entity: b.entity };
+}
+
+function parsePayoutRecord(body: unknown): PayoutRecord {
+  const b = body as {
+    payoutId?: unknown;
+    amountMinor?: unknown;
+    currencyCode?: unknown;
+    destination?: { cbuCvu?: unknown };
+    state?: unknown;
+    reason?: unknown;
+  };
+  const cbuCvu = b?.destination?.cbuCvu;
+  if (
+    typeof b?.payoutId !== 'string' ||
+    typeof b.amountMinor !== 'string' ||
+    !/^\d+$/.test(b.amountMinor) ||
+    typeof b.currencyCode !== 'string' ||
+    typeof cbuCvu !== 'string'
+  ) {
+    throw badResponse('payout record without payoutId, amountMinor (digits), currencyCode or destination');
+  }
+  const base = { payoutId: b.payoutId, amountMinor: BigInt(b.amountMinor), currencyCode: b.currencyCode, destination: { cbuCvu } };
+  if (b.state === 'ACCEPTED' || b.state === 'COMPLETED') return { ...base, state: b.state };
+  if (b.state === 'REJECTED') return { ...base, state: 'REJECTED', reason: typeof b.reason === 'string' ? b.reason : 'no reason given' };
+  throw badResponse(`unexpected payout state ${JSON.stringify(b.state)}`);
 }

@@ -1,6 +1,8 @@
-import { bankProviderContract, type ProviderBehaviour } from '@rcs/domain/testing';
+import { composeCvu } from '@rcs/domain';
+import { bankProviderContract, type AliasBehaviour, type PayoutBehaviour, type ProviderBehaviour } from '@rcs/domain/testing';
 import { HttpBankProvider } from '../src/http-bank-provider';
 import { MAGIC, startBankSimulator } from '../src/bank-simulator';
+import { MAGIC_DESTINATIONS } from '../src/simulated-payouts';
 
 /** The HTTP client talking to the simulator passes the contract the scripted fake passes. */
 describe('HTTP bank provider client and simulator', () => {
@@ -9,10 +11,26 @@ describe('HTTP bank provider client and simulator', () => {
     const simulator = await startBankSimulator(0, { provisioningDelayMs: 1_000, hangMs: 2_000, now: () => clock });
     const provider = new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 200, attempts: 2, backoffMs: 1 });
     const words: Record<ProviderBehaviour, string> = { assigns: '', rejects: MAGIC.REJECT, 'is-down': MAGIC.DOWN, 'times-out': MAGIC.TIMEOUT };
+    const aliases: Record<AliasBehaviour, string> = { resolves: 'Kiosco.Sur', unknown: 'sim-unknown.1', 'is-down': 'sim-down.1', 'times-out': 'sim-timeout.1' };
+    const destinations: Record<PayoutBehaviour, string | undefined> = {
+      completes: undefined,
+      rejects: MAGIC_DESTINATIONS.REJECTED,
+      'is-down': MAGIC_DESTINATIONS.DOWN,
+      'times-out': MAGIC_DESTINATIONS.TIMEOUT,
+      'answers-late': MAGIC_DESTINATIONS.LATE,
+    };
     let requests = 0;
+    let payouts = 0;
     return {
       provider,
       request: (behaviour) => ({ requestId: `ra-${++requests}`, holderName: `Kiosco ${words[behaviour]} SA`, holderTaxId: '30712345671', currencyCode: 'ARS' }),
+      alias: (behaviour) => aliases[behaviour],
+      payout: (behaviour) => ({
+        payoutId: `tr-${++payouts}`,
+        amountMinor: 150_050n,
+        currencyCode: 'ARS',
+        destination: { cbuCvu: destinations[behaviour] ?? composeCvu('0070999', BigInt(payouts)) },
+      }),
       elapse: () => {
         clock += 1_000;
       },

@@ -19,6 +19,7 @@ import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import { moneyRoutes } from './routes/money-routes';
 import { transferRoutes } from './routes/transfer-routes';
+import { contactRoutes } from './routes/contact-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
@@ -87,9 +88,16 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(methodNotAllowed(open));
   api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
-  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes, transferRoutes].map(
-    (resource) => resource(routes),
-  );
+  const resources = [
+    clientRoutes,
+    associateRoutes,
+    receivableAccountRoutes,
+    receivableRoutes,
+    routeSettlementRoutes,
+    moneyRoutes,
+    transferRoutes,
+    contactRoutes,
+  ].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));
   api.use(methodNotAllowed(resources));

@@ -10,6 +10,7 @@ import { KnexLedgerQueries } from './repositories/knex-ledger';
 import { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
 import { KnexSettlementQueries } from './repositories/knex-settlements';
 import { KnexTransferQueries } from './repositories/knex-transfer-repository';
+import { KnexContactQueries } from './repositories/knex-contact-repository';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
@@ -24,5 +25,6 @@ export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
     currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
     settlementQueries: new KnexSettlementQueries(uow.executor),
     transferQueries: new KnexTransferQueries(uow.executor),
+    contactQueries: new KnexContactQueries(uow.executor),
   };
 }

@@ -13,6 +13,7 @@ import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexTransferRepository } from './repositories/knex-transfer-repository';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
+import { KnexContactRepository } from './repositories/knex-contact-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -34,6 +35,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   ledger: ({ trx }) => new KnexLedgerRepository(trx),
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
   transfers: ({ trx }) => new KnexTransferRepository(trx),
+  contacts: ({ trx }) => new KnexContactRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
 });

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApplication, DEFAULT_PROVISIONING_POLICY, type Application, type BankProvider, type Clock, type ProvisioningTrigger } from '@rcs/domain';
 import { ensureSetting, KnexUnitOfWork, knexQueries } from '@rcs/adapters-postgres';
-import { HttpBankProvider } from '@rcs/adapters-bank';
+import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import type { Config } from './config';
 
@@ -60,6 +60,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         secrets: new RandomSecretGenerator(),
         ...knexQueries(uow),
         bank,
+        entities: new ArgentineEntityDirectory(),
         provisioningPolicy: {
           maxAttempts: config.provisioning.maxAttempts,
           baseDelayMs: config.provisioning.retryBaseMs,

@@ -27,6 +27,9 @@ describe('provisioning with two instances at once', () => {
           asked.push(request.requestId);
           return http.requestCvu(request);
         },
+        resolveAlias: (alias) => http.resolveAlias(alias),
+        sendPayout: (request) => http.sendPayout(request),
+        getPayout: (payoutId) => http.getPayout(payoutId),
       };
       const instances = [0, 1].map(() => {
         const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });

@@ -47,6 +47,11 @@ import { ApproveTransfer, CancelTransfer, RejectTransfer } from './transfers/use
 import { GetTransfer, ListTransfers } from './transfers/use-cases/read-transfers';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
+import type { EntityDirectory } from './bank/entity-directory';
+import type { ContactQueries } from './contacts/contact-repository';
+import { ResolveContactDestination } from './contacts/use-cases/resolve-contact-destination';
+import { CreateContact, DeleteContact, ReplaceContact } from './contacts/use-cases/save-contact';
+import { GetContact, ListContacts } from './contacts/use-cases/read-contacts';
 import {
   GetRouteSettlement,
   ListRouteSettlementReceivables,
@@ -66,6 +71,7 @@ export interface ApplicationQueries {
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
   readonly transferQueries: TransferQueries;
+  readonly contactQueries: ContactQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -77,6 +83,7 @@ export interface ApplicationPorts extends ApplicationQueries {
   readonly secrets: SecretGenerator;
   readonly tokens: TokenIssuer;
   readonly bank: BankProvider;
+  readonly entities: EntityDirectory;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;
 }
@@ -169,6 +176,15 @@ export function createApplication(ports: ApplicationPorts) {
     },
     ledger: {
       verify: new VerifyLedger(ports.ledgerQueries),
+    },
+    contacts: {
+      /** Outside any transaction: it may ask the provider (an alias). Then create or replace with what it gives. */
+      resolveDestination: new ResolveContactDestination(ports.bank, ports.entities),
+      create: new CreateContact(uow, clock),
+      replace: new ReplaceContact(uow, clock),
+      delete: new DeleteContact(uow),
+      get: new GetContact(ports.contactQueries),
+      list: new ListContacts(ports.contactQueries),
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),

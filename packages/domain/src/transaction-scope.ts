@@ -10,6 +10,7 @@ import type { LedgerRepository } from './ledger/ledger-repository';
 import type { SettlementRepository } from './settlements/settlement-repository';
 import type { ReceivableAccountRepository } from './receivable-accounts/receivable-account-repository';
 import type { TransferRepository } from './transfers/transfer-repository';
+import type { ContactRepository } from './contacts/contact-repository';
 
 /**
  * Everything one transaction can reach: every repository and the outbox share its fate. Use cases take a slice
@@ -27,6 +28,7 @@ export interface TransactionScope {
   readonly ledger: LedgerRepository;
   readonly settlements: SettlementRepository;
   readonly transfers: TransferRepository;
+  readonly contacts: ContactRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
 }

@@ -1,4 +1,4 @@
-import type { AccessTokenClaims, Clock, IssuedToken, SecretGenerator, SecretHasher, TokenIssuer } from '../src';
+import type { AccessTokenClaims, Clock, EntityDirectory, IssuedToken, SecretGenerator, SecretHasher, TokenIssuer } from '../src';
 
 /** A clock that only moves when told to. */
 export class FixedClock implements Clock {
@@ -40,5 +40,12 @@ export class SequentialSecretGenerator implements SecretGenerator {
 export class ReadableTokenIssuer implements TokenIssuer {
   issue(claims: AccessTokenClaims): IssuedToken {
     return { accessToken: JSON.stringify(claims), expiresIn: 43200 };
+  }
+}
+
+/** Names an entity by the CBU/CVU's first 7 digits, so tests can tell which account an entity came from. */
+export class CodeEntityDirectory implements EntityDirectory {
+  entityOf(cbuCvu: string): string {
+    return `Entity ${cbuCvu.slice(0, 7)}`;
   }
 }

@@ -3,7 +3,7 @@ import { ScriptedBankProvider } from './scripted-bank-provider';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { inMemoryQueries } from './in-memory/in-memory-queries';
-import { FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
+import { CodeEntityDirectory, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
 
 /** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
 export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider } {
@@ -19,6 +19,7 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     tokens: new ReadableTokenIssuer(),
     ...inMemoryQueries(uow),
     bank,
+    entities: new CodeEntityDirectory(),
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },
     store,

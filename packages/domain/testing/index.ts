@@ -3,6 +3,7 @@ export * from './in-memory/in-memory-tables';
 export * from './in-memory/in-memory-unit-of-work';
 export * from './in-memory/in-memory-scope';
 export * from './in-memory/in-memory-client-repository';
+export * from './in-memory/in-memory-contact-repository';
 export * from './in-memory/in-memory-associate-repository';
 export * from './in-memory/in-memory-receivable-account-repository';
 export * from './scripted-bank-provider';

@@ -1,25 +1,85 @@
-import { composeCvu, ProviderError, type BankProvider, type CvuRequest, type CvuRequestState } from '../src';
+import {
+  composeCvu,
+  ProviderError,
+  type AliasResolution,
+  type BankProvider,
+  type CvuRequest,
+  type CvuRequestState,
+  type PayoutRecord,
+  type PayoutRequest,
+  type PayoutState,
+} from '../src';
 
 type Step = CvuRequestState | 'down' | 'timeout';
+/** 'late': the provider takes the payout but its answer never arrives (the caller sees a timeout). */
+type PayoutStep = PayoutState | 'down' | 'timeout' | 'late';
+
+const down = () => new ProviderError('external-provider-unavailable', { code: 'HTTP_503', detail: 'service unavailable' });
+const timeout = () => new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' });
 
 /**
- * A provider that answers from a script, for use-case tests: each request id gets the queued steps in order,
- * then ASSIGNED with a CVU derived from the request number.
+ * A provider that answers from a script, for use-case tests: each CVU request id gets the queued steps in order,
+ * then ASSIGNED with a CVU derived from the request number; aliases resolve only once registered; payouts to a
+ * destination follow its script, else complete, and are kept by payoutId like the real provider keeps them.
  */
 export class ScriptedBankProvider implements BankProvider {
   readonly requests: CvuRequest[] = [];
+  /** Payouts the provider took, by payoutId: what was paid, once each. */
+  readonly payouts = new Map<string, PayoutRecord>();
   private readonly scripts = new Map<string, Step[]>();
+  private readonly aliases = new Map<string, AliasResolution | 'down' | 'timeout'>();
+  private readonly payoutScripts = new Map<string, PayoutStep[]>();
 
   script(requestId: string, ...steps: Step[]): void {
     this.scripts.set(requestId, steps);
   }
 
+  /** How the provider answers for `alias`, in any letter case. */
+  scriptAlias(alias: string, answer: AliasResolution | 'down' | 'timeout'): void {
+    this.aliases.set(alias.toLowerCase(), answer);
+  }
+
+  /** The next payouts to `cbuCvu` get these steps in order, then complete. */
+  scriptPayout(cbuCvu: string, ...steps: PayoutStep[]): void {
+    this.payoutScripts.set(cbuCvu, steps);
+  }
+
   async requestCvu(request: CvuRequest): Promise<CvuRequestState> {
     this.requests.push(request);
     const step = this.scripts.get(request.requestId)?.shift();
-    if (step === 'down') throw new ProviderError('external-provider-unavailable', { code: 'HTTP_503', detail: 'service unavailable' });
-    if (step === 'timeout') throw new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' });
+    if (step === 'down') throw down();
+    if (step === 'timeout') throw timeout();
     if (step) return step;
     return { state: 'ASSIGNED', cvu: composeCvu('0000044', BigInt(request.requestId.replace(/\D/g, '') || '0')) };
+  }
+
+  async resolveAlias(alias: string): Promise<AliasResolution | undefined> {
+    const answer = this.aliases.get(alias.toLowerCase());
+    if (answer === 'down') throw down();
+    if (answer === 'timeout') throw timeout();
+    return answer;
+  }
+
+  async sendPayout(request: PayoutRequest): Promise<PayoutRecord> {
+    const known = this.payouts.get(request.payoutId);
+    if (known) return known;
+    const step = this.payoutScripts.get(request.destination.cbuCvu)?.shift() ?? { state: 'COMPLETED' };
+    if (step === 'down') throw down();
+    if (step === 'timeout') throw timeout();
+    const taken = { state: 'COMPLETED' as const };
+    const record: PayoutRecord = {
+      ...(step === 'late' ? taken : step),
+      payoutId: request.payoutId,
+      amountMinor: request.amountMinor,
+      currencyCode: request.currencyCode,
+      destination: { cbuCvu: request.destination.cbuCvu },
+    };
+    this.payouts.set(request.payoutId, record);
+    if (step === 'late') throw timeout();
+    return record;
+  }
+
+  async getPayout(payoutId: string): Promise<PayoutRecord | undefined> {
+    return this.payouts.get(payoutId);
   }
 }

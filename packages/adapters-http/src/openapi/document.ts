@@ -4,6 +4,7 @@ import { associatesApi } from './associates';
 import { authApi } from './auth';
 import { bankNotificationsApi } from './bank-notifications';
 import { clientsApi } from './clients';
+import { contactsApi } from './contacts';
 import { responseHeaders } from './headers';
 import { moneyApi } from './money';
 import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
@@ -25,6 +26,7 @@ const resources = [
   routeSettlementsApi,
   moneyApi,
   transfersApi,
+  contactsApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

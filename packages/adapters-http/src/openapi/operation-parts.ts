@@ -38,9 +38,12 @@ const requestId = {
     'the service log; another value is replaced by a generated one',
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
-export const listParams = [
+export const pageParams = [
   param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
+];
+export const listParams = [
+  ...pageParams,
   param('ids', 'Comma-separated ids'),
   param('fromDate', 'Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'Creation date <= (inclusive; a bare date includes the whole day)'),

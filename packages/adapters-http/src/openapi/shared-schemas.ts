@@ -45,6 +45,12 @@ export const sharedSchemas = {
       existingResourceId: id,
       missingFields: { type: 'array', items: { type: 'string' } },
       requiredScope: { type: 'string' },
+      providerError: {
+        type: 'object',
+        description: 'What the banking provider did (external-provider-unavailable, external-provider-timeout)',
+        required: ['code', 'detail'],
+        properties: { code: { type: 'string', description: 'TIMEOUT, HTTP_503, ECONNREFUSED, BAD_RESPONSE, ...' }, detail: { type: 'string' } },
+      },
     },
   },
 } as const;

@@ -17,15 +17,17 @@ export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHa
 /**
  * `handler` of a body under an Idempotency-Key (`key`: whether the header is required), in the one order that
  * works: a byte-for-byte repeat answered from the replay cache, then the body validated, then the key claimed or
- * replayed on the validated body's fingerprint.
+ * replayed on the validated body's fingerprint. `outside` runs between validation and the key's transaction: work
+ * that must not hold one open (a call to the banking provider).
  */
 export function keyedBody<T extends object>(
   keys: IdempotencyKeys,
   key: 'required' | 'optional',
   dto: ClassConstructor<T>,
   handler: AnswerHandler,
+  ...outside: RequestHandler[]
 ): RequestHandler[] {
-  return [keys.cachedReplay, validBody(dto), keys[key](handler)];
+  return [keys.cachedReplay, validBody(dto), ...outside, keys[key](handler)];
 }
 
 /** A list: the bare array, and the total in X-Total-Count. */

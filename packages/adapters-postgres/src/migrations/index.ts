@@ -7,6 +7,7 @@ import * as providerReferences from './005-provider-references';
 import * as payloadsAsJson from './006-payloads-as-json';
 import * as disabledReason from './007-disabled-reason';
 import * as aliasesAnyCase from './008-aliases-any-case';
+import * as contacts from './009-contacts';
 import * as transfers from './010-transfers';
 import pg from 'pg';
 
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['006-payloads-as-json', payloadsAsJson],
   ['007-disabled-reason', disabledReason],
   ['008-aliases-any-case', aliasesAnyCase],
+  ['009-contacts', contacts],
   ['010-transfers', transfers],
 ];
 

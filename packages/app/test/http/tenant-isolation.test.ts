@@ -1,4 +1,5 @@
 import { openApiDocument } from '@rcs/adapters-http';
+import { composeCvu } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
 import { key } from '../support/fixtures';
 import { documentedOperations, type DocumentedOperation } from '../support/openapi-operations';
@@ -47,6 +48,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   const [settlement] = (await api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token })).body;
   const [currentAccount, otherCurrentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
   const transfer = await post('/v1/transfers', internalTransfer(currentAccount.id, otherCurrentAccount.id));
+  const contact = await post('/v1/contacts', { name: `Recipient ${n}`, taxId: validTaxId('30', n), cbuCvu: composeCvu('0070999', BigInt(n)) });
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -59,6 +61,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     // Transfers name current accounts as sourceAccountId and destination.accountId.
     'source-accounts': currentAccount,
     accounts: otherCurrentAccount,
+    contacts: contact,
   };
 }
 
@@ -121,6 +124,7 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     ReceivableStatusInput: { status: 'PAID' },
     RouteSettlementInput: { routeCode: `N${m}`, date: '2026-12-01', associateId: world.associates.id },
     TransferInput: internalTransfer(world['source-accounts'].id, world.accounts.id),
+    ContactInput: { name: `Recipient ${m}`, taxId: validTaxId('30', m), cbuCvu: composeCvu('0070999', BigInt(m)) },
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
   };
   const schema = requestSchemaOf(operation);

@@ -882,6 +882,67 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/contacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List recipients
+     * @description Needs the scope `contacts:read`.
+     */
+    get: operations['listContacts'];
+    put?: never;
+    /**
+     * Save a recipient
+     * @description Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     *
+     *     Needs the scope `contacts:write`.
+     */
+    post: operations['createContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contacts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a recipient
+     * @description Needs the scope `contacts:read`.
+     */
+    get: operations['getContact'];
+    /**
+     * Replace a recipient
+     * @description A full body, as for creation; an alias left out is dropped. Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     *
+     *     Needs the scope `contacts:write`.
+     */
+    put: operations['replaceContact'];
+    post?: never;
+    /**
+     * Delete a recipient
+     * @description Deleted for good: its cbuCvu and alias are free for a new recipient; transfers already made keep their destination.
+     *
+     *     Needs the scope `contacts:write`.
+     */
+    delete: operations['deleteContact'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sandbox/collections': {
     parameters: {
       query?: never;
@@ -1030,6 +1091,12 @@ export interface components {
       existingResourceId?: number;
       missingFields?: string[];
       requiredScope?: string;
+      /** @description What the banking provider did (external-provider-unavailable, external-provider-timeout) */
+      providerError?: {
+        /** @description TIMEOUT, HTTP_503, ECONNREFUSED, BAD_RESPONSE, ... */
+        code: string;
+        detail: string;
+      };
     };
     LoginRequest: {
       clientId: string;
@@ -1504,6 +1571,33 @@ export interface components {
       executionDate: string | null;
       /** @description Set only when FAILED, e.g. insufficient-balance or destination-rejected */
       failureReason: string | null;
+    };
+    /** @description cbuCvu, alias or both */
+    ContactInput: {
+      /** @description Name or legal name */
+      name: string;
+      /** @description CUIT/CUIL; dashes and spaces accepted; check digit verified */
+      taxId: string;
+      /** @description null is the same as leaving it out */
+      cbuCvu?: string | null;
+      /** @description null is the same as leaving it out */
+      alias?: string | null;
+    };
+    Contact: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      /** @description 11 digits; input may carry dashes and spaces */
+      taxId: string;
+      cbuCvu: string;
+      /** @description As given; null when the recipient was saved by cbuCvu alone */
+      alias: string | null;
+      /** @description The bank or wallet that keeps the account (read-only) */
+      entity: string;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -9841,6 +9935,871 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'invalid-status-transition';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listContacts: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description 11 digits (dashes allowed) */
+        taxId?: string;
+        /** @description Exact, in any letter case */
+        alias?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 31,
+           *         "name": "Distribuidora Norte SA",
+           *         "taxId": "30712345671",
+           *         "cbuCvu": "0070999030004123456787",
+           *         "alias": "norte.pagos",
+           *         "entity": "Banco de Galicia y Buenos Aires",
+           *         "creationDate": "2026-03-02T13:45:00.000Z",
+           *         "modificationDate": "2026-03-02T13:45:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Contact'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks contacts:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Distribuidora Norte SA",
+         *       "taxId": "30-71234567-1",
+         *       "alias": "norte.pagos"
+         *     }
+         */
+        'application/json': components['schemas']['ContactInput'];
+      };
+    };
+    responses: {
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "name": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "cbuCvu": "0070999030004123456787",
+           *       "alias": "norte.pagos",
+           *       "entity": "Banco de Galicia y Buenos Aires",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Contact'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks contacts:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description resource-not-found: no account has the alias at the banking provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification' | 'duplicated-contact';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+      /** @description external-provider-unavailable: the banking provider could not resolve the alias (down, or a bad answer); nothing was stored, retry */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-unavailable';
+          };
+        };
+      };
+      /** @description external-provider-timeout: the banking provider did not resolve the alias in time; nothing was stored, retry */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-timeout';
+          };
+        };
+      };
+    };
+  };
+  getContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Recipient */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "name": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "cbuCvu": "0070999030004123456787",
+           *       "alias": "norte.pagos",
+           *       "entity": "Banco de Galicia y Buenos Aires",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Contact'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks contacts:read (requiredScope names it); resource-not-accessible: the recipient is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no recipient has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  replaceContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Distribuidora Norte SA",
+         *       "taxId": "30-71234567-1",
+         *       "alias": "norte.pagos"
+         *     }
+         */
+        'application/json': components['schemas']['ContactInput'];
+      };
+    };
+    responses: {
+      /** @description Replaced */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 31,
+           *       "name": "Distribuidora Norte SA",
+           *       "taxId": "30712345671",
+           *       "cbuCvu": "0070999030004123456787",
+           *       "alias": "norte.pagos",
+           *       "entity": "Banco de Galicia y Buenos Aires",
+           *       "creationDate": "2026-03-02T13:45:00.000Z",
+           *       "modificationDate": "2026-03-02T13:45:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Contact'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks contacts:write (requiredScope names it); resource-not-accessible: the recipient is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no recipient has this id, or no account has the alias at the banking provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification' | 'duplicated-contact';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+      /** @description external-provider-unavailable: the banking provider could not resolve the alias (down, or a bad answer); nothing was stored, retry */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-unavailable';
+          };
+        };
+      };
+      /** @description external-provider-timeout: the banking provider did not resolve the alias in time; nothing was stored, retry */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-timeout';
+          };
+        };
+      };
+    };
+  };
+  deleteContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks contacts:write (requiredScope names it); resource-not-accessible: the recipient is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no recipient has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
           };
         };
       };

@@ -15,9 +15,55 @@ export type CvuRequestState =
   /** Permanent refusal: asking again will not change it. */
   | { readonly state: 'REJECTED'; readonly reason: string };
 
-/** The banking provider that issues CVUs (and, with later issues, resolves aliases and sends payouts). */
+/** Who holds the account an alias names, as the provider reports it. */
+export interface AliasResolution {
+  readonly alias: string;
+  readonly cbuCvu: string;
+  readonly holderName: string | null;
+  readonly holderTaxId: string | null;
+  /** The bank or wallet that keeps the account. */
+  readonly entity: string;
+}
+
+export interface PayoutRequest {
+  /** Our idempotency key at the provider (the transfer's id): sending it again never pays again. */
+  readonly payoutId: string;
+  readonly amountMinor: bigint;
+  readonly currencyCode: string;
+  readonly destination: { readonly cbuCvu: string };
+  readonly counterParty?: { readonly name: string; readonly taxId: string };
+}
+
+export type PayoutState =
+  /** Taken by the provider; the money is on its way. Ask again (getPayout) for the outcome. */
+  | { readonly state: 'ACCEPTED' }
+  | { readonly state: 'COMPLETED' }
+  /** Permanent refusal (a closed or blocked destination): no money left. */
+  | { readonly state: 'REJECTED'; readonly reason: string };
+
+/** The provider's record of a payout: what it was asked to pay under the id, and where it stands. */
+export type PayoutRecord = PayoutState & {
+  readonly payoutId: string;
+  readonly amountMinor: bigint;
+  readonly currencyCode: string;
+  readonly destination: { readonly cbuCvu: string };
+};
+
+/**
+ * The banking provider: issues CVUs, resolves aliases, sends payouts. Every failure to get an answer is a
+ * ProviderError (502/504); answers the provider gives (REJECTED, unknown alias) are values.
+ */
 export interface BankProvider {
   requestCvu(request: CvuRequest): Promise<CvuRequestState>;
+  /** The account behind an alias (any letter case), or undefined when no account has it. */
+  resolveAlias(alias: string): Promise<AliasResolution | undefined>;
+  /**
+   * Asks the provider to pay. The same payoutId sent again (a retry, a worker that crashed) is answered with the
+   * payout's record and never pays twice, whatever the second request says.
+   */
+  sendPayout(request: PayoutRequest): Promise<PayoutRecord>;
+  /** The provider's record of a payout, or undefined when it never took one under that id (safe to send it). */
+  getPayout(payoutId: string): Promise<PayoutRecord | undefined>;
 }
 
 export interface ProviderErrorDetail {

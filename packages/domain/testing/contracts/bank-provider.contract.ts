@@ -1,13 +1,20 @@
-import { isValidCbuCvu, ProviderError, type BankProvider, type CvuRequest } from '../../src';
+import { isValidCbuCvu, ProviderError, type BankProvider, type CvuRequest, type PayoutRequest } from '../../src';
 
 /** How the provider under contract will treat a request: each adapter arranges it its own way. */
 export type ProviderBehaviour = 'assigns' | 'rejects' | 'is-down' | 'times-out';
+export type AliasBehaviour = 'resolves' | 'unknown' | 'is-down' | 'times-out';
+/** 'answers-late': the provider takes the payout, but its answer comes after the caller gave up. */
+export type PayoutBehaviour = 'completes' | 'rejects' | 'is-down' | 'times-out' | 'answers-late';
 
 /** What an adapter under the bank provider contract offers; each adapter's test file builds one. */
 export interface BankProviderHarness {
   readonly provider: BankProvider;
   /** A new request (its own request id) that the provider will treat as `behaviour` says. */
   request(behaviour: ProviderBehaviour): CvuRequest;
+  /** An alias, in the letter case the provider knows it, that the provider will treat as `behaviour` says. */
+  alias(behaviour: AliasBehaviour): string;
+  /** A new payout (its own id) whose destination the provider will treat as `behaviour` says. */
+  payout(behaviour: PayoutBehaviour): PayoutRequest;
   /** Lets the time the provider takes to assign a CVU pass (its answers are PENDING until then). */
   elapse(): void;
   close(): Promise<void>;
@@ -57,15 +64,109 @@ export function bankProviderContract(factory: () => Promise<BankProviderHarness>
     });
 
     it('reports a provider that is down as external-provider-unavailable with the provider error', async () => {
-      const error = await h.provider.requestCvu(h.request('is-down')).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ProviderError);
-      expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'HTTP_503', detail: expect.any(String) } });
+      expectDown(await failureOf(h.provider.requestCvu(h.request('is-down'))));
     });
 
     it('reports a provider that does not answer in time as external-provider-timeout', async () => {
-      const error = await h.provider.requestCvu(h.request('times-out')).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ProviderError);
-      expect(error).toMatchObject({ code: 'external-provider-timeout', providerError: { code: 'TIMEOUT', detail: expect.any(String) } });
+      expectTimeout(await failureOf(h.provider.requestCvu(h.request('times-out'))));
+    });
+
+    aliasContract(() => h);
+    payoutContract(() => h);
+  });
+}
+
+const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.catch((e: unknown) => e);
+
+function expectDown(error: unknown): void {
+  expect(error).toBeInstanceOf(ProviderError);
+  expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'HTTP_503', detail: expect.any(String) } });
+}
+
+function expectTimeout(error: unknown): void {
+  expect(error).toBeInstanceOf(ProviderError);
+  expect(error).toMatchObject({ code: 'external-provider-timeout', providerError: { code: 'TIMEOUT', detail: expect.any(String) } });
+}
+
+/** What saving a recipient by alias relies on. */
+function aliasContract(harness: () => BankProviderHarness): void {
+  describe('alias resolution', () => {
+    it('resolves an alias to a valid CBU/CVU and the entity that keeps it', async () => {
+      const alias = harness().alias('resolves');
+      const resolution = await harness().provider.resolveAlias(alias);
+      expect(resolution).toMatchObject({ alias, entity: expect.any(String) });
+      expect(isValidCbuCvu(resolution!.cbuCvu)).toBe(true);
+    });
+
+    it('resolves an alias written in another letter case to the same account', async () => {
+      const alias = harness().alias('resolves');
+      const [lower, upper] = [await harness().provider.resolveAlias(alias.toLowerCase()), await harness().provider.resolveAlias(alias.toUpperCase())];
+      expect(lower?.cbuCvu).toBe(upper?.cbuCvu);
+    });
+
+    it('answers undefined for an alias no account has', async () => {
+      expect(await harness().provider.resolveAlias(harness().alias('unknown'))).toBeUndefined();
+    });
+
+    it('reports a provider that is down or slow while resolving as 502 or 504', async () => {
+      expectDown(await failureOf(harness().provider.resolveAlias(harness().alias('is-down'))));
+      expectTimeout(await failureOf(harness().provider.resolveAlias(harness().alias('times-out'))));
+    });
+  });
+}
+
+/** What the transfer worker relies on: one payment per payoutId, and a record to reconcile with after a crash. */
+function payoutContract(harness: () => BankProviderHarness): void {
+  describe('payouts', () => {
+    it('completes a payout and keeps its exact amount, even past what a double holds', async () => {
+      const request = { ...harness().payout('completes'), amountMinor: 999_999_999_999_999_999n };
+      const record = await harness().provider.sendPayout(request);
+      expect(record).toEqual({
+        state: 'COMPLETED',
+        payoutId: request.payoutId,
+        amountMinor: 999_999_999_999_999_999n,
+        currencyCode: request.currencyCode,
+        destination: { cbuCvu: request.destination.cbuCvu },
+      });
+      expect(await harness().provider.getPayout(request.payoutId)).toEqual(record);
+    });
+
+    it('answers a payout sent again under the same id with its first record, whatever the second says', async () => {
+      const request = harness().payout('completes');
+      const first = await harness().provider.sendPayout(request);
+      const again = await harness().provider.sendPayout({ ...request, amountMinor: request.amountMinor + 100n });
+      expect(again).toEqual(first);
+      expect((await harness().provider.getPayout(request.payoutId))?.amountMinor).toBe(request.amountMinor);
+    });
+
+    it('knows nothing of a payout never sent', async () => {
+      expect(await harness().provider.getPayout(harness().payout('completes').payoutId)).toBeUndefined();
+    });
+
+    it('passes a rejected destination through as REJECTED with its reason, and keeps that answer', async () => {
+      const request = harness().payout('rejects');
+      const record = await harness().provider.sendPayout(request);
+      expect(record).toMatchObject({ state: 'REJECTED', reason: expect.any(String), payoutId: request.payoutId });
+      expect(await harness().provider.getPayout(request.payoutId)).toEqual(record);
+    });
+
+    it.each([
+      ['is down', 'is-down', expectDown],
+      ['does not answer', 'times-out', expectTimeout],
+    ] as const)('reports a provider that %s as 502/504 and takes nothing', async (_what, behaviour, expectFailure) => {
+      const request = harness().payout(behaviour);
+      expectFailure(await failureOf(harness().provider.sendPayout(request)));
+      expect(await harness().provider.getPayout(request.payoutId)).toBeUndefined();
+    });
+
+    it('shows a payout whose answer came too late as taken, so the caller reconciles instead of paying again', async () => {
+      const request = harness().payout('answers-late');
+      expectTimeout(await failureOf(harness().provider.sendPayout(request)));
+      expect(await harness().provider.getPayout(request.payoutId)).toMatchObject({
+        state: 'COMPLETED',
+        payoutId: request.payoutId,
+        amountMinor: request.amountMinor,
+      });
     });
   });
 }

@@ -8,6 +8,7 @@ import { receivableAccountRepositoryContract } from './receivable-account-reposi
 import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
 import { transferRepositoryContract } from './transfer-repository.contract';
+import { contactRepositoryContract } from './contact-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -22,4 +23,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   receivableRepositoryContract(factory, itRacing);
   ledgerContract(factory);
   transferRepositoryContract(factory, itRacing);
+  contactRepositoryContract(factory, itRacing);
 }

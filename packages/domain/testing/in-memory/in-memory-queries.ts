@@ -9,6 +9,7 @@ import { InMemoryRouteSettlementQueries } from './in-memory-route-settlement-rep
 import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory-ledger';
 import { InMemorySettlementQueries } from './in-memory-settlements';
 import { InMemoryTransferQueries } from './in-memory-transfer-repository';
+import { InMemoryContactQueries } from './in-memory-contact-repository';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
@@ -23,5 +24,6 @@ export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
     currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
     settlementQueries: new InMemorySettlementQueries(uow),
     transferQueries: new InMemoryTransferQueries(uow),
+    contactQueries: new InMemoryContactQueries(uow),
   };
 }

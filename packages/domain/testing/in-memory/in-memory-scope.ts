@@ -12,6 +12,7 @@ import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryTransferRepository } from './in-memory-transfer-repository';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
+import { InMemoryContactRepository } from './in-memory-contact-repository';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -25,6 +26,7 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   ledger: (ref) => new InMemoryLedgerRepository(ref),
   settlements: (ref) => new InMemorySettlementRepository(ref),
   transfers: (ref) => new InMemoryTransferRepository(ref),
+  contacts: (ref) => new InMemoryContactRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
 });

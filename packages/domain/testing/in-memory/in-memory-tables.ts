@@ -1,6 +1,7 @@
 import type {
   AssociateSnapshot,
   ClientSnapshot,
+  ContactSnapshot,
   ReceivableAccountSnapshot,
   ReceivableSnapshot,
   RouteSettlement,
@@ -42,6 +43,7 @@ export interface Tables {
   balances: Map<number, bigint>;
   settlements: Map<number, Settlement>;
   transfers: Map<number, TransferSnapshot>;
+  contacts: Map<number, ContactSnapshot>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -62,6 +64,7 @@ export function emptyTables(): Tables {
     balances: new Map(),
     settlements: new Map(),
     transfers: new Map(),
+    contacts: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

@@ -1,0 +1,116 @@
+import type { Knex } from 'knex';
+import {
+  ConcurrentModificationError,
+  Contact,
+  DuplicatedContactError,
+  type ContactListFilter,
+  type ContactQueries,
+  type ContactRepository,
+  type NewContact,
+  type Page,
+  type PageRequest,
+} from '@rcs/domain';
+import { fetchPage } from './paging';
+import { violatedConstraint } from './pg-errors';
+import { lockedForChange } from './row-locks';
+
+interface ContactRow {
+  id: string;
+  customer_id: string;
+  name: string;
+  tax_id: string;
+  cbu_cvu: string;
+  alias: string | null;
+  entity: string;
+  creation_date: Date;
+  modification_date: Date;
+  version: number;
+}
+
+const toContact = (row: ContactRow): Contact =>
+  Contact.rehydrate({
+    id: Number(row.id),
+    customerId: Number(row.customer_id),
+    name: row.name,
+    taxId: row.tax_id,
+    cbuCvu: row.cbu_cvu,
+    alias: row.alias,
+    entity: row.entity,
+    creationDate: row.creation_date,
+    modificationDate: row.modification_date,
+    version: row.version,
+  });
+
+const toRow = (c: NewContact) => ({
+  customer_id: c.customerId,
+  name: c.name,
+  tax_id: c.taxId,
+  cbu_cvu: c.cbuCvu,
+  alias: c.alias,
+  entity: c.entity,
+  creation_date: c.creationDate,
+  modification_date: c.modificationDate,
+  version: c.version,
+});
+
+/** The unique indexes of migration 009 are what keeps two racing saves from sharing an account or an alias. */
+function duplicateOf(error: unknown): DuplicatedContactError | undefined {
+  const constraint = violatedConstraint(error);
+  if (constraint === 'contacts_cbu_cvu') return new DuplicatedContactError('cbuCvu');
+  if (constraint === 'contacts_alias') return new DuplicatedContactError('alias');
+  return undefined;
+}
+
+const rethrow = (error: unknown): never => {
+  throw duplicateOf(error) ?? error;
+};
+
+export class KnexContactRepository implements ContactRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async get(id: number): Promise<Contact | undefined> {
+    const row = await this.trx('contacts').where({ id }).first<ContactRow | undefined>();
+    return row && toContact(row);
+  }
+
+  async getForUpdate(id: number): Promise<Contact | undefined> {
+    const row = await lockedForChange(this.trx('contacts').where({ id })).first<ContactRow | undefined>();
+    return row && toContact(row);
+  }
+
+  async insert(contact: NewContact): Promise<Contact> {
+    const [row] = await this.trx('contacts').insert(toRow(contact)).returning<ContactRow[]>('*').catch(rethrow);
+    return toContact(row);
+  }
+
+  async update(contact: Contact): Promise<void> {
+    const next = contact.toSnapshot();
+    const changed = await this.trx('contacts')
+      .where({ id: next.id, version: next.version - 1 })
+      .update(toRow(next))
+      .catch(rethrow);
+    if (changed !== 1) throw new ConcurrentModificationError('contact', next.id);
+  }
+
+  async delete(contact: Contact): Promise<void> {
+    await this.trx('contacts').where({ id: contact.id }).delete();
+  }
+}
+
+export class KnexContactQueries implements ContactQueries {
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<Contact | undefined> {
+    const row = await this.db()('contacts').where({ id }).first<ContactRow | undefined>();
+    return row && toContact(row);
+  }
+
+  list(filter: ContactListFilter, page: PageRequest): Promise<Page<Contact>> {
+    const query = this.db()('contacts').where('customer_id', filter.customerId);
+    if (filter.taxId !== undefined) query.where('tax_id', filter.taxId);
+    // lower(alias) is what the contacts_alias index holds.
+    if (filter.alias !== undefined) query.whereRaw('lower(alias) = lower(?)', [filter.alias]);
+    return fetchPage(query, 'contacts', page, toContact);
+  }
+}

@@ -12,6 +12,7 @@ import { KnexLedgerRepository } from './repositories/knex-ledger';
 import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
+import { KnexEventFeed } from './repositories/knex-event-feed';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -34,6 +35,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
+  eventFeed: ({ trx }) => new KnexEventFeed(trx),
 });
 
 /**

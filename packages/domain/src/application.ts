@@ -43,6 +43,10 @@ import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } fr
 import type { SettlementQueries } from './settlements/settlement-repository';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
+import type { EventQueries } from './events/event-feed';
+import { DispatchEvents } from './events/use-cases/dispatch-events';
+import { PurgeEvents } from './events/use-cases/purge-events';
+import { GetEvent, ListEvents } from './events/use-cases/read-events';
 import {
   GetRouteSettlement,
   ListRouteSettlementReceivables,
@@ -61,6 +65,7 @@ export interface ApplicationQueries {
   readonly ledgerQueries: LedgerQueries;
   readonly currentAccountQueries: CurrentAccountQueries;
   readonly settlementQueries: SettlementQueries;
+  readonly eventQueries: EventQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -156,6 +161,13 @@ export function createApplication(ports: ApplicationPorts) {
     },
     ledger: {
       verify: new VerifyLedger(ports.ledgerQueries),
+    },
+    events: {
+      get: new GetEvent(ports.eventQueries),
+      list: new ListEvents(ports.eventQueries),
+      /** For the webhook dispatcher: its handler gets the full scope, to write deliveries in the claiming transaction. */
+      dispatch: new DispatchEvents(uow),
+      purge: new PurgeEvents(uow, clock),
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),

@@ -54,5 +54,8 @@ export * from './settlements/settlement';
 export * from './settlements/settlement-repository';
 export * from './settlements/use-cases/run-settlement-cycle';
 export * from './current-accounts/current-account-queries';
+export * from './events/event-feed';
+export * from './events/use-cases/dispatch-events';
+export * from './events/use-cases/purge-events';
 export * from './transaction-scope';
 export * from './application';

@@ -1,4 +1,5 @@
 import type { Outbox } from './shared/events';
+import type { EventFeed } from './events/event-feed';
 import type { ClientRepository } from './clients/client-repository';
 import type { AssociateRepository } from './associates/associate-repository';
 import type { CustomerRepository, CredentialRepository } from './customers/customer-repository';
@@ -27,4 +28,5 @@ export interface TransactionScope {
   readonly settlements: SettlementRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
+  readonly eventFeed: EventFeed;
 }

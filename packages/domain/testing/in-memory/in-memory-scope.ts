@@ -11,6 +11,7 @@ import { InMemoryLedgerRepository } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
+import { InMemoryEventFeed } from './in-memory-event-feed';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -25,4 +26,5 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   settlements: (ref) => new InMemorySettlementRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
+  eventFeed: (ref) => new InMemoryEventFeed(ref),
 });

@@ -9,7 +9,7 @@ import type {
   CredentialSnapshot,
   CurrentAccount,
   Customer,
-  DomainEvent,
+  StoredEvent,
   StoredResponse,
 } from '../../src';
 
@@ -19,8 +19,9 @@ export interface StoredIdempotencyRecord {
   readonly response: StoredResponse | null;
 }
 
-export interface StoredEvent extends DomainEvent {
-  readonly id: string;
+/** An outbox row: the event and its position, in the order events were recorded. */
+export interface OutboxRow extends StoredEvent {
+  readonly seq: number;
 }
 
 /** Every table of the in-memory store, plain data only so a transaction can copy it whole. */
@@ -41,7 +42,9 @@ export interface Tables {
   balances: Map<number, bigint>;
   settlements: Map<number, Settlement>;
   idempotency: Map<string, StoredIdempotencyRecord>;
-  outbox: StoredEvent[];
+  outbox: OutboxRow[];
+  /** Positions (seq) of the events no dispatch has taken yet. */
+  pendingEvents: Set<number>;
 }
 
 export function emptyTables(): Tables {
@@ -61,6 +64,7 @@ export function emptyTables(): Tables {
     settlements: new Map(),
     idempotency: new Map(),
     outbox: [],
+    pendingEvents: new Set(),
   };
 }
 

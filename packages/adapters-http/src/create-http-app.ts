@@ -18,6 +18,7 @@ import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import { moneyRoutes } from './routes/money-routes';
+import { eventRoutes } from './routes/event-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
@@ -86,8 +87,8 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(methodNotAllowed(open));
   api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
-  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) =>
-    resource(routes),
+  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes, eventRoutes].map(
+    (resource) => resource(routes),
   );
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));

@@ -55,6 +55,7 @@ export * from './settlements/settlement-repository';
 export * from './settlements/use-cases/run-settlement-cycle';
 export * from './current-accounts/current-account-queries';
 export * from './events/event-feed';
+export * from './events/event-envelope';
 export * from './events/use-cases/dispatch-events';
 export * from './events/use-cases/purge-events';
 export * from './transaction-scope';

@@ -6,6 +6,7 @@ import { bankNotificationsApi } from './bank-notifications';
 import { clientsApi } from './clients';
 import { responseHeaders } from './headers';
 import { moneyApi } from './money';
+import { eventsApi } from './events';
 import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
 import { receivableAccountsApi } from './receivable-accounts';
 import { receivablesApi } from './receivables';
@@ -23,6 +24,7 @@ const resources = [
   receivablesApi,
   routeSettlementsApi,
   moneyApi,
+  eventsApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

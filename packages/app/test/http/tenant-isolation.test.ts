@@ -10,8 +10,8 @@ import { useTestApi, type TestApi } from '../support/test-api';
  * fails here until its resource is seeded) without editing this file.
  */
 
-/** One customer's resources, each under the path segment that names its kind (`/v1/<segment>/{id}`). */
-type World = Record<string, { readonly id: number; readonly [member: string]: unknown }>;
+/** One customer's resources, each under the path segment that names its kind (`/v1/<segment>/{id}`); events have text ids. */
+type World = Record<string, { readonly id: number | string; readonly [member: string]: unknown }>;
 
 let serial = 0;
 const fresh = () => 70_000_000 + ++serial * 10;
@@ -46,6 +46,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   await post('/v1/sandbox/settlement-runs', {});
   const [settlement] = (await api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token })).body;
   const [currentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
+  const [event] = (await api.call('get', '/v1/events?count=1', { token })).body;
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -54,6 +55,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     'route-settlements': routeSettlement,
     settlements: settlement,
     'current-accounts': currentAccount,
+    events: event,
   };
 }
 
@@ -143,7 +145,7 @@ const segmentOf = (member: string) =>
     .replace(/^./, (c) => c.toLowerCase())
     .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}s`;
 
-function withReference(body: unknown, at: readonly string[], id: number): unknown {
+function withReference(body: unknown, at: readonly string[], id: number | string): unknown {
   const copy = structuredClone(body) as Record<string, unknown>;
   let node = copy;
   for (const step of at.slice(0, -1)) node = node[step] as Record<string, unknown>;

@@ -20,6 +20,7 @@ import { routeSettlementRoutes } from './routes/route-settlement-routes';
 import { moneyRoutes } from './routes/money-routes';
 import { transferRoutes } from './routes/transfer-routes';
 import { contactRoutes } from './routes/contact-routes';
+import { eventRoutes } from './routes/event-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
@@ -97,6 +98,7 @@ export function createHttpApp(options: HttpOptions): Express {
     moneyRoutes,
     transferRoutes,
     contactRoutes,
+    eventRoutes,
   ].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));

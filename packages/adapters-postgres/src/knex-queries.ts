@@ -11,6 +11,7 @@ import { KnexCurrentAccountQueries } from './repositories/knex-current-account-r
 import { KnexSettlementQueries } from './repositories/knex-settlements';
 import { KnexTransferQueries } from './repositories/knex-transfer-repository';
 import { KnexContactQueries } from './repositories/knex-contact-repository';
+import { KnexEventQueries } from './repositories/knex-event-feed';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
@@ -26,5 +27,6 @@ export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
     settlementQueries: new KnexSettlementQueries(uow.executor),
     transferQueries: new KnexTransferQueries(uow.executor),
     contactQueries: new KnexContactQueries(uow.executor),
+    eventQueries: new KnexEventQueries(uow.executor),
   };
 }

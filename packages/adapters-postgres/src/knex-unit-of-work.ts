@@ -14,6 +14,7 @@ import { KnexTransferRepository } from './repositories/knex-transfer-repository'
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
 import { KnexContactRepository } from './repositories/knex-contact-repository';
+import { KnexEventFeed } from './repositories/knex-event-feed';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -38,6 +39,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   contacts: ({ trx }) => new KnexContactRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
+  eventFeed: ({ trx }) => new KnexEventFeed(trx),
 });
 
 /**

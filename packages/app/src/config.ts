@@ -40,6 +40,10 @@ export interface Config {
   readonly settlementCron: string;
   /** node-cron expression: when idempotency records past their 24 hours are deleted. */
   readonly idempotencyPurgeCron: string;
+  /** Events older than this many days are deleted once dispatched (GET /v1/events shows what is left). */
+  readonly eventRetentionDays: number;
+  /** node-cron expression, Buenos Aires time: when events past their retention are deleted. */
+  readonly eventPurgeCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
   readonly rateLimits: RateLimits;
@@ -102,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirationCron: env.EXPIRATION_CRON || '5 0 * * *',
     settlementCron: env.SETTLEMENT_CRON || '*/10 * * * *',
     idempotencyPurgeCron: env.IDEMPOTENCY_PURGE_CRON || '17 * * * *',
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30),
+    eventPurgeCron: env.EVENT_PURGE_CRON || '40 3 * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimits: {
       perCredential: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),

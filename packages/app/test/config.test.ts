@@ -11,6 +11,8 @@ describe('configuration', () => {
       databaseUrl: undefined,
       workersEnabled: true,
       httpWorkers: 1,
+      eventRetentionDays: 30,
+      eventPurgeCron: '40 3 * * *',
     });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],

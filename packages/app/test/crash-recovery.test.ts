@@ -88,7 +88,7 @@ describe('crash recovery', () => {
 
     it.each([
       ['before it inserts the resource', '^INSERT INTO receivables'],
-      ['before it records the event', '^INSERT INTO outbox_events'],
+      ['before it records the event', '^WITH recorded AS \\(INSERT INTO outbox_events'],
       ['before it stores the answer', '^UPDATE idempotency_keys'],
       ['before COMMIT', '^COMMIT'],
     ])('runs the retry with the same key once when the first attempt was killed %s', async (_moment, pattern) => {

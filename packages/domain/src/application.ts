@@ -52,6 +52,10 @@ import type { ContactQueries } from './contacts/contact-repository';
 import { ResolveContactDestination } from './contacts/use-cases/resolve-contact-destination';
 import { CreateContact, DeleteContact, ReplaceContact } from './contacts/use-cases/save-contact';
 import { GetContact, ListContacts } from './contacts/use-cases/read-contacts';
+import type { EventQueries } from './events/event-feed';
+import { DispatchEvents } from './events/use-cases/dispatch-events';
+import { PurgeEvents } from './events/use-cases/purge-events';
+import { GetEvent, ListEvents } from './events/use-cases/read-events';
 import {
   GetRouteSettlement,
   ListRouteSettlementReceivables,
@@ -72,6 +76,7 @@ export interface ApplicationQueries {
   readonly settlementQueries: SettlementQueries;
   readonly transferQueries: TransferQueries;
   readonly contactQueries: ContactQueries;
+  readonly eventQueries: EventQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -185,6 +190,13 @@ export function createApplication(ports: ApplicationPorts) {
       delete: new DeleteContact(uow),
       get: new GetContact(ports.contactQueries),
       list: new ListContacts(ports.contactQueries),
+    },
+    events: {
+      get: new GetEvent(ports.eventQueries),
+      list: new ListEvents(ports.eventQueries),
+      /** For the webhook dispatcher: its handler gets the full scope, to write deliveries in the claiming transaction. */
+      dispatch: new DispatchEvents(uow),
+      purge: new PurgeEvents(uow, clock),
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),

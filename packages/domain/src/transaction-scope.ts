@@ -1,4 +1,5 @@
 import type { Outbox } from './shared/events';
+import type { EventFeed } from './events/event-feed';
 import type { ClientRepository } from './clients/client-repository';
 import type { AssociateRepository } from './associates/associate-repository';
 import type { CustomerRepository, CredentialRepository } from './customers/customer-repository';
@@ -31,4 +32,5 @@ export interface TransactionScope {
   readonly contacts: ContactRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
+  readonly eventFeed: EventFeed;
 }

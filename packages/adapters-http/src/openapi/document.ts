@@ -7,6 +7,7 @@ import { clientsApi } from './clients';
 import { contactsApi } from './contacts';
 import { responseHeaders } from './headers';
 import { moneyApi } from './money';
+import { eventsApi } from './events';
 import { rateLimitHeaders, withRateLimitHeaders } from './rate-limit-headers';
 import { receivableAccountsApi } from './receivable-accounts';
 import { receivablesApi } from './receivables';
@@ -27,6 +28,7 @@ const resources = [
   moneyApi,
   transfersApi,
   contactsApi,
+  eventsApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

@@ -9,6 +9,7 @@ import * as disabledReason from './007-disabled-reason';
 import * as aliasesAnyCase from './008-aliases-any-case';
 import * as contacts from './009-contacts';
 import * as transfers from './010-transfers';
+import * as events from './012-events';
 import pg from 'pg';
 
 interface Migration {
@@ -28,6 +29,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['008-aliases-any-case', aliasesAnyCase],
   ['009-contacts', contacts],
   ['010-transfers', transfers],
+  ['012-events', events],
 ];
 
 /** Every migration's name, in order. */

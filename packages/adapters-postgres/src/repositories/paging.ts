@@ -26,10 +26,11 @@ export async function fetchPage<R, T>(
   table: string,
   page: PageRequest,
   map: (row: R) => T,
-  options: { columns?: ReadonlyArray<string | Knex.Raw>; orderBy?: { column: string; order: 'asc' | 'desc' } } = {},
+  options: { columns?: ReadonlyArray<string | Knex.Raw>; orderBy?: { column: string; order: 'asc' | 'desc' }; tieBreaker?: string } = {},
 ): Promise<Page<T>> {
-  // Lists are newest first unless told otherwise; id breaks ties so pages never overlap.
+  // Lists are newest first unless told otherwise; id (or a table's own unique tieBreaker) breaks ties so pages never overlap.
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
+  const tieBreaker = options.tieBreaker ?? 'id';
   const count = () => query.clone().clearSelect().count({ count: '*' });
   const rows = await namedByText<R & { page_total: string }>(
     query
@@ -37,7 +38,7 @@ export async function fetchPage<R, T>(
       .select(`${table}.*`, ...(options.columns ?? []), query.client.raw('(?) AS page_total', [count()]) as Knex.Raw)
       .orderBy([
         { column: `${table}.${column}`, order },
-        { column: `${table}.id`, order },
+        { column: `${table}.${tieBreaker}`, order },
       ])
       .limit(page.count)
       .offset((page.page - 1) * page.count),

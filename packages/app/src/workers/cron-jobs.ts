@@ -38,5 +38,9 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
       const purged = await app.idempotency.purge.execute();
       if (purged > 0) logger.info({ job: 'idempotency-purge', purged }, 'expired idempotency records deleted');
     }),
+    job('event-purge', config.eventPurgeCron, async () => {
+      const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
+      if (purged > 0) logger.info({ job: 'event-purge', purged }, 'dispatched events past their retention deleted');
+    }),
   ];
 }

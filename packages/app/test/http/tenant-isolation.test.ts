@@ -11,8 +11,8 @@ import { useTestApi, type TestApi } from '../support/test-api';
  * fails here until its resource is seeded) without editing this file.
  */
 
-/** One customer's resources, each under the path segment that names its kind (`/v1/<segment>/{id}`). */
-type World = Record<string, { readonly id: number; readonly [member: string]: unknown }>;
+/** One customer's resources, each under the path segment that names its kind (`/v1/<segment>/{id}`); events have text ids. */
+type World = Record<string, { readonly id: number | string; readonly [member: string]: unknown }>;
 
 let serial = 0;
 const fresh = () => 70_000_000 + ++serial * 10;
@@ -49,6 +49,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   const [currentAccount, otherCurrentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
   const transfer = await post('/v1/transfers', internalTransfer(currentAccount.id, otherCurrentAccount.id));
   const contact = await post('/v1/contacts', { name: `Recipient ${n}`, taxId: validTaxId('30', n), cbuCvu: composeCvu('0070999', BigInt(n)) });
+  const [event] = (await api.call('get', '/v1/events?count=1', { token })).body;
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -62,6 +63,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     'source-accounts': currentAccount,
     accounts: otherCurrentAccount,
     contacts: contact,
+    events: event,
   };
 }
 
@@ -163,7 +165,7 @@ const segmentOf = (member: string) =>
     .replace(/^./, (c) => c.toLowerCase())
     .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}s`;
 
-function withReference(body: unknown, at: readonly string[], id: number): unknown {
+function withReference(body: unknown, at: readonly string[], id: number | string): unknown {
   const copy = structuredClone(body) as Record<string, unknown>;
   let node = copy;
   for (const step of at.slice(0, -1)) node = node[step] as Record<string, unknown>;

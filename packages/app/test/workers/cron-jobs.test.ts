@@ -29,7 +29,11 @@ describe('scheduled jobs', () => {
     // node-cron reads the time and waits with timers: both fake, two seconds pass at once and exactly.
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
     // Every second (node-cron's six-field form), so two seconds hold two ticks.
-    const jobs = scheduleJobs(app, { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *', idempotencyPurgeCron: '0 0 1 1 *' } as Config, logger);
+    const jobs = scheduleJobs(
+      app,
+      { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *', idempotencyPurgeCron: '0 0 1 1 *', eventPurgeCron: '0 0 1 1 *' } as Config,
+      logger,
+    );
     try {
       await jest.advanceTimersByTimeAsync(2_000);
     } finally {
@@ -40,5 +44,21 @@ describe('scheduled jobs', () => {
     const failures = lines.filter((line) => line.job === 'settlement');
     expect(failures).toHaveLength(2);
     expect(failures[0]).toMatchObject({ msg: 'settlement run failed; the next run takes over what it left', err: { message: 'deadlock detected' } });
+  });
+
+  it('purge events past EVENT_RETENTION_DAYS on EVENT_PURGE_CRON', async () => {
+    const asked: unknown[] = [];
+    const app = { events: { purge: { execute: (input: unknown) => (asked.push(input), Promise.resolve(3)) } } } as unknown as Application;
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    const never = '0 0 1 1 *';
+    const config = { expirationCron: never, settlementCron: never, idempotencyPurgeCron: never, eventPurgeCron: '* * * * * *', eventRetentionDays: 7 };
+    const jobs = scheduleJobs(app, config as Config, pino({ level: 'silent' }));
+    try {
+      await jest.advanceTimersByTimeAsync(1_000);
+    } finally {
+      for (const job of jobs) await job.destroy();
+      jest.useRealTimers();
+    }
+    expect(asked).toEqual([{ retentionDays: 7 }]);
   });
 });

@@ -943,6 +943,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events
+     * @description The caller's events, newest first (by createdAt, then by the order they were recorded): the envelopes webhook deliveries carry, so an integrator whose endpoint was down can catch up without asking for redeliveries. Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered.
+     *
+     *     Needs the scope `webhooks:read`.
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/events/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The event id (evt_…), the webhook-id of its deliveries */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get an event
+     * @description Needs the scope `webhooks:read`.
+     */
+    get: operations['getEvent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sandbox/collections': {
     parameters: {
       query?: never;
@@ -1598,6 +1643,31 @@ export interface components {
       creationDate: string;
       /** Format: date-time */
       modificationDate: string;
+    };
+    Event: {
+      /** @description Unique; the webhook-id header of its deliveries, to deduplicate by */
+      id: string;
+      /** @enum {unknown} */
+      type:
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The resource the event is about, as its GET answers it then: data.receivable (receivable.*), data.receivableAccount (receivable-account.*), data.movement (movement.created), data.settlement (settlement.completed), data.transfer (transfer.*) */
+      data: Record<string, never>;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -10800,6 +10870,327 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Exact event type */
+        type?:
+          | 'receivable-account.activated'
+          | 'receivable-account.disabled'
+          | 'receivable.created'
+          | 'receivable.paid'
+          | 'receivable.expired'
+          | 'receivable.disabled'
+          | 'receivable.settled'
+          | 'movement.created'
+          | 'settlement.completed'
+          | 'transfer.completed'
+          | 'transfer.failed'
+          | 'webhook.test';
+        /** @description createdAt >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description createdAt <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+           *         "type": "receivable.created",
+           *         "createdAt": "2026-03-02T15:10:00.000Z",
+           *         "data": {
+           *           "receivable": {
+           *             "id": 501,
+           *             "receivableAccountId": 31,
+           *             "clientId": 12,
+           *             "associateId": 7,
+           *             "amount": 15000.5,
+           *             "currencyCode": "ARS",
+           *             "receivableType": "INVOICE",
+           *             "status": "PENDING",
+           *             "legalNumber": "A-0001-00001234",
+           *             "description": "March deliveries",
+           *             "externalRoutingCode": "ROUTE-N-12",
+           *             "issueDate": "2026-03-01",
+           *             "dueDate": "2026-03-31",
+           *             "receivableDate": "2026-03-02",
+           *             "parentReceivableId": null,
+           *             "attachmentUri": null,
+           *             "invoiceData": null,
+           *             "creationDate": "2026-03-02T15:10:00.000Z",
+           *             "modificationDate": "2026-03-02T15:10:00.000Z"
+           *           }
+           *         }
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Event'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description The event id (evt_…), the webhook-id of its deliveries */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Event */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+           *       "type": "receivable.created",
+           *       "createdAt": "2026-03-02T15:10:00.000Z",
+           *       "data": {
+           *         "receivable": {
+           *           "id": 501,
+           *           "receivableAccountId": 31,
+           *           "clientId": 12,
+           *           "associateId": 7,
+           *           "amount": 15000.5,
+           *           "currencyCode": "ARS",
+           *           "receivableType": "INVOICE",
+           *           "status": "PENDING",
+           *           "legalNumber": "A-0001-00001234",
+           *           "description": "March deliveries",
+           *           "externalRoutingCode": "ROUTE-N-12",
+           *           "issueDate": "2026-03-01",
+           *           "dueDate": "2026-03-31",
+           *           "receivableDate": "2026-03-02",
+           *           "parentReceivableId": null,
+           *           "attachmentUri": null,
+           *           "invoiceData": null,
+           *           "creationDate": "2026-03-02T15:10:00.000Z",
+           *           "modificationDate": "2026-03-02T15:10:00.000Z"
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Event'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:read (requiredScope names it); resource-not-accessible: the event is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no event has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
           };
         };
       };

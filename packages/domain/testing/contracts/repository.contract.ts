@@ -9,6 +9,7 @@ import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
 import { transferRepositoryContract } from './transfer-repository.contract';
 import { contactRepositoryContract } from './contact-repository.contract';
+import { eventFeedContract } from './event-feed.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -24,4 +25,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   ledgerContract(factory);
   transferRepositoryContract(factory, itRacing);
   contactRepositoryContract(factory, itRacing);
+  eventFeedContract(factory, itRacing);
 }

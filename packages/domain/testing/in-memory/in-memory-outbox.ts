@@ -7,7 +7,9 @@ export class InMemoryOutbox implements Outbox {
 
   async record(events: readonly DomainEvent[]): Promise<void> {
     for (const event of events) {
-      this.ref.tables.outbox.push({ ...event, id: `evt_${nextId(this.ref.tables, 'event').toString().padStart(24, '0')}` });
+      const seq = nextId(this.ref.tables, 'event');
+      this.ref.tables.outbox.push({ ...event, seq, id: `evt_${seq.toString().padStart(24, '0')}` });
+      this.ref.tables.pendingEvents.add(seq);
     }
   }
 }

@@ -10,6 +10,7 @@ import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memor
 import { InMemorySettlementQueries } from './in-memory-settlements';
 import { InMemoryTransferQueries } from './in-memory-transfer-repository';
 import { InMemoryContactQueries } from './in-memory-contact-repository';
+import { InMemoryEventQueries } from './in-memory-event-feed';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
@@ -25,5 +26,6 @@ export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
     settlementQueries: new InMemorySettlementQueries(uow),
     transferQueries: new InMemoryTransferQueries(uow),
     contactQueries: new InMemoryContactQueries(uow),
+    eventQueries: new InMemoryEventQueries(uow),
   };
 }

@@ -13,6 +13,7 @@ import { InMemoryTransferRepository } from './in-memory-transfer-repository';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
 import { InMemoryContactRepository } from './in-memory-contact-repository';
+import { InMemoryEventFeed } from './in-memory-event-feed';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -29,4 +30,5 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   contacts: (ref) => new InMemoryContactRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
+  eventFeed: (ref) => new InMemoryEventFeed(ref),
 });

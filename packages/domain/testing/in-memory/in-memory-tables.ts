@@ -11,7 +11,7 @@ import type {
   CredentialSnapshot,
   CurrentAccount,
   Customer,
-  DomainEvent,
+  StoredEvent,
   StoredResponse,
 } from '../../src';
 
@@ -21,8 +21,9 @@ export interface StoredIdempotencyRecord {
   readonly response: StoredResponse | null;
 }
 
-export interface StoredEvent extends DomainEvent {
-  readonly id: string;
+/** An outbox row: the event and its position, in the order events were recorded. */
+export interface OutboxRow extends StoredEvent {
+  readonly seq: number;
 }
 
 /** Every table of the in-memory store, plain data only so a transaction can copy it whole. */
@@ -45,7 +46,9 @@ export interface Tables {
   transfers: Map<number, TransferSnapshot>;
   contacts: Map<number, ContactSnapshot>;
   idempotency: Map<string, StoredIdempotencyRecord>;
-  outbox: StoredEvent[];
+  outbox: OutboxRow[];
+  /** Positions (seq) of the events no dispatch has taken yet. */
+  pendingEvents: Set<number>;
 }
 
 export function emptyTables(): Tables {
@@ -67,6 +70,7 @@ export function emptyTables(): Tables {
     contacts: new Map(),
     idempotency: new Map(),
     outbox: [],
+    pendingEvents: new Set(),
   };
 }
 

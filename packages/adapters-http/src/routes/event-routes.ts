@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import { eventEnvelope } from '@rcs/domain';
+import { authOf, requireScope } from '../auth/authenticate';
+import { EventListQuery } from '../dto/event-dto';
+import { boundary, pageOf } from '../dto/list-query';
+import { parseInput, parseName } from '../dto/parse-input';
+import type { HttpContext } from './http-context';
+import { sendPage } from './respond';
+
+/** The events API (beyond SPEC, as Stripe and Svix have it): what the webhooks send, for catching up. */
+export function eventRoutes({ app }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('webhooks:read');
+
+  router.get('/events', read, async (req, res) => {
+    const query = parseInput(EventListQuery, req.query, 'query');
+    const filter = {
+      customerId: authOf(req).customerId,
+      type: query.type,
+      ...(query.fromDate ? { fromDate: boundary(query.fromDate, 'start') } : {}),
+      ...(query.toDate ? { toDate: boundary(query.toDate, 'end') } : {}),
+    };
+    sendPage(res, await app.events.list.execute({ filter, page: pageOf(query) }), eventEnvelope);
+  });
+
+  router.get('/events/:id', read, async (req, res) => {
+    res.json(eventEnvelope(await app.events.get.execute({ customerId: authOf(req).customerId, eventId: parseName(req.params.id, 'id') })));
+  });
+
+  return router;
+}

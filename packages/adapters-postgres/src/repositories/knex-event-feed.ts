@@ -1,0 +1,85 @@
+import type { Knex } from 'knex';
+import type { EventFeed, EventListFilter, EventQueries, EventType, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '@rcs/domain';
+import { fetchPage } from './paging';
+import { prepared } from './prepared';
+
+interface EventRow {
+  id: string;
+  customer_id: string;
+  type: EventType;
+  /** A json column: the driver parses it. */
+  data: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+const toEvent = (row: EventRow): StoredEvent => ({
+  id: row.id,
+  customerId: Number(row.customer_id),
+  type: row.type,
+  occurredAt: row.occurred_at,
+  data: row.data,
+});
+
+/** The outbox as the dispatcher and the purge see it (migration 012 says why pending events have a table). */
+export class KnexEventFeed implements EventFeed {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async claimPending(limit: number): Promise<readonly StoredEvent[]> {
+    // SKIP LOCKED: events another dispatch holds are left to it, so instances share the work instead of queueing.
+    // The pending rows are deleted here but stay until this transaction commits: a rollback hands them back.
+    const { rows } = await prepared<EventRow>(
+      this.trx,
+      'outbox_pending.claim',
+      `WITH claimed AS (
+         DELETE FROM outbox_pending WHERE seq IN (SELECT seq FROM outbox_pending ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+         RETURNING seq
+       )
+       SELECT e.id, e.customer_id, e.type, e.data, e.occurred_at FROM outbox_events e JOIN claimed ON claimed.seq = e.seq ORDER BY e.seq`,
+      [limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  async purgeDispatched(before: Date, after: PurgePosition | undefined, limit: number): Promise<PurgeBatch> {
+    // Walks the outbox in seq order, which is the order events occurred in but for the length of a transaction, and
+    // stops at the first recent event: a pass reads the rows it deletes plus the old ones still pending, never the
+    // recent bulk of the table. An old event recorded after a recent one waits for a later day's purge.
+    // Dispatched: no longer pending. The delivery worker adds its own condition here: no delivery of the event
+    // still to be attempted (finished or expired).
+    const { rows } = await prepared<{ purged: string; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
+      this.trx,
+      'outbox_events.purge',
+      `WITH examined AS (
+         SELECT seq, occurred_at FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?
+       ), purged AS (
+         DELETE FROM outbox_events e USING examined x
+         WHERE e.seq = x.seq AND x.occurred_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = e.seq)
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM purged) AS purged, (SELECT count(*) FROM examined) AS examined,
+              (SELECT max(seq) FROM examined) AS last_seq, (SELECT bool_or(occurred_at >= ?) FROM examined) AS reached_recent`,
+      [after ?? 0, limit, before, before],
+    );
+    const [result] = rows;
+    const more = Number(result.examined) === limit && result.reached_recent === false;
+    return { purged: Number(result.purged), ...(more ? { next: Number(result.last_seq) } : {}) };
+  }
+}
+
+/** The events API's reads: one customer's events, by the indexes of migration 012. */
+export class KnexEventQueries implements EventQueries {
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: string): Promise<StoredEvent | undefined> {
+    const row = await this.db()('outbox_events').where({ id }).first<EventRow | undefined>();
+    return row && toEvent(row);
+  }
+
+  list(filter: EventListFilter, page: PageRequest): Promise<Page<StoredEvent>> {
+    const query = this.db()('outbox_events').where('customer_id', filter.customerId);
+    if (filter.type !== undefined) query.where('type', filter.type);
+    if (filter.fromDate !== undefined) query.where('occurred_at', '>=', filter.fromDate);
+    if (filter.toDate !== undefined) query.where('occurred_at', '<=', filter.toDate);
+    return fetchPage(query, 'outbox_events', page, toEvent, { orderBy: { column: 'occurred_at', order: 'desc' }, tieBreaker: 'seq' });
+  }
+}

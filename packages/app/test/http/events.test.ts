@@ -1,0 +1,95 @@
+import { useTestApi } from '../support/test-api';
+import { activeAccount, key } from '../support/fixtures';
+
+interface Envelope {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, { id: number; status?: string }>;
+}
+
+describe('events API', () => {
+  const ctx = useTestApi();
+  const get = (url: string, token = ctx.token) => ctx.api.call('get', url, { token });
+  /** What this describe's writes recorded: events from `since` on. */
+  const world = {} as { since: string; accountId: number; receivableIds: number[]; events: Envelope[] };
+
+  beforeAll(async () => {
+    // A millisecond apart from anything before, so the fromDate window holds only what follows.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    world.since = new Date().toISOString();
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    world.accountId = account.id;
+    world.receivableIds = [];
+    for (const amount of ['10.00', '20.00']) {
+      const res = await ctx.api.call('post', '/v1/receivables', {
+        token: ctx.token,
+        body: { receivableAccountId: account.id, amount, currencyCode: 'ARS', receivableType: 'INVOICE' },
+        headers: key('evt'),
+      });
+      world.receivableIds.push(res.body.id);
+    }
+    await ctx.api.call('patch', `/v1/receivables/${world.receivableIds[0]}/status`, { token: ctx.token, body: { status: 'PAID' } });
+    const listed = await get(`/v1/events?fromDate=${encodeURIComponent(world.since)}`);
+    world.events = listed.body;
+  });
+
+  it('lists the caller’s events newest first, as envelopes carrying the resource as its GET answers it', async () => {
+    expect(world.events.map((e) => e.type)).toEqual(['receivable.paid', 'receivable.created', 'receivable.created', 'receivable-account.activated']);
+    const [paid] = world.events;
+    expect(paid).toEqual({ id: expect.stringMatching(/^evt_[0-9A-Za-z]+$/), type: 'receivable.paid', createdAt: expect.any(String), data: expect.any(Object) });
+    const receivable = await get(`/v1/receivables/${world.receivableIds[0]}`);
+    expect(paid.data.receivable).toEqual(receivable.body);
+    expect(world.events[3].data.receivableAccount.id).toBe(world.accountId);
+    const createdAt = world.events.map((e) => Date.parse(e.createdAt));
+    expect([...createdAt].sort((a, b) => b - a)).toEqual(createdAt);
+  });
+
+  it('filters by type and by a createdAt window, and pages with X-Total-Count', async () => {
+    const since = encodeURIComponent(world.since);
+    const created = await get(`/v1/events?type=receivable.created&fromDate=${since}&count=1&page=2`);
+    expect(created.status).toBe(200);
+    expect(created.headers['x-total-count']).toBe('2');
+    expect(created.body.map((e: Envelope) => e.data.receivable.id)).toEqual([world.receivableIds[0]]);
+    const before = await get(`/v1/events?toDate=${since}&type=receivable.paid`);
+    expect(before.body.map((e: Envelope) => e.id)).not.toContain(world.events[0].id);
+    const upTo = await get(`/v1/events?fromDate=${since}&toDate=${encodeURIComponent(world.events[1].createdAt)}`);
+    expect(upTo.body.map((e: Envelope) => e.id)).toEqual(world.events.slice(1).map((e) => e.id));
+    const later = await get(`/v1/events?fromDate=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    expect({ status: later.status, total: later.headers['x-total-count'], body: later.body }).toEqual({ status: 200, total: '0', body: [] });
+  });
+
+  it('refuses an unknown type or a malformed date with 400 validation naming it', async () => {
+    const type = await get('/v1/events?type=receivable.nope');
+    expect(type.status).toBe(400);
+    expect(type.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(['type']);
+    const date = await get('/v1/events?fromDate=2026-02-30');
+    expect(date.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(['fromDate']);
+  });
+
+  it('reads one event by id; another customer’s is 403 and an unknown id 404', async () => {
+    const [paid] = world.events;
+    expect((await get(`/v1/events/${paid.id}`)).body).toEqual(paid);
+    const theirs = await get(`/v1/events/${paid.id}`, ctx.otherToken);
+    expect({ status: theirs.status, code: theirs.body.code }).toEqual({ status: 403, code: 'resource-not-accessible' });
+    const unknown = await get('/v1/events/evt_000000000000000000000000');
+    expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: 'resource-not-found' });
+  });
+
+  it('shows another customer none of the caller’s events', async () => {
+    const theirs = await get(`/v1/events?fromDate=${encodeURIComponent(world.since)}&count=200`, ctx.otherToken);
+    const mine = new Set(world.events.map((e) => e.id));
+    expect(theirs.body.filter((e: Envelope) => mine.has(e.id))).toEqual([]);
+  });
+
+  it('needs the webhooks:read scope', async () => {
+    const customerId = (await get('/v1/me')).body.customerId;
+    const token = async (scopes: string[]) => ctx.api.login(await ctx.api.app.credentials.create.execute({ customerId, scopes }));
+    const without = await token(['receivables:read']);
+    for (const url of ['/v1/events', `/v1/events/${world.events[0].id}`]) {
+      const res = await get(url, without);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'insufficient-scope' });
+    }
+    expect((await get(`/v1/events/${world.events[0].id}`, await token(['webhooks:read']))).status).toBe(200);
+  });
+});

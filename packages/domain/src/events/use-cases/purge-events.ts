@@ -1,0 +1,31 @@
+import type { Clock } from '../../shared/clock';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
+import type { PurgePosition } from '../event-feed';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes events older than the retention window once they were dispatched (EventFeed.purgeDispatched says which),
+ * in batches, each its own short transaction, so the outbox stops growing without holding locks for long. An
+ * event not yet dispatched is kept whatever its age: purging it would lose it for every webhook.
+ */
+export class PurgeEvents {
+  constructor(
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'eventFeed'>>,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { retentionDays: number; batchSize?: number }): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - input.retentionDays * DAY_MS);
+    const batchSize = input.batchSize ?? 5_000;
+    let purged = 0;
+    let after: PurgePosition | undefined;
+    do {
+      const batch = await this.uow.run((tx) => tx.eventFeed.purgeDispatched(before, after, batchSize));
+      purged += batch.purged;
+      after = batch.next;
+    } while (after !== undefined);
+    return purged;
+  }
+}

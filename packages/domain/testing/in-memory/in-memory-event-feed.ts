@@ -1,0 +1,50 @@
+import type { EventFeed, EventListFilter, EventQueries, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '../../src';
+import type { OutboxRow, TablesRef, TablesSource } from './in-memory-tables';
+
+const stored = ({ seq: _position, ...event }: OutboxRow): StoredEvent => event;
+
+/** The outbox feed as the SQL does it; transactions here run one at a time, so a claim never meets another. */
+export class InMemoryEventFeed implements EventFeed {
+  constructor(private readonly ref: TablesRef) {}
+
+  async claimPending(limit: number): Promise<readonly StoredEvent[]> {
+    const { tables } = this.ref;
+    const claimed = tables.outbox.filter((row) => tables.pendingEvents.has(row.seq)).slice(0, limit);
+    for (const row of claimed) tables.pendingEvents.delete(row.seq);
+    return claimed.map(stored);
+  }
+
+  async purgeDispatched(before: Date, after: PurgePosition | undefined, limit: number): Promise<PurgeBatch> {
+    const { tables } = this.ref;
+    const examined = tables.outbox.filter((row) => after === undefined || row.seq > after).slice(0, limit);
+    const doomed = new Set(examined.filter((row) => row.occurredAt < before && !tables.pendingEvents.has(row.seq)).map((row) => row.seq));
+    tables.outbox = tables.outbox.filter((row) => !doomed.has(row.seq));
+    const reachedRecent = examined.some((row) => row.occurredAt >= before);
+    const next = examined.length === limit && !reachedRecent ? examined[examined.length - 1].seq : undefined;
+    return { purged: doomed.size, ...(next === undefined ? {} : { next }) };
+  }
+}
+
+export class InMemoryEventQueries implements EventQueries {
+  constructor(private readonly source: TablesSource) {}
+
+  async get(id: string): Promise<StoredEvent | undefined> {
+    const row = this.source.visibleTables().outbox.find((e) => e.id === id);
+    return row && stored(row);
+  }
+
+  async list(filter: EventListFilter, page: PageRequest): Promise<Page<StoredEvent>> {
+    const rows = this.source
+      .visibleTables()
+      .outbox.filter(
+        (e) =>
+          e.customerId === filter.customerId &&
+          (filter.type === undefined || e.type === filter.type) &&
+          (filter.fromDate === undefined || e.occurredAt >= filter.fromDate) &&
+          (filter.toDate === undefined || e.occurredAt <= filter.toDate),
+      )
+      .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq);
+    const start = (page.page - 1) * page.count;
+    return { items: rows.slice(start, start + page.count).map(stored), total: rows.length };
+  }
+}

@@ -9,6 +9,7 @@ import { KnexRouteSettlementQueries } from './repositories/knex-route-settlement
 import { KnexLedgerQueries } from './repositories/knex-ledger';
 import { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
 import { KnexSettlementQueries } from './repositories/knex-settlements';
+import { KnexWebhookQueries } from './repositories/knex-webhook-repository';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
@@ -22,5 +23,6 @@ export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
     ledgerQueries: new KnexLedgerQueries(uow.executor),
     currentAccountQueries: new KnexCurrentAccountQueries(uow.executor),
     settlementQueries: new KnexSettlementQueries(uow.executor),
+    webhookQueries: new KnexWebhookQueries(uow.executor),
   };
 }

@@ -12,6 +12,8 @@ import { KnexLedgerRepository } from './repositories/knex-ledger';
 import { KnexSettlementRepository } from './repositories/knex-settlements';
 import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repository';
 import { KnexOutbox } from './repositories/knex-outbox';
+import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
+import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -32,6 +34,8 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   routeSettlements: ({ trx }) => new KnexRouteSettlementRepository(trx),
   ledger: ({ trx }) => new KnexLedgerRepository(trx),
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
+  webhooks: ({ trx }) => new KnexWebhookRepository(trx),
+  webhookDeliveries: ({ trx }) => new KnexWebhookDeliveryRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
 });

@@ -9,6 +9,7 @@ import type { RouteSettlementRepository } from './route-settlements/route-settle
 import type { LedgerRepository } from './ledger/ledger-repository';
 import type { SettlementRepository } from './settlements/settlement-repository';
 import type { ReceivableAccountRepository } from './receivable-accounts/receivable-account-repository';
+import type { WebhookDeliveryRepository, WebhookRepository } from './webhooks/webhook-ports';
 
 /**
  * Everything one transaction can reach: every repository and the outbox share its fate. Use cases take a slice
@@ -25,6 +26,8 @@ export interface TransactionScope {
   readonly routeSettlements: RouteSettlementRepository;
   readonly ledger: LedgerRepository;
   readonly settlements: SettlementRepository;
+  readonly webhooks: WebhookRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
 }

@@ -4,13 +4,15 @@ import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { inMemoryQueries } from './in-memory/in-memory-queries';
 import { FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
+import { fakeWebhookPorts, ScriptedWebhookSender } from './webhook-fakes';
 
 /** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
-export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider } {
+export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider; sender: ScriptedWebhookSender } {
   const store = { committed: emptyTables() };
   const bank = new ScriptedBankProvider();
   const clock = new FixedClock();
   const uow = new InMemoryUnitOfWork(store);
+  const sender = new ScriptedWebhookSender();
   return {
     uow,
     clock,
@@ -21,6 +23,8 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     bank,
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },
+    ...fakeWebhookPorts(sender),
+    sender,
     store,
   };
 }

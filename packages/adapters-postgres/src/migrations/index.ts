@@ -7,6 +7,7 @@ import * as providerReferences from './005-provider-references';
 import * as payloadsAsJson from './006-payloads-as-json';
 import * as disabledReason from './007-disabled-reason';
 import * as aliasesAnyCase from './008-aliases-any-case';
+import * as webhooks from './011-webhooks';
 import pg from 'pg';
 
 interface Migration {
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['006-payloads-as-json', payloadsAsJson],
   ['007-disabled-reason', disabledReason],
   ['008-aliases-any-case', aliasesAnyCase],
+  ['011-webhooks', webhooks],
 ];
 
 /** Every migration's name, in order. */

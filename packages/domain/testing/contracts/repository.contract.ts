@@ -7,6 +7,7 @@ import { unitOfWorkContract } from './unit-of-work.contract';
 import { receivableAccountRepositoryContract } from './receivable-account-repository.contract';
 import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
+import { webhookRepositoryContract } from './webhook-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -20,4 +21,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   receivableAccountRepositoryContract(factory, itRacing);
   receivableRepositoryContract(factory, itRacing);
   ledgerContract(factory);
+  webhookRepositoryContract(factory);
 }

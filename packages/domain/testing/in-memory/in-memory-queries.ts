@@ -8,6 +8,7 @@ import { InMemoryReceivableQueries } from './in-memory-receivable-repository';
 import { InMemoryRouteSettlementQueries } from './in-memory-route-settlement-repository';
 import { InMemoryCurrentAccountQueries, InMemoryLedgerQueries } from './in-memory-ledger';
 import { InMemorySettlementQueries } from './in-memory-settlements';
+import { InMemoryWebhookQueries } from './in-memory-webhook-repository';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
@@ -21,5 +22,6 @@ export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
     ledgerQueries: new InMemoryLedgerQueries(uow),
     currentAccountQueries: new InMemoryCurrentAccountQueries(uow),
     settlementQueries: new InMemorySettlementQueries(uow),
+    webhookQueries: new InMemoryWebhookQueries(uow),
   };
 }

@@ -11,6 +11,7 @@ import { InMemoryLedgerRepository } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlements';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repository';
 import { InMemoryOutbox } from './in-memory-outbox';
+import { InMemoryWebhookDeliveryRepository, InMemoryWebhookRepository } from './in-memory-webhook-repository';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -23,6 +24,8 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   routeSettlements: (ref) => new InMemoryRouteSettlementRepository(ref),
   ledger: (ref) => new InMemoryLedgerRepository(ref),
   settlements: (ref) => new InMemorySettlementRepository(ref),
+  webhooks: (ref) => new InMemoryWebhookRepository(ref),
+  webhookDeliveries: (ref) => new InMemoryWebhookDeliveryRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
 });

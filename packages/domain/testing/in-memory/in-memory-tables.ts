@@ -11,12 +11,20 @@ import type {
   Customer,
   DomainEvent,
   StoredResponse,
+  WebhookDelivery,
+  WebhookSnapshot,
 } from '../../src';
 
 export interface StoredIdempotencyRecord {
   readonly fingerprint: string;
   readonly expiresAt: Date;
   readonly response: StoredResponse | null;
+}
+
+/** An attempt as stored: what the history shows, and what the sender works with. */
+export interface StoredDelivery extends WebhookDelivery {
+  readonly payload: string;
+  readonly claimedUntil: Date | null;
 }
 
 export interface StoredEvent extends DomainEvent {
@@ -40,6 +48,8 @@ export interface Tables {
   /** Account id (receivable or current) to its balance in minor units. */
   balances: Map<number, bigint>;
   settlements: Map<number, Settlement>;
+  webhooks: Map<number, WebhookSnapshot>;
+  webhookDeliveries: Map<number, StoredDelivery>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: StoredEvent[];
 }
@@ -59,6 +69,8 @@ export function emptyTables(): Tables {
     movements: [],
     balances: new Map(),
     settlements: new Map(),
+    webhooks: new Map(),
+    webhookDeliveries: new Map(),
     idempotency: new Map(),
     outbox: [],
   };

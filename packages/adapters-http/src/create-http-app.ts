@@ -17,6 +17,7 @@ import { clientRoutes } from './routes/client-routes';
 import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
+import { webhookRoutes } from './routes/webhook-routes';
 import { moneyRoutes } from './routes/money-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
@@ -86,7 +87,7 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(methodNotAllowed(open));
   api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
-  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes].map((resource) =>
+  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes, webhookRoutes].map((resource) =>
     resource(routes),
   );
   if (options.sandbox) resources.push(sandboxRoutes(routes));

@@ -12,6 +12,7 @@ import { receivablesApi } from './receivables';
 import { routeSettlementsApi } from './route-settlements';
 import { sandboxApi } from './sandbox';
 import { serviceApi } from './service';
+import { webhooksApi } from './webhooks';
 import { sharedSchemas } from './shared-schemas';
 
 // In the order a reader meets them; within a resource, a literal path (batches) before the template it would match.
@@ -23,6 +24,7 @@ const resources = [
   receivablesApi,
   routeSettlementsApi,
   moneyApi,
+  webhooksApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

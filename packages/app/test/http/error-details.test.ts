@@ -23,8 +23,6 @@ const UNREACHABLE: Partial<Record<ErrorCode, string>> = {
   'source-account-not-active': 'transfers are not built yet',
   'transfer-not-cancelable': 'transfers are not built yet',
   'duplicated-contact': 'recipients are not built yet',
-  'invalid-event-type': 'webhooks are not built yet',
-  'webhook-status-conflict': 'webhooks are not built yet',
 };
 
 /** Every member, parameter and header name the API documents: the only camelCase words a detail may hold. */
@@ -243,6 +241,14 @@ describe('error details', () => {
         res: await routeSettlement({ routeCode, date: '2026-03-01', associateId: second.associate.id }),
         names: [routeCode, `associate ${first.associate.id}`],
       };
+    },
+    'invalid-event-type': async () => ({
+      res: await call('post', '/v1/webhooks', { body: { url: 'https://erp.example/hooks', events: ['receivable.paid', 'invoice.sent'] } }),
+      names: ['events', 'invoice.sent'],
+    }),
+    'webhook-status-conflict': async () => {
+      const webhook = (await call('post', '/v1/webhooks', { body: { url: 'https://erp.example/hooks', events: ['receivable.paid'] } })).body;
+      return { res: await call('post', `/v1/webhooks/${webhook.id}/activations`), names: [`webhook ${webhook.id}`, 'ACTIVE'] };
     },
   };
 

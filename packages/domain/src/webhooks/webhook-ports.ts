@@ -1,5 +1,4 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
-import type { EventType } from '../shared/events';
 import type { DeliveryOutcome, NewWebhook, Webhook } from './webhook';
 import type { DeliveryResult, DeliveryStatus, NewWebhookDelivery, WebhookDelivery } from './webhook-delivery';
 
@@ -35,7 +34,8 @@ export interface WebhookDeliveryListFilter {
   readonly fromDate?: Date;
   readonly toDate?: Date;
   readonly status?: DeliveryStatus;
-  readonly eventType?: EventType;
+  /** Any text: a type no attempt has matches nothing. */
+  readonly eventType?: string;
   readonly eventId?: string;
 }
 

@@ -11,6 +11,15 @@ export type WebhookStatus =
 
 export type WebhookOperation = 'update' | 'pause' | 'activate' | 'fail' | 'rotate-secret';
 
+/** Each refusable move in the API's words. */
+const REFUSED: Readonly<Record<WebhookOperation, string>> = {
+  update: 'changed',
+  pause: 'paused',
+  activate: 'activated',
+  fail: 'marked FAILED',
+  'rotate-secret': 'given a new secret',
+};
+
 /** The one table of legal moves: which operation each status allows, and where it leads. */
 const TRANSITIONS: Readonly<Record<WebhookStatus, Partial<Record<WebhookOperation, WebhookStatus>>>> = {
   ACTIVE: { update: 'ACTIVE', pause: 'PAUSED', fail: 'FAILED', 'rotate-secret': 'ACTIVE' },
@@ -78,11 +87,11 @@ export function parseWebhookUrl(raw: string): string {
 }
 
 /** Known event types only (SPEC: 400 invalid-event-type), each once, in the order given. */
-export function parseEventTypes(events: readonly string[]): EventType[] {
-  if (events.length === 0) throw ValidationError.of('events', 'must name at least one event type');
+export function parseEventTypes(events: readonly string[], member = 'events'): EventType[] {
+  if (events.length === 0) throw ValidationError.of(member, 'must name at least one event type');
   const unknown = events.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length) {
-    throw new DomainError('invalid-event-type', `unknown event types: ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+    throw new DomainError('invalid-event-type', `${member} names no event type ${unknown.join(', ')} (event types: ${EVENT_TYPES.join(', ')})`);
   }
   return [...new Set(events as EventType[])];
 }
@@ -164,7 +173,7 @@ export class Webhook {
 
   private move(operation: WebhookOperation, changes: Partial<WebhookSnapshot>, now: Date): Webhook {
     const status = Webhook.nextStatus(this.state.status, operation);
-    if (!status) throw new DomainError('webhook-status-conflict', `webhook ${this.state.id} is ${this.state.status}: ${operation} is not allowed`);
+    if (!status) throw new DomainError('webhook-status-conflict', `webhook ${this.state.id} is ${this.state.status} and cannot be ${REFUSED[operation]}`);
     return new Webhook({ ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 });
   }
 }

@@ -20,7 +20,7 @@ export class SendTestDelivery {
   ) {}
 
   async execute(input: WebhookTarget & { readonly eventType: string }): Promise<WebhookDelivery> {
-    const [requested] = parseEventTypes([input.eventType]);
+    const [requested] = parseEventTypes([input.eventType], 'eventType');
     const now = this.clock.now();
     const eventId = this.ports.eventIds.eventId();
     const { delivery, request } = await this.uow.run(async (tx) => {

@@ -87,8 +87,8 @@ export function createHttpApp(options: HttpOptions): Express {
   api.use(methodNotAllowed(open));
   api.use(authenticated);
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
-  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes, webhookRoutes].map((resource) =>
-    resource(routes),
+  const resources = [clientRoutes, associateRoutes, receivableAccountRoutes, receivableRoutes, routeSettlementRoutes, moneyRoutes, webhookRoutes].map(
+    (resource) => resource(routes),
   );
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));

@@ -19,7 +19,9 @@ describe('configuration', () => {
   });
 
   it('refuses production without its required settings, naming them in one line', () => {
-    expect(() => loadConfig({ APP_MODE: 'production' })).toThrow(new ConfigError('production mode needs DATABASE_URL, JWT_SECRET, BANK_PROVIDER_URL, WEBHOOK_SECRET_KEY'));
+    expect(() => loadConfig({ APP_MODE: 'production' })).toThrow(
+      new ConfigError('production mode needs DATABASE_URL, JWT_SECRET, BANK_PROVIDER_URL, WEBHOOK_SECRET_KEY'),
+    );
     const ok = loadConfig({
       APP_MODE: 'production',
       DATABASE_URL: 'postgres://db',

@@ -7,7 +7,12 @@ import { FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGen
 import { fakeWebhookPorts, ScriptedWebhookSender } from './webhook-fakes';
 
 /** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
-export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider; sender: ScriptedWebhookSender } {
+export function inMemoryPorts(): ApplicationPorts & {
+  store: { committed: Tables };
+  clock: FixedClock;
+  bank: ScriptedBankProvider;
+  sender: ScriptedWebhookSender;
+} {
   const store = { committed: emptyTables() };
   const bank = new ScriptedBankProvider();
   const clock = new FixedClock();

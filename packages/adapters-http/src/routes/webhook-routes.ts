@@ -51,9 +51,17 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
     }),
   );
 
-  router.post('/webhooks/:id/pauses', write, keys.optional(async (req) => ok(webhookResponse(await app.webhooks.pause.execute(target(req))))));
+  router.post(
+    '/webhooks/:id/pauses',
+    write,
+    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.pause.execute(target(req))))),
+  );
 
-  router.post('/webhooks/:id/activations', write, keys.optional(async (req) => ok(webhookResponse(await app.webhooks.activate.execute(target(req))))));
+  router.post(
+    '/webhooks/:id/activations',
+    write,
+    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.activate.execute(target(req))))),
+  );
 
   router.post(
     '/webhooks/:id/secret-rotations',

@@ -54,7 +54,11 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     ...env,
   });
   const bank = await startBankSimulator(0, { provisioningDelayMs: 0, hangMs: 1_000 });
-  const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, webhookSecretKey: TEST_WEBHOOK_SECRET_KEY, bankProviderUrl: bank.url });
+  const container = buildContainer(config, logger, db.knex, {
+    jwtSecret: TEST_JWT_SECRET,
+    webhookSecretKey: TEST_WEBHOOK_SECRET_KEY,
+    bankProviderUrl: bank.url,
+  });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
   const ready = () => databaseReady(db.knex);

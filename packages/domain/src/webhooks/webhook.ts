@@ -28,7 +28,6 @@ const TRANSITIONS: Readonly<Record<WebhookStatus, Partial<Record<WebhookOperatio
 };
 
 export const WEBHOOK_STATUSES = Object.keys(TRANSITIONS) as readonly WebhookStatus[];
-export const WEBHOOK_OPERATIONS: readonly WebhookOperation[] = ['update', 'pause', 'activate', 'fail', 'rotate-secret'];
 
 /** How long signatures made with the previous secret keep coming after a rotation (CONTRACT: 24 h). */
 export const SECRET_GRACE_MS = 24 * 60 * 60 * 1000;

@@ -83,7 +83,9 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       const delivery = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook)));
       await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id));
       expect(await ctx.h.webhookQueries.get(webhook.id)).toBeUndefined();
-      expect(await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(delivery.id, { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null }))).toBeUndefined();
+      expect(
+        await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(delivery.id, { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })),
+      ).toBeUndefined();
       expect((await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id }, { page: 1, count: 20 })).total).toBe(0);
     });
   });

@@ -46,6 +46,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   await post('/v1/sandbox/settlement-runs', {});
   const [settlement] = (await api.call('get', `/v1/settlements?receivableAccountId=${account.id}`, { token })).body;
   const [currentAccount] = (await api.call('get', '/v1/current-accounts', { token })).body;
+  const webhook = await post('/v1/webhooks', { url: 'https://erp.example/hooks', events: ['receivable.paid'] });
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -54,6 +55,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     'route-settlements': routeSettlement,
     settlements: settlement,
     'current-accounts': currentAccount,
+    webhooks: webhook,
   };
 }
 
@@ -106,6 +108,9 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     ReceivableStatusInput: { status: 'PAID' },
     RouteSettlementInput: { routeCode: `N${m}`, date: '2026-12-01', associateId: world.associates.id },
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
+    WebhookInput: { url: 'https://erp.example/hooks', events: ['receivable.paid'] },
+    WebhookUpdate: { events: ['movement.created'] },
+    TestDeliveryInput: { eventType: 'webhook.test' },
   };
   const schema = requestSchemaOf(operation);
   return schema?.$ref ? (bodies[schema.$ref.split('/').pop()!] ?? operation.sampleBody) : operation.sampleBody;

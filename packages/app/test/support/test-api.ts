@@ -47,6 +47,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
   const config = loadConfig({
     APP_MODE: 'sandbox',
     JWT_SECRET: TEST_JWT_SECRET,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000',
     SOURCE_RATE_LIMIT_PER_MINUTE: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',

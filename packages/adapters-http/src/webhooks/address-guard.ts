@@ -40,7 +40,8 @@ export function isPublicAddress(address: string): boolean {
 export class InternalAddressError extends Error {
   readonly code = 'EWEBHOOKINTERNAL';
   constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, an internal address webhooks may not reach`);
+    const where = host === address ? `${host} is` : `${host} resolves to ${address},`;
+    super(`${where} an internal address webhooks may not reach`);
   }
 }
 
@@ -58,10 +59,21 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
   });
 };
 
+/**
+ * An internal address written in a url as such: sockets skip the lookup for a literal address, so publicOnlyLookup
+ * never sees it, and it is refused here instead.
+ */
+export function internalLiteralOf(url: string): InternalAddressError | undefined {
+  const host = hostOf(url);
+  return isIP(host) && !isPublicAddress(host) ? new InternalAddressError(host, host) : undefined;
+}
+
+const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+
 /** Registration's check (production): a url whose host resolves to an internal address, or not at all, is refused. */
 export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
   async check(url: string): Promise<void> {
-    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    const host = hostOf(url);
     await new Promise<void>((resolve, reject) =>
       publicOnlyLookup(host, { all: true }, (error) =>
         error ? reject(ValidationError.of('url', error instanceof InternalAddressError ? error.message : `${host} does not resolve`)) : resolve(),

@@ -2,7 +2,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
-import { publicOnlyLookup } from './address-guard';
+import { internalLiteralOf, publicOnlyLookup } from './address-guard';
 import { signatureHeader } from './standard-webhooks-signature';
 
 export interface WebhookSenderOptions {
@@ -41,6 +41,8 @@ export class HttpsWebhookSender implements WebhookSender {
   }
 
   send(request: WebhookRequest): Promise<DeliveryResult> {
+    const literal = this.options.allowInternalAddresses ? undefined : internalLiteralOf(request.url);
+    if (literal) return Promise.resolve({ status: 'FAILED', responseCode: null, durationMs: 0, failureReason: literal.message });
     const started = performance.now();
     const timestamp = Math.floor(Date.now() / 1000);
     return new Promise((resolve) => {

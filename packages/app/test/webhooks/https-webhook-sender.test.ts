@@ -113,7 +113,10 @@ describe('HTTPS webhook sender', () => {
     const result = await send(senderWith({ allowInternalAddresses: false }), endpoint.url);
     expect(result.status).toBe('FAILED');
     expect(result.failureReason).toContain('an internal address webhooks may not reach');
+    const literal = await send(senderWith({ allowInternalAddresses: false }), endpoint.url.replace('localhost', '127.0.0.1'));
+    expect(literal).toMatchObject({ status: 'FAILED', failureReason: '127.0.0.1 is an internal address webhooks may not reach' });
     expect(endpoint.received).toEqual([]);
+    expect((await send(senderWith(), endpoint.url.replace('localhost', '127.0.0.1'))).status).toBe('SUCCESS');
   });
 });
 

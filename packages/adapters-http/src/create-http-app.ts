@@ -17,6 +17,7 @@ import { clientRoutes } from './routes/client-routes';
 import { receivableAccountRoutes } from './routes/receivable-account-routes';
 import { receivableRoutes } from './routes/receivable-routes';
 import { routeSettlementRoutes } from './routes/route-settlement-routes';
+import { webhookRoutes } from './routes/webhook-routes';
 import { moneyRoutes } from './routes/money-routes';
 import { transferRoutes } from './routes/transfer-routes';
 import { contactRoutes } from './routes/contact-routes';
@@ -99,6 +100,7 @@ export function createHttpApp(options: HttpOptions): Express {
     transferRoutes,
     contactRoutes,
     eventRoutes,
+    webhookRoutes,
   ].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));

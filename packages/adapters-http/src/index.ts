@@ -6,3 +6,7 @@ export * from './auth/scrypt-secret-hasher';
 export * from './auth/random-secret-generator';
 export * from './middleware/problem';
 export { openApiDocument } from './openapi/document';
+export * from './webhooks/aes-gcm-secret-vault';
+export * from './webhooks/standard-webhooks-signature';
+export * from './webhooks/address-guard';
+export * from './webhooks/https-webhook-sender';

@@ -12,6 +12,7 @@ import { KnexSettlementQueries } from './repositories/knex-settlements';
 import { KnexTransferQueries } from './repositories/knex-transfer-repository';
 import { KnexContactQueries } from './repositories/knex-contact-repository';
 import { KnexEventQueries } from './repositories/knex-event-feed';
+import { KnexWebhookQueries } from './repositories/knex-webhook-repository';
 
 /** Every read port on PostgreSQL, each reading through the unit of work's ambient transaction when there is one. */
 export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
@@ -28,5 +29,6 @@ export function knexQueries(uow: KnexUnitOfWork): ApplicationQueries {
     transferQueries: new KnexTransferQueries(uow.executor),
     contactQueries: new KnexContactQueries(uow.executor),
     eventQueries: new KnexEventQueries(uow.executor),
+    webhookQueries: new KnexWebhookQueries(uow.executor),
   };
 }

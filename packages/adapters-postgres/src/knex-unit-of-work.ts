@@ -15,6 +15,8 @@ import { KnexIdempotencyRepository } from './repositories/knex-idempotency-repos
 import { KnexOutbox } from './repositories/knex-outbox';
 import { KnexContactRepository } from './repositories/knex-contact-repository';
 import { KnexEventFeed } from './repositories/knex-event-feed';
+import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
+import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
 
@@ -37,6 +39,8 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   settlements: ({ trx }) => new KnexSettlementRepository(trx),
   transfers: ({ trx }) => new KnexTransferRepository(trx),
   contacts: ({ trx }) => new KnexContactRepository(trx),
+  webhooks: ({ trx }) => new KnexWebhookRepository(trx),
+  webhookDeliveries: ({ trx }) => new KnexWebhookDeliveryRepository(trx),
   idempotency: ({ trx, writes }) => new KnexIdempotencyRepository(trx, writes),
   outbox: ({ writes }) => new KnexOutbox(writes),
   eventFeed: ({ trx }) => new KnexEventFeed(trx),

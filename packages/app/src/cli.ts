@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DomainError, type Application } from '@rcs/domain';
 import { ADMIN_COMMANDS, LedgerBroken, UsageError, type AdminCommand } from './admin-commands';
 import { ConfigError, loadConfig } from './config';
-import { buildContainer, resolveJwtSecret, TYPES } from './container';
+import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
 import { createLogger } from './logger';
 import { openStorage } from './storage';
 
@@ -49,7 +49,11 @@ async function main(argv: string[]): Promise<void> {
   try {
     // The CLI never calls the provider; the standalone simulator's default address stands in when none is set.
     const bankProviderUrl = config.bankProviderUrl ?? 'http://127.0.0.1:4010';
-    const container = buildContainer(config, createLogger('warn'), storage.knex, { jwtSecret: await resolveJwtSecret(config, storage.knex), bankProviderUrl });
+    const container = buildContainer(config, createLogger('warn'), storage.knex, {
+      jwtSecret: await resolveJwtSecret(config, storage.knex),
+      webhookSecretKey: await resolveWebhookSecretKey(config, storage.knex),
+      bankProviderUrl,
+    });
     const result = await work(container.get<Application>(TYPES.Application));
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RateLimits } from '@rcs/adapters-http';
 
@@ -52,6 +53,16 @@ export interface Config {
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
   readonly sandboxCredentials: readonly SandboxCredential[];
+  /** Absent in sandbox: generated once and kept in the database, like jwtSecret. Seals webhook secrets at rest. */
+  readonly webhookSecretKey?: string;
+  readonly webhooks: {
+    /** One attempt, from the call to the answer's last byte. */
+    readonly timeoutMs: number;
+    readonly maxConnectionsPerEndpoint: number;
+    readonly maxConnections: number;
+    /** The PEM of WEBHOOK_CA_FILE: extra certificate authorities trusted for deliveries. */
+    readonly extraCa?: string;
+  };
 }
 
 /** A setting that stops start-up, reported as one line. */
@@ -62,6 +73,14 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   if (!raw || raw === 'false') return false;
   if (raw === 'true') return true;
   return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+function pemOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`WEBHOOK_CA_FILE cannot be read: ${(error as Error).message}`);
+  }
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -76,10 +95,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = (env.APP_MODE ?? 'sandbox') as AppMode;
   if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`APP_MODE must be sandbox or production, got "${env.APP_MODE}"`);
   if (mode === 'production') {
-    const missing = ['DATABASE_URL', 'JWT_SECRET', 'BANK_PROVIDER_URL'].filter((name) => !env[name]);
+    const missing = ['DATABASE_URL', 'JWT_SECRET', 'BANK_PROVIDER_URL', 'WEBHOOK_SECRET_KEY'].filter((name) => !env[name]);
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(', ')}`);
   }
-  if (env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  for (const name of ['JWT_SECRET', 'WEBHOOK_SECRET_KEY']) {
+    if (env[name] !== undefined && env[name].length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+  }
   if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
     throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
   }
@@ -117,6 +138,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
+      maxConnectionsPerEndpoint: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_ENDPOINT', 8),
+      maxConnections: integer(env, 'WEBHOOK_MAX_CONNECTIONS', 256),
+      extraCa: env.WEBHOOK_CA_FILE ? pemOf(env.WEBHOOK_CA_FILE) : undefined,
+    },
     sandboxCredentials:
       mode === 'sandbox'
         ? [

@@ -4,9 +4,10 @@ import { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApplication, DEFAULT_PROVISIONING_POLICY, type Application, type BankProvider, type Clock, type ProvisioningTrigger } from '@rcs/domain';
-import { ensureSetting, KnexUnitOfWork, knexQueries } from '@rcs/adapters-postgres';
+import { ensureSetting, KnexUnitOfWork, knexQueries, newEventIds } from '@rcs/adapters-postgres';
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
+import { AesGcmSecretVault, anyUrlPolicy, HttpsWebhookSender, PublicAddressUrlPolicy } from '@rcs/adapters-http';
 import type { Config } from './config';
 
 /** Service identifiers; only this package knows Inversify. */
@@ -19,6 +20,7 @@ export const TYPES = {
   Tokens: Symbol('Tokens'),
   BankProvider: Symbol('BankProvider'),
   ProvisioningTrigger: Symbol('ProvisioningTrigger'),
+  WebhookSender: Symbol('WebhookSender'),
   Application: Symbol('Application'),
 } as const;
 
@@ -29,9 +31,15 @@ export async function resolveJwtSecret(config: Config, knex: Knex): Promise<stri
   return config.jwtSecret ?? ensureSetting(knex, 'jwt-secret', randomBytes(48).toString('base64url'));
 }
 
+/** Sandbox without WEBHOOK_SECRET_KEY: one random key, stored in the database as the JWT secret is. */
+export async function resolveWebhookSecretKey(config: Config, knex: Knex): Promise<string> {
+  return config.webhookSecretKey ?? ensureSetting(knex, 'webhook-secret-key', randomBytes(48).toString('base64url'));
+}
+
 /** Binds the adapters this configuration selects and builds the application once. */
 export interface Wiring {
   readonly jwtSecret: string;
+  readonly webhookSecretKey: string;
   /** Where the banking provider (or its simulator) answers. */
   readonly bankProviderUrl: string;
   /** Wakes the provisioning worker when an account is opened; nothing when no worker runs here. */
@@ -50,8 +58,10 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
   container
     .bind<BankProvider>(TYPES.BankProvider)
     .toConstantValue(new HttpBankProvider({ baseUrl: wiring.bankProviderUrl, apiKey: config.bankProviderApiKey, timeoutMs: config.bankProviderTimeoutMs }));
+  const sandbox = config.mode === 'sandbox';
+  container.bind<HttpsWebhookSender>(TYPES.WebhookSender).toConstantValue(new HttpsWebhookSender({ ...config.webhooks, allowInternalAddresses: sandbox }));
   container.bind<Application>(TYPES.Application).toResolvedValue(
-    (uow: KnexUnitOfWork, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger) =>
+    (uow: KnexUnitOfWork, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger, sender: HttpsWebhookSender) =>
       createApplication({
         uow,
         clock,
@@ -70,8 +80,16 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           random: Math.random,
         },
         provisioningTrigger,
+        webhookUrls: sandbox ? anyUrlPolicy : new PublicAddressUrlPolicy(),
+        webhookDelivery: {
+          vault: new AesGcmSecretVault(wiring.webhookSecretKey),
+          sender,
+          eventIds: { eventId: () => newEventIds(1)[0] },
+          // Past the sender's deadline with room to record the result: a lease that lapses means the sender died.
+          leaseMs: config.webhooks.timeoutMs + 30_000,
+        },
       }),
-    [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger],
+    [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger, TYPES.WebhookSender],
   );
   return container;
 }

@@ -5,9 +5,9 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Application, Clock } from '@rcs/domain';
 import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
-import { createHttpApp, type JwtTokenService } from '@rcs/adapters-http';
+import { createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
-import { buildContainer, resolveJwtSecret, TYPES } from './container';
+import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
 import { scheduleJobs } from './workers/cron-jobs';
@@ -86,6 +86,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   let provisioning: PollingWorker | undefined;
   const container = buildContainer(config, logger, storage.knex, {
     jwtSecret,
+    webhookSecretKey: await resolveWebhookSecretKey(config, storage.knex),
     bankProviderUrl: bank.url,
     provisioningTrigger: { accountOpened: () => provisioning?.wake() },
   });
@@ -113,6 +114,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await closed;
       clearTimeout(forced);
       await provisioning?.stop();
+      container.get<HttpsWebhookSender>(TYPES.WebhookSender).close();
       for (const job of jobs) await job.destroy();
       await bank.stop();
       await storage.close();

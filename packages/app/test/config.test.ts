@@ -21,10 +21,23 @@ describe('configuration', () => {
   });
 
   it('refuses production without its required settings, naming them in one line', () => {
-    expect(() => loadConfig({ APP_MODE: 'production' })).toThrow(new ConfigError('production mode needs DATABASE_URL, JWT_SECRET, BANK_PROVIDER_URL'));
-    const ok = loadConfig({ APP_MODE: 'production', DATABASE_URL: 'postgres://db', JWT_SECRET: 'j'.repeat(32), BANK_PROVIDER_URL: 'https://bank' });
+    expect(() => loadConfig({ APP_MODE: 'production' })).toThrow(
+      new ConfigError('production mode needs DATABASE_URL, JWT_SECRET, BANK_PROVIDER_URL, WEBHOOK_SECRET_KEY'),
+    );
+    const ok = loadConfig({
+      APP_MODE: 'production',
+      DATABASE_URL: 'postgres://db',
+      JWT_SECRET: 'j'.repeat(32),
+      BANK_PROVIDER_URL: 'https://bank',
+      WEBHOOK_SECRET_KEY: 'w'.repeat(32),
+    });
     expect(ok.sandboxCredentials).toEqual([]);
     expect(ok.bankNotificationSecret).toBeUndefined();
+  });
+
+  it('refuses a short WEBHOOK_SECRET_KEY and an unreadable WEBHOOK_CA_FILE', () => {
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(new ConfigError('WEBHOOK_SECRET_KEY must be at least 32 characters'));
+    expect(() => loadConfig({ WEBHOOK_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/WEBHOOK_CA_FILE cannot be read/);
   });
 
   it.each([

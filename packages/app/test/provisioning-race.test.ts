@@ -1,5 +1,13 @@
 import { Client, createApplication, DEFAULT_CUSTOMER_SETTINGS, DEFAULT_PROVISIONING_POLICY, type BankProvider, type CvuRequest } from '@rcs/domain';
-import { aClientDetails, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator, validTaxId } from '@rcs/domain/testing';
+import {
+  aClientDetails,
+  fakeWebhookPorts,
+  FixedClock,
+  PlainSecretHasher,
+  ReadableTokenIssuer,
+  SequentialSecretGenerator,
+  validTaxId,
+} from '@rcs/domain/testing';
 import { createDatabase, knexQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { HttpBankProvider, startBankSimulator } from '@rcs/adapters-bank';
@@ -44,6 +52,7 @@ describe('provisioning with two instances at once', () => {
           bank: recording,
           provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: Math.random },
           provisioningTrigger: { accountOpened: () => undefined },
+          ...fakeWebhookPorts(),
         });
         return { knex, uow, app };
       });

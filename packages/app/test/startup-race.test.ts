@@ -56,9 +56,11 @@ describe('start-up of two instances together', () => {
       const secrets = await Promise.all(instances.map((knex) => resolveJwtSecret(config, knex)));
       expect(secrets[0]).toBe(secrets[1]);
       const apps = instances.map((knex, i) =>
-        buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: secrets[i], bankProviderUrl: 'http://127.0.0.1:4010' }).get<Application>(
-          TYPES.Application,
-        ),
+        buildContainer(config, pino({ level: 'silent' }), knex, {
+          jwtSecret: secrets[i],
+          bankProviderUrl: 'http://127.0.0.1:4010',
+          webhookSecretKey: 'w'.repeat(40),
+        }).get<Application>(TYPES.Application),
       );
       await Promise.all(
         apps.flatMap((app) =>

@@ -62,6 +62,11 @@ import {
   ListRouteSettlements,
   RegisterRouteSettlement,
 } from './route-settlements/use-cases/route-settlement-use-cases';
+import type { WebhookDeliveryPorts, WebhookQueries, WebhookUrlPolicy } from './webhooks/webhook-ports';
+import { RegisterWebhook } from './webhooks/use-cases/register-webhook';
+import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
+import { GetWebhook, ListWebhookDeliveries, ListWebhooks } from './webhooks/use-cases/read-webhooks';
+import { SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
 
 /** Every read port: list pages and single reads straight from storage, outside the write model. */
 export interface ApplicationQueries {
@@ -77,6 +82,7 @@ export interface ApplicationQueries {
   readonly transferQueries: TransferQueries;
   readonly contactQueries: ContactQueries;
   readonly eventQueries: EventQueries;
+  readonly webhookQueries: WebhookQueries;
 }
 
 /** Every adapter the use cases need. */
@@ -91,6 +97,8 @@ export interface ApplicationPorts extends ApplicationQueries {
   readonly entities: EntityDirectory;
   readonly provisioningPolicy: ProvisioningPolicy;
   readonly provisioningTrigger: ProvisioningTrigger;
+  readonly webhookUrls: WebhookUrlPolicy;
+  readonly webhookDelivery: WebhookDeliveryPorts;
 }
 
 /** The typed facade: HTTP, schedulers, the CLI and embedders call the same use cases through it. */
@@ -99,6 +107,8 @@ export function createApplication(ports: ApplicationPorts) {
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   const issueReceivable = new IssueReceivable(uow, clock);
   const getCurrentAccount = new GetCurrentAccount(ports.currentAccountQueries);
+  const getWebhook = new GetWebhook(ports.webhookQueries);
+  const { vault } = ports.webhookDelivery;
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -197,6 +207,18 @@ export function createApplication(ports: ApplicationPorts) {
       /** For the webhook dispatcher: its handler gets the full scope, to write deliveries in the claiming transaction. */
       dispatch: new DispatchEvents(uow),
       purge: new PurgeEvents(uow, clock),
+    },
+    webhooks: {
+      register: new RegisterWebhook(uow, clock, vault, ports.webhookUrls),
+      replace: new ReplaceWebhook(uow, clock, ports.webhookUrls),
+      delete: new DeleteWebhook(uow),
+      pause: new PauseWebhook(uow, clock),
+      activate: new ActivateWebhook(uow, clock),
+      rotateSecret: new RotateWebhookSecret(uow, clock, vault),
+      get: getWebhook,
+      list: new ListWebhooks(ports.webhookQueries),
+      sendTest: new SendTestDelivery(uow, clock, ports.webhookDelivery),
+      deliveries: new ListWebhookDeliveries(getWebhook, ports.webhookQueries),
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),

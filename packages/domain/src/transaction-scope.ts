@@ -12,6 +12,7 @@ import type { SettlementRepository } from './settlements/settlement-repository';
 import type { ReceivableAccountRepository } from './receivable-accounts/receivable-account-repository';
 import type { TransferRepository } from './transfers/transfer-repository';
 import type { ContactRepository } from './contacts/contact-repository';
+import type { WebhookDeliveryRepository, WebhookRepository } from './webhooks/webhook-ports';
 
 /**
  * Everything one transaction can reach: every repository and the outbox share its fate. Use cases take a slice
@@ -30,6 +31,8 @@ export interface TransactionScope {
   readonly settlements: SettlementRepository;
   readonly transfers: TransferRepository;
   readonly contacts: ContactRepository;
+  readonly webhooks: WebhookRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: Outbox;
   readonly eventFeed: EventFeed;

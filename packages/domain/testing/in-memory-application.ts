@@ -4,13 +4,20 @@ import { emptyTables, type Tables } from './in-memory/in-memory-tables';
 import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
 import { inMemoryQueries } from './in-memory/in-memory-queries';
 import { CodeEntityDirectory, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
+import { fakeWebhookPorts, ScriptedWebhookSender } from './webhook-fakes';
 
 /** A whole application on in-memory adapters, for embedders' tests and our own use-case specs. */
-export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables }; clock: FixedClock; bank: ScriptedBankProvider } {
+export function inMemoryPorts(): ApplicationPorts & {
+  store: { committed: Tables };
+  clock: FixedClock;
+  bank: ScriptedBankProvider;
+  sender: ScriptedWebhookSender;
+} {
   const store = { committed: emptyTables() };
   const bank = new ScriptedBankProvider();
   const clock = new FixedClock();
   const uow = new InMemoryUnitOfWork(store);
+  const sender = new ScriptedWebhookSender();
   return {
     uow,
     clock,
@@ -22,6 +29,8 @@ export function inMemoryPorts(): ApplicationPorts & { store: { committed: Tables
     entities: new CodeEntityDirectory(),
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },
     provisioningTrigger: { accountOpened: () => undefined },
+    ...fakeWebhookPorts(sender),
+    sender,
     store,
   };
 }

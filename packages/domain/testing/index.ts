@@ -1,4 +1,6 @@
 export * from './fakes';
+export * from './webhook-fakes';
+export * from './in-memory/in-memory-webhook-repository';
 export * from './in-memory/in-memory-tables';
 export * from './in-memory/in-memory-unit-of-work';
 export * from './in-memory/in-memory-scope';

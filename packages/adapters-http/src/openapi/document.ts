@@ -14,6 +14,7 @@ import { receivablesApi } from './receivables';
 import { routeSettlementsApi } from './route-settlements';
 import { sandboxApi } from './sandbox';
 import { serviceApi } from './service';
+import { webhooksApi } from './webhooks';
 import { sharedSchemas } from './shared-schemas';
 import { transfersApi } from './transfers';
 
@@ -29,6 +30,7 @@ const resources = [
   transfersApi,
   contactsApi,
   eventsApi,
+  webhooksApi,
   sandboxApi,
   bankNotificationsApi,
   serviceApi,

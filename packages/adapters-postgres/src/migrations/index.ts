@@ -9,6 +9,7 @@ import * as disabledReason from './007-disabled-reason';
 import * as aliasesAnyCase from './008-aliases-any-case';
 import * as contacts from './009-contacts';
 import * as transfers from './010-transfers';
+import * as webhooks from './011-webhooks';
 import * as events from './012-events';
 import pg from 'pg';
 
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['008-aliases-any-case', aliasesAnyCase],
   ['009-contacts', contacts],
   ['010-transfers', transfers],
+  ['011-webhooks', webhooks],
   ['012-events', events],
 ];
 

@@ -19,8 +19,6 @@ const UNREACHABLE: Partial<Record<ErrorCode, string>> = {
   'external-provider-unavailable': 'provider failures are retried in the background, never answered, until recipients and transfers',
   'external-provider-timeout': 'as external-provider-unavailable',
   'duplicated-contact': 'recipients are not built yet',
-  'invalid-event-type': 'webhooks are not built yet',
-  'webhook-status-conflict': 'webhooks are not built yet',
 };
 
 /** Every member, parameter and header name the API documents: the only camelCase words a detail may hold. */
@@ -240,6 +238,14 @@ describe('error details', () => {
         res: await routeSettlement({ routeCode, date: '2026-03-01', associateId: second.associate.id }),
         names: [routeCode, `associate ${first.associate.id}`],
       };
+    },
+    'invalid-event-type': async () => ({
+      res: await call('post', '/v1/webhooks', { body: { url: 'https://erp.example/hooks', events: ['receivable.paid', 'invoice.sent'] } }),
+      names: ['events', 'invoice.sent'],
+    }),
+    'webhook-status-conflict': async () => {
+      const webhook = (await call('post', '/v1/webhooks', { body: { url: 'https://erp.example/hooks', events: ['receivable.paid'] } })).body;
+      return { res: await call('post', `/v1/webhooks/${webhook.id}/activations`), names: [`webhook ${webhook.id}`, 'ACTIVE'] };
     },
   };
 

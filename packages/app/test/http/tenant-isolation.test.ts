@@ -50,6 +50,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
   const transfer = await post('/v1/transfers', internalTransfer(currentAccount.id, otherCurrentAccount.id));
   const contact = await post('/v1/contacts', { name: `Recipient ${n}`, taxId: validTaxId('30', n), cbuCvu: composeCvu('0070999', BigInt(n)) });
   const [event] = (await api.call('get', '/v1/events?count=1', { token })).body;
+  const webhook = await post('/v1/webhooks', { url: 'https://erp.example/hooks', events: ['receivable.paid'] });
   return {
     clients: client,
     associates: { ...associate, supervisorId: supervisor.id },
@@ -64,6 +65,7 @@ async function worldOf(api: TestApi, token: string): Promise<World> {
     accounts: otherCurrentAccount,
     contacts: contact,
     events: event,
+    webhooks: webhook,
   };
 }
 
@@ -128,6 +130,9 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     TransferInput: internalTransfer(world['source-accounts'].id, world.accounts.id),
     ContactInput: { name: `Recipient ${m}`, taxId: validTaxId('30', m), cbuCvu: composeCvu('0070999', BigInt(m)) },
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
+    WebhookInput: { url: 'https://erp.example/hooks', events: ['receivable.paid'] },
+    WebhookUpdate: { events: ['movement.created'] },
+    TestDeliveryInput: { eventType: 'webhook.test' },
   };
   const schema = requestSchemaOf(operation);
   return schema?.$ref ? (bodies[schema.$ref.split('/').pop()!] ?? operation.sampleBody) : operation.sampleBody;

@@ -34,7 +34,7 @@ async function main() {
     };
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET, WORKERS_ENABLED: 'false' });
   const bankProviderUrl = work === 'provision' ? args[0] : 'http://127.0.0.1:9';
-  const container = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: JWT_SECRET, bankProviderUrl });
+  const container = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: JWT_SECRET, webhookSecretKey: 'w'.repeat(40), bankProviderUrl });
   if (work === 'provision') {
     await container.get(TYPES.Application).receivableAccounts.provision.execute({ limit: 10 });
   } else if (work === 'post') {

@@ -15,7 +15,7 @@ import { TEST_JWT_SECRET } from './test-api';
 export function serviceOn(knex: Knex, bankProviderUrl = 'http://127.0.0.1:9') {
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '1000000', WORKERS_ENABLED: 'false' });
   const logger = pino({ level: 'silent' });
-  const container = buildContainer(config, logger, knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl });
+  const container = buildContainer(config, logger, knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl, webhookSecretKey: 'w'.repeat(40) });
   return { app: container.get<Application>(TYPES.Application), config, logger, http: httpAppOf(container, () => databaseReady(knex)) };
 }
 

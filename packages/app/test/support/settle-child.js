@@ -18,9 +18,11 @@ async function main() {
     }
   });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false' });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: 'http://127.0.0.1:9' }).get(
-    TYPES.Application,
-  );
+  const app = buildContainer(config, pino({ level: 'silent' }), knex, {
+    jwtSecret: 'x'.repeat(40),
+    webhookSecretKey: 'w'.repeat(40),
+    bankProviderUrl: 'http://127.0.0.1:9',
+  }).get(TYPES.Application);
   await app.settlements.run.execute({ chunkSize: 1 });
 }
 

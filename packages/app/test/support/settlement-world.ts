@@ -9,9 +9,11 @@ import { buildContainer, TYPES } from '../../src/container';
 export function instanceOn(db: TestDatabase) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false' });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: 'http://127.0.0.1:9' }).get<Application>(
-    TYPES.Application,
-  );
+  const app = buildContainer(config, pino({ level: 'silent' }), knex, {
+    jwtSecret: 'x'.repeat(40),
+    bankProviderUrl: 'http://127.0.0.1:9',
+    webhookSecretKey: 'w'.repeat(40),
+  }).get<Application>(TYPES.Application);
   return { app, knex };
 }
 

@@ -9,8 +9,10 @@ import { buildContainer, TYPES } from '../../src/container';
 import { bootstrapSandbox, httpAppOf } from '../../src/service';
 import { assertMatchesOpenApi } from './openapi-contract';
 import { startBankSimulator } from '@rcs/adapters-bank';
+import type { HttpsWebhookSender } from '@rcs/adapters-http';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+const TEST_WEBHOOK_SECRET_KEY = 'test-key-that-is-long-enough-to-seal-webhook-secrets';
 export const SANDBOX = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 export const SANDBOX2 = { clientId: 'sandbox-client-2', clientSecret: 'sandbox-secret-2' };
 
@@ -45,6 +47,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
   const config = loadConfig({
     APP_MODE: 'sandbox',
     JWT_SECRET: TEST_JWT_SECRET,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000',
     SOURCE_RATE_LIMIT_PER_MINUTE: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -52,7 +55,11 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     ...env,
   });
   const bank = await startBankSimulator(0, { provisioningDelayMs: 0, hangMs: 1_000 });
-  const container = buildContainer(config, logger, db.knex, { jwtSecret: TEST_JWT_SECRET, bankProviderUrl: bank.url });
+  const container = buildContainer(config, logger, db.knex, {
+    jwtSecret: TEST_JWT_SECRET,
+    webhookSecretKey: TEST_WEBHOOK_SECRET_KEY,
+    bankProviderUrl: bank.url,
+  });
   const app = container.get<Application>(TYPES.Application);
   await bootstrapSandbox(app, config, logger);
   const ready = () => databaseReady(db.knex);
@@ -93,6 +100,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     /** Also ends the suite with the ledger verified: whatever its tests did, every balance equals its movements. */
     async close() {
       const mismatches = await app.ledger.verify.execute();
+      container.get<HttpsWebhookSender>(TYPES.WebhookSender).close();
       await bank.stop();
       await db.close();
       expect(mismatches).toEqual([]);

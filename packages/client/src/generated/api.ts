@@ -988,6 +988,175 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks
+     * @description Needs the scope `webhooks:read`.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook
+     * @description ACTIVE at once. The answer is the only one, with the rotation, that carries the signing `secret` (whsec_ and base64 of 32 random bytes): keep it. A replay under the same Idempotency-Key answers the same body, secret included, for 24 hours.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a webhook
+     * @description The secret is not returned; secretMaskedTail shows its last 4 characters.
+     *
+     *     Needs the scope `webhooks:read`.
+     */
+    get: operations['getWebhook'];
+    /**
+     * Change the url, the events or both
+     * @description A member left out keeps its value; a body with neither is 400 validation. The status and the secret do not change.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    put: operations['updateWebhook'];
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Nothing more is sent to it; its delivery history goes with it.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/pauses': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause deliveries
+     * @description ACTIVE to PAUSED. Events that happen meanwhile are kept and delivered on activation.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    post: operations['pauseWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/activations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume deliveries
+     * @description PAUSED or FAILED to ACTIVE: what it holds is delivered.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    post: operations['activateWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/secret-rotations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description Answers the webhook with its new `secret`. For 24 hours deliveries carry two signatures in webhook-signature, one per secret, space separated, so verification with either secret passes while the new one is deployed.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /**
+     * Delivery history
+     * @description One entry per attempt, newest first.
+     *
+     *     Needs the scope `webhooks:read`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    /**
+     * Send a test event
+     * @description Sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for), signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history. No Idempotency-Key: each call sends one test event. Redelivery of a past event by eventId is not served yet.
+     *
+     *     Needs the scope `webhooks:write`.
+     */
+    post: operations['sendTestDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sandbox/collections': {
     parameters: {
       query?: never;
@@ -1668,6 +1837,167 @@ export interface components {
       createdAt: string;
       /** @description The resource the event is about, as its GET answers it then: data.receivable (receivable.*), data.receivableAccount (receivable-account.*), data.movement (movement.created), data.settlement (settlement.completed), data.transfer (transfer.*) */
       data: Record<string, never>;
+    };
+    WebhookInput: {
+      /**
+       * Format: uri
+       * @description https:// only
+       */
+      url: string;
+      events: (
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test'
+      )[];
+    };
+    WebhookUpdate: {
+      /**
+       * Format: uri
+       * @description https:// only
+       */
+      url?: string;
+      events?: (
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test'
+      )[];
+    };
+    Webhook: {
+      /** Format: int64 */
+      id: number;
+      /**
+       * Format: uri
+       * @description https:// only
+       */
+      url: string;
+      events: (
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test'
+      )[];
+      /** @enum {unknown} */
+      status: 'ACTIVE' | 'PAUSED' | 'FAILED';
+      /** @description The last 4 characters of the secret after three dots */
+      secretMaskedTail: string;
+      /** Format: date-time */
+      lastDeliveryAt: string | null;
+      /** @enum {unknown} */
+      lastDeliveryStatus: 'SUCCESS' | 'FAILED' | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+    };
+    WebhookWithSecret: {
+      /** Format: int64 */
+      id: number;
+      /**
+       * Format: uri
+       * @description https:// only
+       */
+      url: string;
+      events: (
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test'
+      )[];
+      /** @enum {unknown} */
+      status: 'ACTIVE' | 'PAUSED' | 'FAILED';
+      /** @description The last 4 characters of the secret after three dots */
+      secretMaskedTail: string;
+      /** Format: date-time */
+      lastDeliveryAt: string | null;
+      /** @enum {unknown} */
+      lastDeliveryStatus: 'SUCCESS' | 'FAILED' | null;
+      /** Format: date-time */
+      creationDate: string;
+      /** Format: date-time */
+      modificationDate: string;
+      /** @description Shown only here: keep it to verify signatures */
+      secret: string;
+    };
+    TestDeliveryInput: {
+      /** @enum {unknown} */
+      eventType:
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test';
+    };
+    WebhookDelivery: {
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      webhookId: number;
+      eventId: string;
+      /** @enum {unknown} */
+      eventType:
+        | 'receivable-account.activated'
+        | 'receivable-account.disabled'
+        | 'receivable.created'
+        | 'receivable.paid'
+        | 'receivable.expired'
+        | 'receivable.disabled'
+        | 'receivable.settled'
+        | 'movement.created'
+        | 'settlement.completed'
+        | 'transfer.completed'
+        | 'transfer.failed'
+        | 'webhook.test';
+      attempt: number;
+      /** @enum {unknown} */
+      status: 'PENDING' | 'SUCCESS' | 'FAILED';
+      /** @description The endpoint's HTTP status; null when none came */
+      responseCode: number | null;
+      durationMs: number | null;
+      /** @description Why a FAILED attempt failed */
+      failureReason: string | null;
+      /** Format: date-time */
+      creationDate: string;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -11191,6 +11521,1692 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 12,
+           *         "url": "https://erp.example/hooks/rcs",
+           *         "events": [
+           *           "receivable.paid",
+           *           "movement.created"
+           *         ],
+           *         "status": "ACTIVE",
+           *         "secretMaskedTail": "...Q3E=",
+           *         "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *         "lastDeliveryStatus": "SUCCESS",
+           *         "creationDate": "2026-03-02T14:00:00.000Z",
+           *         "modificationDate": "2026-03-02T14:00:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Webhook'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:read (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://erp.example/hooks/rcs",
+         *       "events": [
+         *         "receivable.paid",
+         *         "movement.created"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['WebhookInput'];
+      };
+    };
+    responses: {
+      /** @description Created; Location names it */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "ACTIVE",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z",
+           *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8kPpPmYqQ3E="
+           *     }
+           */
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description validation: url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty; invalid-event-type: events names an event type that does not exist */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation' | 'invalid-event-type';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Webhook */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "ACTIVE",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:read (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "events": [
+         *         "receivable.paid",
+         *         "receivable.settled"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['WebhookUpdate'];
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "ACTIVE",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description validation: url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty; invalid-event-type: events names an event type that does not exist */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation' | 'invalid-event-type';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  pauseWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Paused */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "PAUSED",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description webhook-status-conflict: the webhook is not ACTIVE */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'webhook-status-conflict';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  activateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Active again */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "ACTIVE",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description webhook-status-conflict: the webhook is ACTIVE already */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'webhook-status-conflict';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rotated */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "url": "https://erp.example/hooks/rcs",
+           *       "events": [
+           *         "receivable.paid",
+           *         "movement.created"
+           *       ],
+           *       "status": "ACTIVE",
+           *       "secretMaskedTail": "...Q3E=",
+           *       "lastDeliveryAt": "2026-03-02T14:05:00.000Z",
+           *       "lastDeliveryStatus": "SUCCESS",
+           *       "creationDate": "2026-03-02T14:00:00.000Z",
+           *       "modificationDate": "2026-03-02T14:00:00.000Z",
+           *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8kPpPmYqQ3E="
+           *     }
+           */
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description 1-indexed page (default 1) */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp) */
+        fromDate?: string;
+        /** @description Attempt made at or before (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description PENDING, SUCCESS, FAILED */
+        status?: 'PENDING' | 'SUCCESS' | 'FAILED';
+        /** @description Exact */
+        eventType?: string;
+        /** @description Exact (evt_...) */
+        eventId?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of results, newest first; X-Total-Count carries the total */
+      200: {
+        headers: {
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 301,
+           *         "webhookId": 12,
+           *         "eventId": "evt_0Rz3kLp9aBcDeFgHiJkLmNoPq",
+           *         "eventType": "webhook.test",
+           *         "attempt": 1,
+           *         "status": "SUCCESS",
+           *         "responseCode": 200,
+           *         "durationMs": 84,
+           *         "failureReason": null,
+           *         "creationDate": "2026-03-02T14:05:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['WebhookDelivery'][];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:read (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  sendTestDelivery: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description Resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventType": "receivable.paid"
+         *     }
+         */
+        'application/json': components['schemas']['TestDeliveryInput'];
+      };
+    };
+    responses: {
+      /** @description The attempt and its result */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 301,
+           *       "webhookId": 12,
+           *       "eventId": "evt_0Rz3kLp9aBcDeFgHiJkLmNoPq",
+           *       "eventType": "webhook.test",
+           *       "attempt": 1,
+           *       "status": "SUCCESS",
+           *       "responseCode": 200,
+           *       "durationMs": 84,
+           *       "failureReason": null,
+           *       "creationDate": "2026-03-02T14:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each; invalid-event-type: eventType is not an event type */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation' | 'invalid-event-type';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope' | 'resource-not-accessible';
+          };
+        };
+      };
+      /** @description resource-not-found: no webhook has this id */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
           };
         };
       };

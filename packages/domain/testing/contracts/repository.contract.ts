@@ -10,6 +10,7 @@ import { ledgerContract } from './ledger.contract';
 import { transferRepositoryContract } from './transfer-repository.contract';
 import { contactRepositoryContract } from './contact-repository.contract';
 import { eventFeedContract } from './event-feed.contract';
+import { webhookRepositoryContract } from './webhook-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -26,4 +27,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   transferRepositoryContract(factory, itRacing);
   contactRepositoryContract(factory, itRacing);
   eventFeedContract(factory, itRacing);
+  webhookRepositoryContract(factory);
 }

@@ -11,6 +11,7 @@ import { InMemorySettlementQueries } from './in-memory-settlements';
 import { InMemoryTransferQueries } from './in-memory-transfer-repository';
 import { InMemoryContactQueries } from './in-memory-contact-repository';
 import { InMemoryEventQueries } from './in-memory-event-feed';
+import { InMemoryWebhookQueries } from './in-memory-webhook-repository';
 
 /** Every read port in memory, each reading the open transaction's working copy when there is one. */
 export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
@@ -27,5 +28,6 @@ export function inMemoryQueries(uow: InMemoryUnitOfWork): ApplicationQueries {
     transferQueries: new InMemoryTransferQueries(uow),
     contactQueries: new InMemoryContactQueries(uow),
     eventQueries: new InMemoryEventQueries(uow),
+    webhookQueries: new InMemoryWebhookQueries(uow),
   };
 }

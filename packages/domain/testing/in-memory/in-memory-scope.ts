@@ -14,6 +14,7 @@ import { InMemoryIdempotencyRepository } from './in-memory-idempotency-repositor
 import { InMemoryOutbox } from './in-memory-outbox';
 import { InMemoryContactRepository } from './in-memory-contact-repository';
 import { InMemoryEventFeed } from './in-memory-event-feed';
+import { InMemoryWebhookDeliveryRepository, InMemoryWebhookRepository } from './in-memory-webhook-repository';
 
 export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   customers: (ref) => new InMemoryCustomerRepository(ref),
@@ -28,6 +29,8 @@ export const inMemoryScope = lazyScope<TablesRef, TransactionScope>({
   settlements: (ref) => new InMemorySettlementRepository(ref),
   transfers: (ref) => new InMemoryTransferRepository(ref),
   contacts: (ref) => new InMemoryContactRepository(ref),
+  webhooks: (ref) => new InMemoryWebhookRepository(ref),
+  webhookDeliveries: (ref) => new InMemoryWebhookDeliveryRepository(ref),
   idempotency: (ref) => new InMemoryIdempotencyRepository(ref),
   outbox: (ref) => new InMemoryOutbox(ref),
   eventFeed: (ref) => new InMemoryEventFeed(ref),

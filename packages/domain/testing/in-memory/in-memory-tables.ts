@@ -13,6 +13,8 @@ import type {
   Customer,
   StoredEvent,
   StoredResponse,
+  WebhookDelivery,
+  WebhookSnapshot,
 } from '../../src';
 
 export interface StoredIdempotencyRecord {
@@ -24,6 +26,12 @@ export interface StoredIdempotencyRecord {
 /** An outbox row: the event and its position, in the order events were recorded. */
 export interface OutboxRow extends StoredEvent {
   readonly seq: number;
+}
+
+/** An attempt as stored: what the history shows, and what the sender works with. */
+export interface StoredDelivery extends WebhookDelivery {
+  readonly payload: string;
+  readonly claimedUntil: Date | null;
 }
 
 /** Every table of the in-memory store, plain data only so a transaction can copy it whole. */
@@ -45,6 +53,8 @@ export interface Tables {
   settlements: Map<number, Settlement>;
   transfers: Map<number, TransferSnapshot>;
   contacts: Map<number, ContactSnapshot>;
+  webhooks: Map<number, WebhookSnapshot>;
+  webhookDeliveries: Map<number, StoredDelivery>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: OutboxRow[];
   /** Positions (seq) of the events no dispatch has taken yet. */
@@ -68,6 +78,8 @@ export function emptyTables(): Tables {
     settlements: new Map(),
     transfers: new Map(),
     contacts: new Map(),
+    webhooks: new Map(),
+    webhookDeliveries: new Map(),
     idempotency: new Map(),
     outbox: [],
     pendingEvents: new Set(),

@@ -1,0 +1,221 @@
+import { DELIVERY_STATUSES, EVENT_TYPES, WEBHOOK_STATUSES } from '@rcs/domain';
+import { created, listOf, listParams, noContent, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
+import { id, timestamp } from './shared-schemas';
+
+/** Webhooks (routes/webhook-routes.ts). */
+
+const tag = 'Webhooks';
+const read = 'webhooks:read';
+const write = 'webhooks:write';
+const input = { url: 'https://erp.example/hooks/rcs', events: ['receivable.paid', 'movement.created'] };
+const webhook = {
+  id: 12,
+  ...input,
+  status: 'ACTIVE',
+  secretMaskedTail: '...Q3E=',
+  lastDeliveryAt: '2026-03-02T14:05:00.000Z',
+  lastDeliveryStatus: 'SUCCESS',
+  creationDate: '2026-03-02T14:00:00.000Z',
+  modificationDate: '2026-03-02T14:00:00.000Z',
+};
+const withSecret = { ...webhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8kPpPmYqQ3E=' };
+const delivery = {
+  id: 301,
+  webhookId: 12,
+  eventId: 'evt_0Rz3kLp9aBcDeFgHiJkLmNoPq',
+  eventType: 'webhook.test',
+  attempt: 1,
+  status: 'SUCCESS',
+  responseCode: 200,
+  durationMs: 84,
+  failureReason: null,
+  creationDate: '2026-03-02T14:05:00.000Z',
+};
+const subscriptionRefusals = {
+  validation: 'url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty',
+  'invalid-event-type': 'events names an event type that does not exist',
+} as const;
+const conflict = (move: string) => ({ ...pathResource('webhook'), 'webhook-status-conflict': move });
+
+const paths = {
+  '/v1/webhooks': {
+    get: operation({
+      id: 'listWebhooks',
+      tag,
+      summary: 'List webhooks',
+      scope: read,
+      parameters: listParams,
+      responses: { '200': listOf('Webhook', webhook) },
+    }),
+    post: operation({
+      id: 'createWebhook',
+      tag,
+      summary: 'Register a webhook',
+      description:
+        'ACTIVE at once. The answer is the only one, with the rotation, that carries the signing `secret` (whsec_ and base64 of 32 random bytes): keep it. ' +
+        'A replay under the same Idempotency-Key answers the same body, secret included, for 24 hours.',
+      scope: write,
+      key: 'optional',
+      body: { schema: ref('WebhookInput'), example: input },
+      responses: { '201': created('WebhookWithSecret', withSecret) },
+      refusals: subscriptionRefusals,
+    }),
+  },
+  '/v1/webhooks/{id}': {
+    parameters: [pathId],
+    get: operation({
+      id: 'getWebhook',
+      tag,
+      summary: 'Get a webhook',
+      description: 'The secret is not returned; secretMaskedTail shows its last 4 characters.',
+      scope: read,
+      responses: { '200': one('Webhook', 'Webhook', webhook) },
+      refusals: pathResource('webhook'),
+    }),
+    put: operation({
+      id: 'updateWebhook',
+      tag,
+      summary: 'Change the url, the events or both',
+      description: 'A member left out keeps its value; a body with neither is 400 validation. The status and the secret do not change.',
+      scope: write,
+      key: 'optional',
+      body: { schema: ref('WebhookUpdate'), example: { events: ['receivable.paid', 'receivable.settled'] } },
+      responses: { '200': one('Webhook', 'Updated', webhook) },
+      refusals: { ...pathResource('webhook'), ...subscriptionRefusals },
+    }),
+    delete: operation({
+      id: 'deleteWebhook',
+      tag,
+      summary: 'Delete a webhook',
+      description: 'Nothing more is sent to it; its delivery history goes with it.',
+      scope: write,
+      key: 'optional',
+      responses: { '204': noContent('Deleted') },
+      refusals: pathResource('webhook'),
+    }),
+  },
+  '/v1/webhooks/{id}/pauses': {
+    parameters: [pathId],
+    post: operation({
+      id: 'pauseWebhook',
+      tag,
+      summary: 'Pause deliveries',
+      description: 'ACTIVE to PAUSED. Events that happen meanwhile are kept and delivered on activation.',
+      scope: write,
+      key: 'optional',
+      responses: { '200': one('Webhook', 'Paused', { ...webhook, status: 'PAUSED' }) },
+      refusals: conflict('the webhook is not ACTIVE'),
+    }),
+  },
+  '/v1/webhooks/{id}/activations': {
+    parameters: [pathId],
+    post: operation({
+      id: 'activateWebhook',
+      tag,
+      summary: 'Resume deliveries',
+      description: 'PAUSED or FAILED to ACTIVE: what it holds is delivered.',
+      scope: write,
+      key: 'optional',
+      responses: { '200': one('Webhook', 'Active again', webhook) },
+      refusals: conflict('the webhook is ACTIVE already'),
+    }),
+  },
+  '/v1/webhooks/{id}/secret-rotations': {
+    parameters: [pathId],
+    post: operation({
+      id: 'rotateWebhookSecret',
+      tag,
+      summary: 'Rotate the signing secret',
+      description:
+        'Answers the webhook with its new `secret`. For 24 hours deliveries carry two signatures in webhook-signature, ' +
+        'one per secret, space separated, so verification with either secret passes while the new one is deployed.',
+      scope: write,
+      key: 'optional',
+      responses: { '200': one('WebhookWithSecret', 'Rotated', withSecret) },
+      refusals: pathResource('webhook'),
+    }),
+  },
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: [pathId],
+    post: operation({
+      id: 'sendTestDelivery',
+      tag,
+      summary: 'Send a test event',
+      description:
+        'Sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for), ' +
+        'signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
+        'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history. ' +
+        'No Idempotency-Key: each call sends one test event. Redelivery of a past event by eventId is not served yet.',
+      scope: write,
+      body: { schema: ref('TestDeliveryInput'), example: { eventType: 'receivable.paid' } },
+      responses: { '200': one('WebhookDelivery', 'The attempt and its result', delivery) },
+      refusals: { ...pathResource('webhook'), 'invalid-event-type': 'eventType is not an event type' },
+    }),
+    get: operation({
+      id: 'listWebhookDeliveries',
+      tag,
+      summary: 'Delivery history',
+      description: 'One entry per attempt, newest first.',
+      scope: read,
+      parameters: [
+        ...listParams.slice(0, 2),
+        param('fromDate', 'Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
+        param('toDate', 'Attempt made at or before (inclusive; a bare date includes the whole day)'),
+        param('status', DELIVERY_STATUSES.join(', '), { enum: DELIVERY_STATUSES }),
+        param('eventType', 'Exact'),
+        param('eventId', 'Exact (evt_...)'),
+      ],
+      responses: { '200': listOf('WebhookDelivery', delivery) },
+      refusals: pathResource('webhook'),
+    }),
+  },
+};
+
+const url = { type: 'string', format: 'uri', maxLength: 2048, description: 'https:// only' } as const;
+const events = { type: 'array', minItems: 1, items: { enum: EVENT_TYPES } } as const;
+const webhookProperties = {
+  id,
+  url,
+  events,
+  status: { enum: WEBHOOK_STATUSES },
+  secretMaskedTail: { type: 'string', description: 'The last 4 characters of the secret after three dots' },
+  lastDeliveryAt: { type: ['string', 'null'], format: 'date-time' },
+  lastDeliveryStatus: { enum: ['SUCCESS', 'FAILED', null] },
+  creationDate: timestamp,
+  modificationDate: timestamp,
+} as const;
+const webhookRequired = ['id', 'url', 'events', 'status', 'secretMaskedTail', 'lastDeliveryAt', 'lastDeliveryStatus', 'creationDate', 'modificationDate'];
+
+const schemas = {
+  WebhookInput: { type: 'object', required: ['url', 'events'], properties: { url, events } },
+  WebhookUpdate: { type: 'object', properties: { url, events } },
+  Webhook: { type: 'object', required: webhookRequired, properties: webhookProperties },
+  WebhookWithSecret: {
+    type: 'object',
+    required: [...webhookRequired, 'secret'],
+    properties: { ...webhookProperties, secret: { type: 'string', pattern: '^whsec_', description: 'Shown only here: keep it to verify signatures' } },
+  },
+  TestDeliveryInput: { type: 'object', required: ['eventType'], properties: { eventType: { enum: EVENT_TYPES } } },
+  WebhookDelivery: {
+    type: 'object',
+    required: ['id', 'webhookId', 'eventId', 'eventType', 'attempt', 'status', 'responseCode', 'durationMs', 'failureReason', 'creationDate'],
+    properties: {
+      id,
+      webhookId: id,
+      eventId: { type: 'string', pattern: '^evt_' },
+      eventType: { enum: EVENT_TYPES },
+      attempt: { type: 'integer', minimum: 1 },
+      status: { enum: DELIVERY_STATUSES },
+      responseCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when none came" },
+      durationMs: { type: ['integer', 'null'] },
+      failureReason: { type: ['string', 'null'], description: 'Why a FAILED attempt failed' },
+      creationDate: timestamp,
+    },
+  },
+} as const;
+
+export const webhooksApi: ResourceApi = {
+  tags: [{ name: tag, description: 'Endpoints of the integrator that receive signed events (Standard Webhooks), their secrets and delivery history' }],
+  paths,
+  schemas,
+};

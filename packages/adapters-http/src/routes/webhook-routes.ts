@@ -1,0 +1,97 @@
+import { Router, type Request } from 'express';
+import { authOf, requireScope } from '../auth/authenticate';
+import { boundary, commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
+import { parseId, parseInput } from '../dto/parse-input';
+import { DeliveryListQuery, TestDeliveryBody, UpdateWebhookBody, WebhookBody } from '../dto/webhook-dto';
+import { deliveryResponse, webhookResponse } from '../mappers/webhook-response';
+import type { HttpContext } from './http-context';
+import { answering, created, noContent, ok } from './answer';
+import { keyedBody, sendPage, validBody } from './respond';
+
+export function webhookRoutes({ app, keys }: HttpContext): Router {
+  const router = Router();
+  const read = requireScope('webhooks:read');
+  const write = requireScope('webhooks:write');
+  const target = (req: Request) => ({ customerId: authOf(req).customerId, webhookId: parseId(req.params.id) });
+
+  router.get('/webhooks', read, async (req, res) => {
+    const query = parseInput(ListQuery, req.query, 'query');
+    sendPage(res, await app.webhooks.list.execute({ filter: { customerId: authOf(req).customerId, ...commonFilterOf(query) }, page: pageOf(query) }), (w) =>
+      webhookResponse(w),
+    );
+  });
+
+  router.post(
+    '/webhooks',
+    write,
+    ...keyedBody(keys, 'optional', WebhookBody, async (req) => {
+      const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
+      return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
+    }),
+  );
+
+  router.get('/webhooks/:id', read, async (req, res) => {
+    res.json(webhookResponse(await app.webhooks.get.execute(target(req))));
+  });
+
+  router.put(
+    '/webhooks/:id',
+    write,
+    ...keyedBody(keys, 'optional', UpdateWebhookBody, async (req) =>
+      ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
+    ),
+  );
+
+  router.delete(
+    '/webhooks/:id',
+    write,
+    keys.optional(async (req) => {
+      await app.webhooks.delete.execute(target(req));
+      return noContent();
+    }),
+  );
+
+  router.post(
+    '/webhooks/:id/pauses',
+    write,
+    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.pause.execute(target(req))))),
+  );
+
+  router.post(
+    '/webhooks/:id/activations',
+    write,
+    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.activate.execute(target(req))))),
+  );
+
+  router.post(
+    '/webhooks/:id/secret-rotations',
+    write,
+    keys.optional(async (req) => {
+      const { webhook, secret } = await app.webhooks.rotateSecret.execute(target(req));
+      return ok(webhookResponse(webhook, secret));
+    }),
+  );
+
+  // No Idempotency-Key: its handler runs inside the key's transaction, and this one calls the endpoint, which
+  // must happen with no transaction open. Each call sends one test event; sending another is harmless.
+  router.post(
+    '/webhooks/:id/deliveries',
+    write,
+    validBody(TestDeliveryBody),
+    answering(async (req) => ok(deliveryResponse(await app.webhooks.sendTest.execute({ ...target(req), ...(req.body as TestDeliveryBody) })))),
+  );
+
+  router.get('/webhooks/:id/deliveries', read, async (req, res) => {
+    const query = parseInput(DeliveryListQuery, req.query, 'query');
+    const filter = {
+      ...(query.fromDate ? { fromDate: boundary(query.fromDate, 'start') } : {}),
+      ...(query.toDate ? { toDate: boundary(query.toDate, 'end') } : {}),
+      status: query.status,
+      eventType: query.eventType,
+      eventId: query.eventId,
+    };
+    sendPage(res, await app.webhooks.deliveries.execute({ ...target(req), filter, page: pageOf(query) }), deliveryResponse);
+  });
+
+  return router;
+}

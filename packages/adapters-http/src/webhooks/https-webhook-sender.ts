@@ -1,0 +1,116 @@
+import { Agent, request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { IncomingMessage } from 'node:http';
+import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
+import { internalLiteralOf, publicOnlyLookup } from './address-guard';
+import { signatureHeader } from './standard-webhooks-signature';
+
+export interface WebhookSenderOptions {
+  /** Whole attempt, from the call to the last byte read (CONTRACT: a 2xx within 15 s is success). */
+  readonly timeoutMs: number;
+  /** Connections to one endpoint (host and port) at once; more attempts wait their turn. */
+  readonly maxConnectionsPerEndpoint: number;
+  /** Connections to every endpoint together. */
+  readonly maxConnections: number;
+  /** Sandbox: local receivers allowed. Production: internal addresses refused at connection time. */
+  readonly allowInternalAddresses: boolean;
+  /** PEM of extra trusted certificate authorities (WEBHOOK_CA_FILE). */
+  readonly extraCa?: string;
+}
+
+/** Past this much of a response body the connection is dropped: the body is not read for anything but draining. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+class AttemptTimeout extends Error {}
+
+/**
+ * POSTs signed events over HTTPS: keep-alive connections, a bound per endpoint and in all (so a slow endpoint
+ * holds only its own connections), one deadline per attempt, redirects never followed, bodies read up to a cap.
+ */
+export class HttpsWebhookSender implements WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: options.maxConnectionsPerEndpoint,
+      maxTotalSockets: options.maxConnections,
+      ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
+      ...(options.allowInternalAddresses ? {} : { lookup: publicOnlyLookup }),
+    });
+  }
+
+  send(request: WebhookRequest): Promise<DeliveryResult> {
+    const literal = this.options.allowInternalAddresses ? undefined : internalLiteralOf(request.url);
+    if (literal) return Promise.resolve({ status: 'FAILED', responseCode: null, durationMs: 0, failureReason: literal.message });
+    const started = performance.now();
+    const timestamp = Math.floor(Date.now() / 1000);
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (outcome: Omit<DeliveryResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      };
+      const req = httpsRequest(
+        request.url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'rcs-webhooks/1.0',
+            'webhook-id': request.eventId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader(request.secrets, request.eventId, timestamp, request.body),
+          },
+        },
+        (res) => this.read(res, finish, fail),
+      );
+      let timedOut = false;
+      // Past the deadline, whichever side reports the cut first, the reason is the deadline.
+      const fail = (error: Error) => finish({ status: 'FAILED', responseCode: null, failureReason: this.reasonOf(timedOut ? new AttemptTimeout() : error) });
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        req.destroy(new AttemptTimeout());
+      }, this.options.timeoutMs);
+      req.on('error', fail);
+      req.end(request.body);
+    });
+  }
+
+  /** Closes idle connections; attempts in flight end as they would. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** The result once the body is read (or capped): success is a 2xx; a redirect is a failure, never followed. */
+  private read(res: IncomingMessage, done: (outcome: Omit<DeliveryResult, 'durationMs'>) => void, fail: (error: Error) => void): void {
+    const code = res.statusCode ?? 0;
+    const outcome: Omit<DeliveryResult, 'durationMs'> =
+      code >= 200 && code < 300
+        ? { status: 'SUCCESS', responseCode: code, failureReason: null }
+        : { status: 'FAILED', responseCode: code, failureReason: code >= 300 && code < 400 ? `redirect (${code}) not followed` : `answered ${code}` };
+    let received = 0;
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_RESPONSE_BYTES) {
+        res.destroy();
+        done(outcome);
+      }
+    });
+    res.on('end', () => done(outcome));
+    // Cut before the end: the deadline, or the endpoint hanging up.
+    res.on('error', fail);
+    res.on('close', () => {
+      if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
+    });
+  }
+
+  private reasonOf(error: Error): string {
+    if (error instanceof AttemptTimeout) return `no complete answer within ${this.options.timeoutMs} ms`;
+    const code = (error as { code?: string }).code;
+    return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  }
+}

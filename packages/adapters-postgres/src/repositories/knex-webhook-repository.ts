@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+import {
+  ConcurrentModificationError,
+  Webhook,
+  type DeliveryOutcome,
+  type EventType,
+  type NewWebhook,
+  type Page,
+  type PageRequest,
+  type WebhookListFilter,
+  type WebhookQueries,
+  type WebhookRepository,
+  type WebhookDelivery,
+  type WebhookDeliveryListFilter,
+  type WebhookStatus,
+} from '@rcs/domain';
+import { applyCommonFilter, fetchPage } from './paging';
+import { lockedForChange } from './row-locks';
+import { toDelivery, type DeliveryRow } from './knex-webhook-delivery-repository';
+
+interface WebhookRow {
+  id: string;
+  customer_id: string;
+  url: string;
+  events: EventType[];
+  status: WebhookStatus;
+  secret_sealed: string;
+  secret_tail: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  last_delivery_at: Date | null;
+  last_delivery_status: DeliveryOutcome | null;
+  creation_date: Date;
+  modification_date: Date;
+  version: number;
+}
+
+const toWebhook = (row: WebhookRow): Webhook =>
+  Webhook.rehydrate({
+    id: Number(row.id),
+    customerId: Number(row.customer_id),
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    secrets: {
+      current: { sealed: row.secret_sealed, tail: row.secret_tail },
+      previous:
+        row.previous_secret_sealed === null || row.previous_secret_expires_at === null
+          ? null
+          : { sealed: row.previous_secret_sealed, expiresAt: row.previous_secret_expires_at },
+    },
+    lastDeliveryAt: row.last_delivery_at,
+    lastDeliveryStatus: row.last_delivery_status,
+    creationDate: row.creation_date,
+    modificationDate: row.modification_date,
+    version: row.version,
+  });
+
+const toRow = (w: NewWebhook) => ({
+  customer_id: w.customerId,
+  url: w.url,
+  events: [...w.events],
+  status: w.status,
+  secret_sealed: w.secrets.current.sealed,
+  secret_tail: w.secrets.current.tail,
+  previous_secret_sealed: w.secrets.previous?.sealed ?? null,
+  previous_secret_expires_at: w.secrets.previous?.expiresAt ?? null,
+  last_delivery_at: w.lastDeliveryAt,
+  last_delivery_status: w.lastDeliveryStatus,
+  creation_date: w.creationDate,
+  modification_date: w.modificationDate,
+  version: w.version,
+});
+
+export class KnexWebhookRepository implements WebhookRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  async getForUpdate(id: number): Promise<Webhook | undefined> {
+    const row = await lockedForChange(this.trx('webhooks').where({ id })).first<WebhookRow | undefined>();
+    return row && toWebhook(row);
+  }
+
+  async insert(webhook: NewWebhook): Promise<Webhook> {
+    const [row] = await this.trx('webhooks').insert(toRow(webhook)).returning<WebhookRow[]>('*');
+    return toWebhook(row);
+  }
+
+  async update(webhook: Webhook): Promise<void> {
+    const next = webhook.toSnapshot();
+    // The last delivery is the sender's to record (recordDelivery): a change made meanwhile must not undo it.
+    const { last_delivery_at: _at, last_delivery_status: _status, ...row } = toRow(next);
+    const changed = await this.trx('webhooks')
+      .where({ id: next.id, version: next.version - 1 })
+      .update(row);
+    if (changed !== 1) throw new ConcurrentModificationError('webhook', next.id);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.trx('webhooks').where({ id }).delete();
+  }
+
+  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<void> {
+    await this.trx('webhooks').where({ id }).update({ last_delivery_at: at, last_delivery_status: outcome });
+  }
+}
+
+export class KnexWebhookQueries implements WebhookQueries {
+  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  constructor(private readonly db: () => Knex) {}
+
+  async get(id: number): Promise<Webhook | undefined> {
+    const row = await this.db()('webhooks').where({ id }).first<WebhookRow | undefined>();
+    return row && toWebhook(row);
+  }
+
+  list(filter: WebhookListFilter, page: PageRequest): Promise<Page<Webhook>> {
+    return fetchPage(applyCommonFilter(this.db()('webhooks').where('customer_id', filter.customerId), filter, 'webhooks'), 'webhooks', page, toWebhook);
+  }
+
+  deliveries(filter: WebhookDeliveryListFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const query = this.db()('webhook_deliveries').where('webhook_id', filter.webhookId);
+    if (filter.fromDate !== undefined) query.where('created_at', '>=', filter.fromDate);
+    if (filter.toDate !== undefined) query.where('created_at', '<=', filter.toDate);
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.eventType !== undefined) query.where('event_type', filter.eventType);
+    if (filter.eventId !== undefined) query.where('event_id', filter.eventId);
+    return fetchPage<DeliveryRow, WebhookDelivery>(query, 'webhook_deliveries', page, toDelivery, { orderBy: { column: 'created_at', order: 'desc' } });
+  }
+}

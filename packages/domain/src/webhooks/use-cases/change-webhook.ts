@@ -1,0 +1,86 @@
+import type { Clock } from '../../shared/clock';
+import { changeOwned } from '../../shared/change-owned';
+import { ValidationError } from '../../shared/domain-error';
+import { ownedBy } from '../../shared/owned';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
+import { parseSubscription, parseWebhookUrl, tailOf, type Webhook } from '../webhook';
+import type { WebhookSecretVault, WebhookUrlPolicy } from '../webhook-ports';
+import type { WebhookWithSecret } from './register-webhook';
+
+export interface WebhookTarget {
+  readonly customerId: number;
+  readonly webhookId: number;
+}
+
+type Scope = Pick<TransactionScope, 'webhooks' | 'outbox'>;
+
+const change = (uow: UnitOfWork<Scope>, target: WebhookTarget, apply: (webhook: Webhook) => Webhook) =>
+  changeOwned(uow, (tx) => tx.webhooks, { customerId: target.customerId, id: target.webhookId, resource: 'webhook' }, apply);
+
+/** PUT: a new url, new events, or both; what is left out stays. */
+export class ReplaceWebhook {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+    private readonly urls: WebhookUrlPolicy,
+  ) {}
+
+  async execute(input: WebhookTarget & { readonly url?: string; readonly events?: readonly string[] }): Promise<Webhook> {
+    if (input.url === undefined && input.events === undefined) throw ValidationError.of('body', 'must carry url, events or both');
+    if (input.url !== undefined) await this.urls.check(parseWebhookUrl(input.url));
+    return change(this.uow, input, (current) => {
+      const { url, events } = current.toSnapshot();
+      return current.replaceSubscription(parseSubscription({ url: input.url ?? url, events: input.events ?? events }), this.clock.now());
+    });
+  }
+}
+
+export class PauseWebhook {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: WebhookTarget): Promise<Webhook> {
+    return change(this.uow, input, (current) => current.pause(this.clock.now()));
+  }
+}
+
+/** Brings a PAUSED or FAILED webhook back to ACTIVE (CONTRACT). */
+export class ActivateWebhook {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(input: WebhookTarget): Promise<Webhook> {
+    return change(this.uow, input, (current) => current.activate(this.clock.now()));
+  }
+}
+
+export class RotateWebhookSecret {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+    private readonly vault: WebhookSecretVault,
+  ) {}
+
+  async execute(input: WebhookTarget): Promise<WebhookWithSecret> {
+    const secret = this.vault.generate();
+    const sealed = { sealed: this.vault.seal(secret), tail: tailOf(secret) };
+    return { webhook: await change(this.uow, input, (current) => current.rotateSecret(sealed, this.clock.now())), secret };
+  }
+}
+
+/** Deletes the webhook with its delivery history: nothing more is sent to it. */
+export class DeleteWebhook {
+  constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>) {}
+
+  execute(input: WebhookTarget): Promise<void> {
+    return this.uow.run(async (tx) => {
+      ownedBy(await tx.webhooks.getForUpdate(input.webhookId), input.customerId, 'webhook', input.webhookId);
+      await tx.webhooks.delete(input.webhookId);
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { EventType } from '../shared/events';
+
+export type DeliveryStatus =
+  /** Due at nextAttemptAt, or being sent by whoever holds its lease (claimedUntil). */
+  | 'PENDING'
+  /** The endpoint answered 2xx in time. */
+  | 'SUCCESS'
+  /** Anything else: another status, a redirect, a timeout, a refused connection or address. */
+  | 'FAILED';
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'SUCCESS', 'FAILED'];
+
+/** One attempt to deliver one event to one webhook: the delivery history lists these. */
+export interface WebhookDelivery {
+  readonly id: number;
+  readonly webhookId: number;
+  readonly customerId: number;
+  readonly eventId: string;
+  readonly eventType: EventType;
+  /** 1 for the first attempt of an event at this webhook, then one more per retry or redelivery. */
+  readonly attempt: number;
+  readonly status: DeliveryStatus;
+  /** The endpoint's HTTP status; null when none came (timeout, refused connection). */
+  readonly responseCode: number | null;
+  readonly durationMs: number | null;
+  /** Why a FAILED attempt failed, in words ("timed out after 15000 ms", "redirect (302) not followed"). */
+  readonly failureReason: string | null;
+  readonly createdAt: Date;
+}
+
+/** An attempt about to be sent: recorded PENDING under a lease before the call, so a crash leaves it to be retried. */
+export interface NewWebhookDelivery {
+  readonly webhookId: number;
+  readonly customerId: number;
+  readonly eventId: string;
+  readonly eventType: EventType;
+  readonly attempt: number;
+  /** The exact body sent, so a retry sends the same bytes. */
+  readonly payload: string;
+  readonly createdAt: Date;
+  readonly claimedUntil: Date;
+}
+
+/** What the endpoint did with an attempt. */
+export interface DeliveryResult {
+  readonly status: Exclude<DeliveryStatus, 'PENDING'>;
+  readonly responseCode: number | null;
+  readonly durationMs: number;
+  readonly failureReason: string | null;
+}

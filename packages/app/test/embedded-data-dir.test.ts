@@ -56,6 +56,7 @@ describe('one process per embedded data directory', () => {
 
   describe("an endpoint file left by a killed service, pointing at this service's database", () => {
     let staleDir: string;
+    // Each command on the stale directory creates and migrates a fresh embedded database: a service start's time.
     const inStaleDir = (...args: string[]) => runAdmin(args, { DATABASE_URL: undefined, DATA_DIR: staleDir });
     const namesHere = async () => {
       const listed = await runAdmin(['customers', 'list'], embedded());
@@ -69,16 +70,24 @@ describe('one process per embedded data directory', () => {
     });
     afterEach(() => rmSync(staleDir, { recursive: true, force: true }));
 
-    it("is not used by the admin CLI: a command on that directory leaves the other service's database untouched", async () => {
-      const created = await inStaleDir('customers', 'create', '--name', 'Stray Corp');
-      expect(created.code).toBe(0);
-      expect(await namesHere()).not.toContain('Stray Corp');
-    });
+    it(
+      "is not used by the admin CLI: a command on that directory leaves the other service's database untouched",
+      async () => {
+        const created = await inStaleDir('customers', 'create', '--name', 'Stray Corp');
+        expect(created.code).toBe(0);
+        expect(await namesHere()).not.toContain('Stray Corp');
+      },
+      START_TIMEOUT_MS,
+    );
 
-    it('is removed by the admin CLI once it holds the directory', async () => {
-      expect((await inStaleDir('customers', 'list')).code).toBe(0);
-      expect(existsSync(path.join(staleDir, 'embedded-endpoint.json'))).toBe(false);
-    });
+    it(
+      'is removed by the admin CLI once it holds the directory',
+      async () => {
+        expect((await inStaleDir('customers', 'list')).code).toBe(0);
+        expect(existsSync(path.join(staleDir, 'embedded-endpoint.json'))).toBe(false);
+      },
+      START_TIMEOUT_MS,
+    );
   });
 
   it(

@@ -63,7 +63,7 @@ async function seedAccount(url: string, customerId: number, size: number): Promi
         modification_date: new Date(),
         version: 1,
       })
-      .returning('id');
+      .returning<Array<{ id: string }>>('id');
     const [account] = await knex('receivable_accounts')
       .insert({
         customer_id: customerId,
@@ -76,7 +76,7 @@ async function seedAccount(url: string, customerId: number, size: number): Promi
         modification_date: new Date(),
         version: 1,
       })
-      .returning('id');
+      .returning<Array<{ id: string }>>('id');
     const started = Date.now();
     for (let from = 1; from <= size; from += 100_000) {
       const to = Math.min(size, from + 99_999);

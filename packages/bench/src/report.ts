@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Measurement } from './stats';
 import type { CurvePoint } from './scale-curves';
@@ -83,11 +83,20 @@ ${scale.svg}
 `;
 }
 
+/**
+ * Writes latest.json and latest.svg. A run of the scale curves alone (no rows) keeps the rows of the last full run
+ * and says when that was, so both files hold both.
+ */
 export function writeResults(rows: readonly Row[], machine: Record<string, unknown>, curves: readonly CurvePoint[] = []): string {
   const dir = path.join(process.cwd(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'latest.json');
+  const now = new Date().toISOString();
+  const previous =
+    rows.length === 0 && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { when: string; rowsWhen?: string; rows: Row[] }) : undefined;
+  const kept = previous ? { rows: previous.rows, rowsWhen: previous.rowsWhen ?? previous.when } : { rows, rowsWhen: now };
   const scale = curves.length > 0 ? { scaleCurves: curves, scaleTargets: curveTargets(curves) } : {};
-  writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ when: new Date().toISOString(), machine, rows, ...scale }, null, 2));
-  writeFileSync(path.join(dir, 'latest.svg'), chart(rows, curves));
+  writeFileSync(file, JSON.stringify({ when: now, machine, ...kept, ...scale }, null, 2));
+  writeFileSync(path.join(dir, 'latest.svg'), chart(kept.rows, curves));
   return dir;
 }

@@ -30,15 +30,15 @@ type PageRow = { id: string; page_key: string; page_total?: string };
 const KEY_TEXT = `to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS page_key`;
 
 /**
- * A page and its total, at a cost that does not grow with the rows the list holds where the database allows it:
+ * A page and its total, at a cost that does not grow with the rows the list holds where the database allows it,
+ * each in one statement:
  * - the total comes from `options.total` (a maintained count) when the list has one, else from counting;
- * - page 1 and a page after a key (`page.after`) are one statement, the total a subquery of it, read from the
- *   list's index in order from where the page starts;
- * - page N first reads the total, then skips whichever is shorter: the rows before the page, or, reading the list
- *   backwards, the rows after it (so the last page costs what the first does). The skipped rows are read for
- *   their ids alone, which PostgreSQL can take from the index without visiting the table.
- * A page past the end answers no rows and the total. Rows written between the two statements of page N move it
- * as they would move any page by number; the key of `next` does not move.
+ * - page 1 and the page after a key (`page.after`) read the list's index in order from where the page starts;
+ * - page N skips whichever is shorter, the rows before the page or, reading the list backwards, the rows after
+ *   it (so the last page costs what the first does); both reads are in the statement, and the total, read first,
+ *   lets only one of them run. The skipped rows are read for their ids alone, which PostgreSQL takes from the
+ *   index without visiting the table.
+ * A page past the end answers no rows, and the total from a second statement.
  */
 export async function fetchPage<R, T>(
   query: Knex.QueryBuilder,
@@ -50,44 +50,52 @@ export async function fetchPage<R, T>(
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
   const sortColumn = `${table}.${column}`;
   const idColumn = `${table}.id`;
+  const raw = (sql: string, bindings: readonly Knex.RawBinding[]) => query.client.raw(sql, bindings) as Knex.Raw;
   const totalQuery = () => options.total?.clone() ?? query.clone().clearSelect().count({ count: '*' });
-  const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery()))[0].count);
-
-  const read = (direction: Direction, limit: number, skip: number, withTotal: boolean) => {
-    const rows = query.clone();
-    if (page.after !== undefined) {
-      const comparison = direction === 'desc' ? '<' : '>';
-      rows.whereRaw(`(??, ??) ${comparison} (?::timestamptz, ?::bigint)`, [sortColumn, idColumn, page.after.at, page.after.id]);
-    }
-    const ordered = (q: Knex.QueryBuilder) =>
-      q.orderBy([
-        { column: sortColumn, order: direction },
-        { column: idColumn, order: direction },
-      ]);
-    if (skip > 0) rows.whereIn(idColumn, ordered(rows.clone().clearSelect().select(idColumn)).limit(limit).offset(skip));
-    rows.select(`${table}.*`, ...(options.columns ?? []), query.client.raw(KEY_TEXT, [sortColumn]) as Knex.Raw);
-    if (withTotal) rows.select(query.client.raw('(?) AS page_total', [totalQuery()]) as Knex.Raw);
-    return namedByText<R & PageRow>(ordered(rows).limit(limit));
-  };
+  const ordered = (q: Knex.QueryBuilder, direction: Direction) =>
+    q.orderBy([
+      { column: sortColumn, order: direction },
+      { column: idColumn, order: direction },
+    ]);
+  const pageRows = (rows: Knex.QueryBuilder, total: Knex.Raw) =>
+    namedByText<R & PageRow>(
+      ordered(rows.select(`${table}.*`, ...(options.columns ?? []), raw(KEY_TEXT, [sortColumn]), raw('(?) AS page_total', [total])), order),
+    );
   const answer = (rows: ReadonlyArray<R & PageRow>, total: number, more: boolean): Page<T> => {
     const last = rows.at(-1);
     const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.id) } : undefined;
     return { items: rows.map(map), total, ...(next ? { next } : {}) };
   };
+  const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery()))[0].count);
 
   if (page.after !== undefined || page.page === 1) {
+    const rows = query.clone();
+    if (page.after !== undefined) {
+      const comparison = order === 'desc' ? '<' : '>';
+      rows.whereRaw(`(??, ??) ${comparison} (?::timestamptz, ?::bigint)`, [sortColumn, idColumn, page.after.at, page.after.id]);
+    }
     // One row more than the page tells whether another page follows.
-    const rows = await read(order, page.count + 1, 0, true);
-    const total = rows.length > 0 ? Number(rows[0].page_total) : await readTotal();
-    return answer(rows.slice(0, page.count), total, rows.length > page.count);
+    const read = await pageRows(rows.limit(page.count + 1), raw('?', [totalQuery()]));
+    const total = read.length > 0 ? Number(read[0].page_total) : await readTotal();
+    return answer(read.slice(0, page.count), total, read.length > page.count);
   }
-  const total = await readTotal();
   const start = (page.page - 1) * page.count;
-  if (start >= total) return { items: [], total };
-  const end = Math.min(start + page.count, total);
-  const rows =
-    start <= total - end
-      ? await read(order, end - start, start, false)
-      : (await read(order === 'desc' ? 'asc' : 'desc', end - start, total - end, false)).reverse();
-  return answer(rows, total, end < total);
+  const end = start + page.count;
+  const ids = (direction: Direction) => ordered(query.clone().clearSelect().select(idColumn), direction);
+  // Rows after the page, once the total is known: the shorter skip is forwards when start <= after.
+  const after = `(SELECT count - LEAST(?::bigint, count) FROM page_total)`;
+  const window = raw(
+    `SELECT id FROM (? LIMIT ?::bigint OFFSET ?::bigint) forwards WHERE ?::bigint <= ${after}
+     UNION ALL
+     SELECT id FROM (? LIMIT (SELECT GREATEST(0, LEAST(?::bigint, count) - ?::bigint) FROM page_total) OFFSET ${after}) backwards
+     WHERE ?::bigint > ${after}`,
+    [ids(order), page.count, start, start, end, ids(order === 'desc' ? 'asc' : 'desc'), end, start, end, start, end],
+  );
+  const read = await pageRows(
+    query.clone().with('page_total', totalQuery()).whereRaw('?? IN (?)', [idColumn, window]),
+    raw('SELECT count FROM page_total', []),
+  );
+  if (read.length === 0) return { items: [], total: await readTotal() };
+  const total = Number(read[0].page_total);
+  return answer(read, total, start + read.length < total);
 }

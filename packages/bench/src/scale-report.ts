@@ -86,8 +86,11 @@ export function curveChart(points: readonly CurvePoint[], top: number): { svg: s
     parts.push(`<text x="${left}" y="${y - 8}" font-size="12">${list === 'account' ? 'one account' : 'one customer'}</text>`);
     parts.push(`<rect x="${left}" y="${y}" width="${panel.width}" height="${panel.height}" fill="none" stroke="#999"/>`);
     for (let e = y0; e <= y1; e++) parts.push(`<text x="${left - 5}" y="${sy(10 ** e) + 4}" font-size="10" text-anchor="end">${us(10 ** e)}</text>`);
-    for (const r of [...new Set(rows)].filter((_, k, all) => all.length < 8 || k % 2 === 0)) {
-      parts.push(`<text x="${sx(r)}" y="${y + panel.height + 14}" font-size="9" text-anchor="middle">${r >= 1000 ? `${Math.round(r / 1000)}k` : r}</text>`);
+    for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) {
+      const r = 10 ** e;
+      parts.push(
+        `<text x="${sx(r)}" y="${y + panel.height + 14}" font-size="10" text-anchor="middle">${r >= 1e6 ? `${r / 1e6}M` : r >= 1000 ? `${r / 1000}k` : r}</text>`,
+      );
     }
     for (const filter of ['none', 'status', 'dueDate'] as const) {
       for (const page of PAGES) {

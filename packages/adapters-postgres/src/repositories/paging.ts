@@ -19,15 +19,17 @@ export interface PageOptions {
   readonly columns?: ReadonlyArray<string | Knex.Raw>;
   /** A timestamptz column; creation_date, newest first, unless told. */
   readonly orderBy?: { column: string; order: 'asc' | 'desc' };
+  /** The unique column breaking ties of the sort column (and keying pages with it): id unless told. */
+  readonly tieBreaker?: string;
   /** A query answering the list's total as `count`, cheaper than counting the matching rows (see list-counts.ts). */
   readonly total?: Knex.QueryBuilder;
 }
 
 type Direction = 'asc' | 'desc';
-type PageRow = { id: string; page_key: string; page_total?: string };
+type PageRow = { page_tie: string; page_key: string; page_total?: string };
 
 /** The sort value as exact text (microseconds, UTC): a JavaScript Date would lose the microseconds. */
-const KEY_TEXT = `to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS page_key`;
+const KEY_TEXT = `to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS page_key, ?? AS page_tie`;
 
 /**
  * A page and its total, at a cost that does not grow with the rows the list holds where the database allows it,
@@ -49,7 +51,7 @@ export async function fetchPage<R, T>(
 ): Promise<Page<T>> {
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
   const sortColumn = `${table}.${column}`;
-  const idColumn = `${table}.id`;
+  const idColumn = `${table}.${options.tieBreaker ?? 'id'}`;
   const raw = (sql: string, bindings: readonly Knex.RawBinding[]) => query.client.raw(sql, bindings) as Knex.Raw;
   const totalQuery = () => options.total?.clone() ?? query.clone().clearSelect().count({ count: '*' });
   const ordered = (q: Knex.QueryBuilder, direction: Direction) =>
@@ -59,11 +61,11 @@ export async function fetchPage<R, T>(
     ]);
   const pageRows = (rows: Knex.QueryBuilder, total: Knex.Raw) =>
     namedByText<R & PageRow>(
-      ordered(rows.select(`${table}.*`, ...(options.columns ?? []), raw(KEY_TEXT, [sortColumn]), raw('(?) AS page_total', [total])), order),
+      ordered(rows.select(`${table}.*`, ...(options.columns ?? []), raw(KEY_TEXT, [sortColumn, idColumn]), raw('(?) AS page_total', [total])), order),
     );
   const answer = (rows: ReadonlyArray<R & PageRow>, total: number, more: boolean): Page<T> => {
     const last = rows.at(-1);
-    const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.id) } : undefined;
+    const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.page_tie) } : undefined;
     return { items: rows.map(map), total, ...(next ? { next } : {}) };
   };
   const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery()))[0].count);
@@ -81,13 +83,13 @@ export async function fetchPage<R, T>(
   }
   const start = (page.page - 1) * page.count;
   const end = start + page.count;
-  const ids = (direction: Direction) => ordered(query.clone().clearSelect().select(idColumn), direction);
+  const ids = (direction: Direction) => ordered(query.clone().clearSelect().select(`${idColumn} as page_tie`), direction);
   // Rows after the page, once the total is known: the shorter skip is forwards when start <= after.
   const after = `(SELECT count - LEAST(?::bigint, count) FROM page_total)`;
   const window = raw(
-    `SELECT id FROM (? LIMIT ?::bigint OFFSET ?::bigint) forwards WHERE ?::bigint <= ${after}
+    `SELECT page_tie FROM (? LIMIT ?::bigint OFFSET ?::bigint) forwards WHERE ?::bigint <= ${after}
      UNION ALL
-     SELECT id FROM (? LIMIT (SELECT GREATEST(0, LEAST(?::bigint, count) - ?::bigint) FROM page_total) OFFSET ${after}) backwards
+     SELECT page_tie FROM (? LIMIT (SELECT GREATEST(0, LEAST(?::bigint, count) - ?::bigint) FROM page_total) OFFSET ${after}) backwards
      WHERE ?::bigint > ${after}`,
     [ids(order), page.count, start, start, end, ids(order === 'desc' ? 'asc' : 'desc'), end, start, end, start, end],
   );

@@ -9292,10 +9292,12 @@ export interface operations {
   listTransfers: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -9320,10 +9322,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -10422,10 +10425,12 @@ export interface operations {
   listContacts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description 11 digits (dashes allowed) */
         taxId?: string;
         /** @description Exact, in any letter case */
@@ -10440,10 +10445,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -11287,10 +11293,12 @@ export interface operations {
   listEvents: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Exact event type */
         type?:
           | 'receivable-account.activated'
@@ -11319,10 +11327,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -11608,10 +11617,12 @@ export interface operations {
   listWebhooks: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -11628,10 +11639,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -12953,10 +12965,12 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp) */
         fromDate?: string;
         /** @description Attempt made at or before (inclusive; a bare date includes the whole day) */
@@ -12980,10 +12994,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];

@@ -12,6 +12,8 @@ import { settlementScenario } from './settlement-scenario';
 import { withCpuCost } from './cpu';
 import { floorScenarios } from './floor';
 import { progress, type Measurement } from './stats';
+import { scaleCurves, type CurvePoint } from './scale-curves';
+import { curveTable, curveTargets } from './scale-report';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -21,6 +23,10 @@ const LIST_ACCOUNTS = env('BENCH_LIST_ACCOUNTS', 10_000);
 const SETTLEMENT_ACCOUNTS = env('BENCH_SETTLEMENT_ACCOUNTS', 100_000);
 const SETTLEMENT_PER_ACCOUNT = env('BENCH_SETTLEMENT_PER_ACCOUNT', 10);
 const PGLITE_RECEIVABLES = env('BENCH_PGLITE_RECEIVABLES', 100_000);
+const SCALE_SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,10000,100000,1000000').split(',').map(Number);
+const SCALE_SECONDS = env('BENCH_SCALE_SECONDS', 1);
+/** 'scale' runs the scale curves alone. */
+const ONLY = process.env.BENCH_ONLY;
 const POOL_SIZE = 10;
 /** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
 const HTTP_WORKERS = env('BENCH_HTTP_WORKERS', os.cpus().length);
@@ -100,11 +106,8 @@ async function httpScenarios(label: string, service: ServiceProcess, seeded: See
 
 const listNameOf = (receivables: number) => `list by account+status (${(receivables / 1e6).toLocaleString('en')}M rows)`;
 
-async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const stamp = Date.now();
-  const rows: Row[] = [];
-
+/** The service's scenarios, baselines, floor, settlement and PGlite rows. */
+async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): Promise<void> {
   await withDatabase(serverUrl, `rcs_bench_${stamp}`, async (url) => {
     const baselines = async (when: string) => {
       progress(`baseline (a), ${when}: node-pg Pool(${POOL_SIZE}) single-row INSERT transactions, ${CONNECTIONS} concurrent`);
@@ -231,6 +234,26 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     leftovers.delete(dataDir);
   }
+}
+
+/** Lists as the rows they match grow (scale-curves.ts), on a database of their own, against one HTTP process. */
+async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoint[]> {
+  return withDatabase(serverUrl, `rcs_bench_scale_${stamp}`, async (url) => {
+    const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: '1', DB_POOL_SIZE: '4' });
+    try {
+      return await scaleCurves(url, service, SCALE_SIZES, SCALE_SECONDS);
+    } finally {
+      await service.stop();
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const stamp = Date.now();
+  const rows: Row[] = [];
+  if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
+  const curves = await scaleScenario(serverUrl, stamp);
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
   const table = printTable(rows);
@@ -242,7 +265,9 @@ async function main(): Promise<void> {
     const row = notes.find((r) => r.note === note)!;
     process.stdout.write(`${shared(note) ? row.storage : row.scenario}: ${note}\n`);
   }
-  process.stdout.write(`results: ${writeResults(rows, machine)}/latest.json and latest.svg\n`);
+  process.stdout.write(`\nScale curves: CPU us per list, service + database (matching rows)\n${curveTable(curves)}\n\n`);
+  for (const t of curveTargets(curves)) process.stdout.write(`${t.met ? 'met' : 'NOT MET'}: ${t.what}: ${t.ratio.toFixed(2)}x (target <= ${t.limit}x)\n`);
+  process.stdout.write(`results: ${writeResults(rows, machine, curves)}/latest.json and latest.svg\n`);
 }
 
 main().catch((error) => {

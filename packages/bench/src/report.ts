@@ -1,6 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Measurement } from './stats';
+import type { CurvePoint } from './scale-curves';
+import { curveChart, curveTargets } from './scale-report';
 
 export interface Row {
   readonly storage: string;
@@ -51,8 +53,8 @@ export function printTable(rows: readonly Row[]): string {
   return [format(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(format)].join('\n');
 }
 
-/** Two panels of horizontal bars: throughput and p99 per scenario. */
-function chart(rows: readonly Row[]): string {
+/** Two panels of horizontal bars, throughput and p99 per scenario, and the scale curves under them. */
+function chart(rows: readonly Row[], curves: readonly CurvePoint[]): string {
   const measured = rows.filter((r): r is Row & { result: Measurement } => isRequests(r.result));
   const bar = 12;
   const height = 60 + measured.length * (bar + 6) * 2 + 40;
@@ -70,18 +72,31 @@ function chart(rows: readonly Row[]): string {
     return `<text x="10" y="${y0 + 10}" font-size="13" font-weight="bold">${title}</text>${bars.join('')}`;
   };
   const secondTop = 40 + measured.length * (bar + 6) + 20;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="860" height="${height}" font-family="sans-serif">
+  const scale = curves.length > 0 ? curveChart(curves, measured.length > 0 ? height : 0) : { svg: '', height: 0 };
+  const bars = measured.length > 0 ? height : 0;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${bars + scale.height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
-${panel('Throughput (higher is better)', 10, (r) => r.result.throughput, 'req/s', '#3b7dd8')}
-${panel('p99 latency (lower is better)', secondTop, (r) => r.result.p99, 'ms', '#d8643b')}
+${measured.length > 0 ? panel('Throughput (higher is better)', 10, (r) => r.result.throughput, 'req/s', '#3b7dd8') : ''}
+${measured.length > 0 ? panel('p99 latency (lower is better)', secondTop, (r) => r.result.p99, 'ms', '#d8643b') : ''}
+${scale.svg}
 </svg>
 `;
 }
 
-export function writeResults(rows: readonly Row[], machine: Record<string, unknown>): string {
+/**
+ * Writes latest.json and latest.svg. A run of the scale curves alone (no rows) keeps the rows of the last full run
+ * and says when that was, so both files hold both.
+ */
+export function writeResults(rows: readonly Row[], machine: Record<string, unknown>, curves: readonly CurvePoint[] = []): string {
   const dir = path.join(process.cwd(), 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ when: new Date().toISOString(), machine, rows }, null, 2));
-  writeFileSync(path.join(dir, 'latest.svg'), chart(rows));
+  const file = path.join(dir, 'latest.json');
+  const now = new Date().toISOString();
+  const previous =
+    rows.length === 0 && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { when: string; rowsWhen?: string; rows: Row[] }) : undefined;
+  const kept = previous ? { rows: previous.rows, rowsWhen: previous.rowsWhen ?? previous.when } : { rows, rowsWhen: now };
+  const scale = curves.length > 0 ? { scaleCurves: curves, scaleTargets: curveTargets(curves) } : {};
+  writeFileSync(file, JSON.stringify({ when: now, machine, ...kept, ...scale }, null, 2));
+  writeFileSync(path.join(dir, 'latest.svg'), chart(kept.rows, curves));
   return dir;
 }

@@ -142,7 +142,7 @@ describe('typed client', () => {
     await expect(client.GET('/v1/me')).rejects.toMatchObject({ status: 401, code: 'invalid-credentials' });
   });
 
-  it('iterates over every item of a list, page after page, as X-Total-Count counts them', async () => {
+  it("iterates over every item of a list, following each page's Link to the next, as X-Total-Count counts them", async () => {
     const { client, sent } = clientWith();
     for (let n = 10; n < 15; n++) await client.POST('/v1/clients', { body: aClient(n) });
     const { response } = await client.GET('/v1/clients', { params: { query: { count: 1 } } });
@@ -153,5 +153,6 @@ describe('typed client', () => {
     expect(ids).toHaveLength(total);
     expect(new Set(ids).size).toBe(total);
     expect(sent.length - pagesBefore).toBe(Math.ceil(total / 2));
+    expect(sent.slice(pagesBefore + 1).every((request) => /[?&]cursor=/.test(request.url))).toBe(true);
   });
 });

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { MAX_PAGE_SIZE, type CommonListFilter, type PageRequest } from '@rcs/domain';
+import { MAX_PAGE_SIZE, ValidationError, type CommonListFilter, type PageKey, type PageRequest } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
 import { EntityId, idFromText } from './entity-id';
+import { PageCursor } from './page-cursor';
 
 const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
 
-/** page and count, which every list accepts. */
+/** page and count, which every list accepts, and the cursor of a Link header (instead of page). */
 export class PageQuery {
   @IsOptional()
   @Type(() => Number)
@@ -23,6 +24,10 @@ export class PageQuery {
   @Min(1, { message: 'count must be 1 or more' })
   @Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` })
   count?: number;
+
+  @IsOptional()
+  @PageCursor()
+  cursor?: PageKey;
 }
 
 /** page, count and the standard filters (ids, creation-date window) of SPEC "Common conventions". */
@@ -53,7 +58,9 @@ export function boundary(value: string, edge: 'start' | 'end'): Date {
 }
 
 export function pageOf(query: PageQuery): PageRequest {
-  return { page: query.page ?? 1, count: query.count ?? 20 };
+  // A cursor says where the page starts, as page does: both at once is a question with two answers.
+  if (query.cursor !== undefined && query.page !== undefined) throw ValidationError.of('page', 'cannot be given with cursor');
+  return { page: query.page ?? 1, count: query.count ?? 20, ...(query.cursor ? { after: query.cursor } : {}) };
 }
 
 export function commonFilterOf(query: ListQuery): CommonListFilter {

@@ -1,5 +1,19 @@
 import { ASSOCIATE_STATUSES } from '@rcs/domain';
-import { created, listOf, listParams, noContent, one, operation, param, idSchema, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
+import {
+  created,
+  listOf,
+  listParams,
+  pageParams,
+  noContent,
+  one,
+  operation,
+  param,
+  idSchema,
+  pathId,
+  pathResource,
+  ref,
+  type ResourceApi,
+} from './operation-parts';
 import { timestamp, nullableString, taxId, id } from './shared-schemas';
 
 /** Associates (routes/associate-routes.ts). */
@@ -115,7 +129,7 @@ const paths = {
       summary: "List a client's associates",
       description: 'Associates sharing receivable accounts with the client.',
       scope: read,
-      parameters: listParams.slice(0, 2),
+      parameters: pageParams,
       responses: { '200': listOf('Associate', associate) },
       refusals: pathResource('client'),
     }),

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '@rcs/domain';
-import { listOf, one, operation, param, pathParam, pathResource, type ResourceApi } from './operation-parts';
+import { listOf, one, operation, pageParams, param, pathParam, pathResource, type ResourceApi } from './operation-parts';
 import { timestamp } from './shared-schemas';
 import { receivableExample } from './receivables';
 
@@ -26,8 +26,7 @@ const paths = {
         'Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered.',
       scope: read,
       parameters: [
-        param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-        param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
+        ...pageParams,
         param('type', 'Exact event type', { enum: EVENT_TYPES }),
         param('fromDate', 'createdAt >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
         param('toDate', 'createdAt <= (inclusive; a bare date includes the whole day)'),

@@ -9,6 +9,13 @@ export const responseHeaders = {
     schema: { const: 'true' },
   },
   'X-Total-Count': { description: 'How many items match the filters across all pages', schema: { type: 'integer', minimum: 0 } },
+  Link: {
+    description:
+      'RFC 8288 link to the next page, absent on the last: `</v1/...?...&cursor=...>; rel="next"`. Each page reached ' +
+      'through it costs the same however deep, and it does not shift when items are created meanwhile',
+    schema: { type: 'string' },
+    example: '</v1/receivables?status=PENDING&count=20&cursor=WyIyMDI2LTAzLTAxVDEyOjAwOjAwLjAwMDAwMFoiLDQyXQ>; rel="next"',
+  },
   Location: { description: 'The path of the created resource', schema: { type: 'string' } },
 };
 

@@ -1,11 +1,11 @@
 import { CURRENT_ACCOUNT_STATUSES, CURRENT_ACCOUNT_TYPES, MOVEMENT_SUBTYPES, MOVEMENT_TYPES, OPERATION_TYPES } from '@rcs/domain';
-import { idSchema, listOf, listParams, one, operation, param, pathId, pathResource, type ResourceApi } from './operation-parts';
+import { idSchema, listOf, listParams, pageParams, one, operation, param, pathId, pathResource, type ResourceApi } from './operation-parts';
 import { timestamp, taxId, id } from './shared-schemas';
 
 /** Current accounts, balances, movements and settlements (routes/money-routes.ts). */
 
 const movementParams = [
-  ...listParams.slice(0, 2),
+  ...pageParams,
   param('sort', '-movementDate (default) or movementDate'),
   param('fromDate', 'movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'movementDate <= (inclusive)'),

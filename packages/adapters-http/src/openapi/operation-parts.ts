@@ -38,9 +38,15 @@ const requestId = {
     'the service log; another value is replaced by a generated one',
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
+/** The paging parameters every list takes. */
 export const pageParams = [
-  param('page', '1-indexed page (default 1)', { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  param('page', '1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead', {
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+  }),
   param('count', 'Page size (default 20, max 200)', { type: 'integer', minimum: 1, maximum: 200 }),
+  param('cursor', 'Where the page starts: the cursor of the previous page\'s Link rel="next" (opaque; not with page)'),
 ];
 export const listParams = [
   ...pageParams,
@@ -51,8 +57,8 @@ export const listParams = [
 
 const json = (schema: object, example: unknown) => ({ 'application/json': { schema, example } });
 export const listOf = (name: string, example: unknown) => ({
-  description: 'A page of results, newest first; X-Total-Count carries the total',
-  headers: { 'X-Total-Count': headerRef('X-Total-Count') },
+  description: 'A page of results, newest first; X-Total-Count carries the total, Link the next page',
+  headers: { 'X-Total-Count': headerRef('X-Total-Count'), Link: headerRef('Link') },
   content: json({ type: 'array', items: ref(name) }, [example]),
 });
 export const one = (name: string, description: string, example: unknown) => ({ description, content: json(ref(name), example) });

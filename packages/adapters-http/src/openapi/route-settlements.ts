@@ -1,5 +1,5 @@
 import { RECEIVABLE_TYPES } from '@rcs/domain';
-import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathParam, pathResource, ref, type ResourceApi } from './operation-parts';
+import { created, idSchema, listOf, pageParams, one, operation, param, pathId, pathParam, pathResource, ref, type ResourceApi } from './operation-parts';
 import { timestamp, id } from './shared-schemas';
 import { receivableExample } from './receivables';
 
@@ -37,7 +37,7 @@ const paths = {
       summary: 'List route settlements',
       scope: read,
       parameters: [
-        ...listParams.slice(0, 2),
+        ...pageParams,
         param('associateId', 'Exact', idSchema),
         param('routeCode', 'Exact'),
         param('fromDate', 'On the settlement day, YYYY-MM-DD'),
@@ -82,7 +82,7 @@ const paths = {
       tag,
       summary: "List a route settlement's receivables",
       scope: read,
-      parameters: listParams.slice(0, 2),
+      parameters: pageParams,
       responses: { '200': listOf('Receivable', receivableExample) },
       refusals: byCode,
     }),

@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES, EVENT_TYPES, WEBHOOK_STATUSES } from '@rcs/domain';
-import { created, listOf, listParams, noContent, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
+import { created, listOf, listParams, noContent, pageParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
 import { id, timestamp } from './shared-schemas';
 
 /** Webhooks (routes/webhook-routes.ts). */
@@ -158,7 +158,7 @@ const paths = {
       description: 'One entry per attempt, newest first.',
       scope: read,
       parameters: [
-        ...listParams.slice(0, 2),
+        ...pageParams,
         param('fromDate', 'Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
         param('toDate', 'Attempt made at or before (inclusive; a bare date includes the whole day)'),
         param('status', DELIVERY_STATUSES.join(', '), { enum: DELIVERY_STATUSES }),

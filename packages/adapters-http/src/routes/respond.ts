@@ -5,6 +5,7 @@ import type { IdempotencyKeys } from '../middleware/idempotency';
 import type { AnswerHandler } from './answer';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
+import { cursorOf } from '../dto/page-cursor';
 
 /** Replaces req.body with the validated, whitelisted DTO (before idempotency fingerprints it). */
 export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHandler {
@@ -30,10 +31,21 @@ export function keyedBody<T extends object>(
   return [keys.cachedReplay, validBody(dto), ...outside, keys[key](handler)];
 }
 
-/** A list: the bare array, and the total in X-Total-Count. */
+/**
+ * A list: the bare array, the total in X-Total-Count, and, unless this is the last page, a Link (RFC 8288) to the
+ * next one: the request's own path and query with the cursor of where the next page starts, in place of page.
+ */
 export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R): void {
   res.setHeader('X-Total-Count', String(page.total));
+  if (page.next !== undefined) res.setHeader('Link', `<${nextPageUrl(res.req.originalUrl, cursorOf(page.next))}>; rel="next"`);
   res.json(page.items.map(map));
+}
+
+function nextPageUrl(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://service');
+  url.searchParams.delete('page');
+  url.searchParams.set('cursor', cursor);
+  return `${url.pathname}${url.search}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import * as contacts from './009-contacts';
 import * as transfers from './010-transfers';
 import * as webhooks from './011-webhooks';
 import * as events from './012-events';
+import * as listCounts from './013-list-counts';
 import pg from 'pg';
 
 interface Migration {
@@ -32,6 +33,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['010-transfers', transfers],
   ['011-webhooks', webhooks],
   ['012-events', events],
+  ['013-list-counts', listCounts],
 ];
 
 /** Every migration's name, in order. */

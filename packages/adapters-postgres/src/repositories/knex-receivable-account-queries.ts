@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQueries, ReceivableAccountRecord } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { OWNER_COLUMNS, ownersOf, pendingAmountSql, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
 
@@ -12,6 +13,8 @@ const toRecord = (row: Row): ReceivableAccountRecord => ({
   owners: ownersOf(row),
   pendingAmountMinor: BigInt(row.pending_amount_minor),
 });
+
+const COUNTED: CountedList<ReceivableAccountListFilter> = { list: 'receivable_accounts', scopes: { clientId: 'client', associateId: 'associate' } };
 
 export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
@@ -48,6 +51,6 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
     if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
-    return fetchPage(query, t, page, toRecord, { columns: this.columns() });
+    return fetchPage(query, t, page, toRecord, { columns: this.columns(), total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 }

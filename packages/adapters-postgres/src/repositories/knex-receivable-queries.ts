@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest, Receivable, ReceivableListFilter, ReceivableQueries } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
@@ -15,6 +16,11 @@ const EXACT: ReadonlyArray<[string, keyof ReceivableListFilter]> = [
   ['parent_receivable_id', 'parentReceivableId'],
   ['route_settlement_id', 'routeSettlementId'],
 ];
+
+const COUNTED: CountedList<ReceivableListFilter> = {
+  list: 'receivables',
+  scopes: { receivableAccountId: 'account', clientId: 'client', associateId: 'associate' },
+};
 
 export class KnexReceivableQueries implements ReceivableQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
@@ -34,6 +40,6 @@ export class KnexReceivableQueries implements ReceivableQueries {
     if (filter.toIssueDate !== undefined) query.where('issue_date', '<=', filter.toIssueDate);
     if (filter.minAmountMinor !== undefined) query.where('amount_minor', '>=', filter.minAmountMinor.toString());
     if (filter.maxAmountMinor !== undefined) query.where('amount_minor', '<=', filter.maxAmountMinor.toString());
-    return fetchPage(query, 'receivables', page, toReceivable);
+    return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 }

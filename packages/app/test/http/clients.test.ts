@@ -109,6 +109,34 @@ describe('clients', () => {
     expect(future.body).toEqual([]);
   });
 
+  it('links each page but the last to the next one with a cursor, which walks the list whatever is created meanwhile', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await post(aClient({ taxId: validTaxId('33', 61000000 + i * 10), externalId: 'walk-test' }))).body.id);
+    const walked: number[] = [];
+    let path = '/v1/clients?externalId=walk-test&count=2&page=1';
+    for (let pages = 0; path; pages++) {
+      const res = await ctx.api.call('get', path, { token: ctx.token });
+      expect(res.headers['x-total-count']).toBe(pages === 0 ? '5' : '6');
+      walked.push(...res.body.map((c: { id: number }) => c.id));
+      // A client created while walking is newer than every page: it counts in the total but shifts no later page.
+      if (pages === 0) await post(aClient({ taxId: validTaxId('33', 61000090), externalId: 'walk-test' }));
+      const link = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '');
+      if (link) expect(link[1]).toMatch(/^\/v1\/clients\?externalId=walk-test&count=2&cursor=[A-Za-z0-9_-]+$/);
+      path = link?.[1] ?? '';
+    }
+    expect(walked).toEqual([...ids].reverse());
+  });
+
+  it.each([
+    ['a cursor no list gave', 'cursor=bm90LWEtY3Vyc29y', 'cursor'],
+    ['a cursor naming a day that does not exist', `cursor=${Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', 1])).toString('base64url')}`, 'cursor'],
+    ['both page and cursor', `page=2&cursor=${Buffer.from(JSON.stringify(['2026-02-01T00:00:00.000000Z', 1])).toString('base64url')}`, 'page'],
+  ])('answers a list with %s with 400 validation', async (_what, query, field) => {
+    const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
+    expect(res.status).toBe(400);
+    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toEqual([field]);
+  });
+
   it.each([
     ['count over 200', 'count=201', 'count'],
     ['page 0', 'page=0', 'page'],

@@ -59,6 +59,17 @@ describe('events API', () => {
     expect({ status: later.status, total: later.headers['x-total-count'], body: later.body }).toEqual({ status: 200, total: '0', body: [] });
   });
 
+  it('walks the events by the Link of each page, one at a time, in the order of the whole list', async () => {
+    let url: string | undefined = `/v1/events?fromDate=${encodeURIComponent(world.since)}&count=1`;
+    const walked: string[] = [];
+    while (url !== undefined) {
+      const page = await get(url);
+      walked.push(...page.body.map((e: Envelope) => e.id));
+      url = /^<([^>]+)>; rel="next"$/.exec(page.headers.link ?? '')?.[1];
+    }
+    expect(walked).toEqual(world.events.map((e) => e.id));
+  });
+
   it('refuses an unknown type or a malformed date with 400 validation naming it', async () => {
     const type = await get('/v1/events?type=receivable.nope');
     expect(type.status).toBe(400);

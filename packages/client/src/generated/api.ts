@@ -2051,6 +2051,11 @@ export interface components {
     'Idempotent-Replayed': 'true';
     /** @description How many items match the filters across all pages */
     'X-Total-Count': number;
+    /**
+     * @description RFC 8288 link to the next page, absent on the last: `</v1/...?...&cursor=...>; rel="next"`. Each page reached through it costs the same however deep, and it does not shift when items are created meanwhile
+     * @example </v1/receivables?status=PENDING&count=20&cursor=WyIyMDI2LTAzLTAxVDEyOjAwOjAwLjAwMDAwMFoiLDQyXQ>; rel="next"
+     */
+    Link: string;
     /** @description The path of the created resource */
     Location: string;
   };
@@ -2292,10 +2297,12 @@ export interface operations {
   listClients: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -2320,10 +2327,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -3021,10 +3029,12 @@ export interface operations {
   listAssociates: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -3051,10 +3061,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -4134,10 +4145,12 @@ export interface operations {
   listClientAssociates: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
       };
       header?: {
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
@@ -4151,10 +4164,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -4286,10 +4300,12 @@ export interface operations {
   listReceivableAccounts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -4324,10 +4340,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -5608,10 +5625,12 @@ export interface operations {
   listClientReceivableAccounts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -5649,10 +5668,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -5788,10 +5808,12 @@ export interface operations {
   listAssociateReceivableAccounts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -5829,10 +5851,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -5968,10 +5991,12 @@ export interface operations {
   listReceivables: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -6016,10 +6041,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -7197,10 +7223,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -7338,10 +7365,12 @@ export interface operations {
   listRouteSettlements: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Exact */
         associateId?: number;
         /** @description Exact */
@@ -7360,10 +7389,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -7909,10 +7939,12 @@ export interface operations {
   listRouteSettlementReceivables: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
       };
       header?: {
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
@@ -7926,10 +7958,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -8079,10 +8112,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -8225,10 +8259,12 @@ export interface operations {
   listCurrentAccounts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -8249,10 +8285,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -8644,10 +8681,12 @@ export interface operations {
   listCurrentAccountMovements: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description -movementDate (default) or movementDate */
         sort?: string;
         /** @description movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -8671,10 +8710,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -8803,10 +8843,12 @@ export interface operations {
   listReceivableAccountMovements: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description -movementDate (default) or movementDate */
         sort?: string;
         /** @description movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -8830,10 +8872,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -8965,10 +9008,12 @@ export interface operations {
   listSettlements: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -8987,10 +9032,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -9246,10 +9292,12 @@ export interface operations {
   listTransfers: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -9274,10 +9322,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -10376,10 +10425,12 @@ export interface operations {
   listContacts: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description 11 digits (dashes allowed) */
         taxId?: string;
         /** @description Exact, in any letter case */
@@ -10394,10 +10445,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -11241,10 +11293,12 @@ export interface operations {
   listEvents: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Exact event type */
         type?:
           | 'receivable-account.activated'
@@ -11273,10 +11327,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -11562,10 +11617,12 @@ export interface operations {
   listWebhooks: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Comma-separated ids */
         ids?: string;
         /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
@@ -11582,10 +11639,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
@@ -12907,10 +12965,12 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        /** @description 1-indexed page (default 1) */
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
         page?: number;
         /** @description Page size (default 20, max 200) */
         count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
         /** @description Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp) */
         fromDate?: string;
         /** @description Attempt made at or before (inclusive; a bare date includes the whole day) */
@@ -12934,10 +12994,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of results, newest first; X-Total-Count carries the total */
+      /** @description A page of results, newest first; X-Total-Count carries the total, Link the next page */
       200: {
         headers: {
           'X-Total-Count': components['headers']['X-Total-Count'];
+          Link: components['headers']['Link'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];

@@ -6,7 +6,7 @@ const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 let serial = 0;
 
-async function anAccount(tx: TransactionScope, customerId: number) {
+export async function anAccount(tx: TransactionScope, customerId: number) {
   serial += 1;
   const { client } = await tx.clients.insertIfAbsent(Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 30000000 + serial * 10) }), T0));
   const { associate } = await tx.associates.insertIfAbsent(

@@ -11,6 +11,7 @@ import { transferRepositoryContract } from './transfer-repository.contract';
 import { contactRepositoryContract } from './contact-repository.contract';
 import { eventFeedContract } from './event-feed.contract';
 import { webhookRepositoryContract } from './webhook-repository.contract';
+import { pagingContract } from './paging.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -28,4 +29,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   contactRepositoryContract(factory, itRacing);
   eventFeedContract(factory, itRacing);
   webhookRepositoryContract(factory);
+  pagingContract(factory);
 }

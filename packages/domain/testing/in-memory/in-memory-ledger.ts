@@ -52,10 +52,14 @@ export class InMemoryLedgerQueries implements LedgerQueries {
           (filter.toDate === undefined || m.movementDate <= filter.toDate) &&
           (filter.movementType === undefined || m.movementType === filter.movementType) &&
           (filter.operationType === undefined || m.operationType === filter.operationType),
-      )
-      .sort((a, b) => (a.movementDate.getTime() - b.movementDate.getTime() || a.id - b.id) * (filter.order === 'asc' ? 1 : -1));
-    const start = (page.page - 1) * page.count;
-    return { items: rows.slice(start, start + page.count), total: rows.length };
+      );
+    return pageOf(
+      rows,
+      page,
+      (m) => m,
+      (m) => m.movementDate,
+      filter.order,
+    );
   }
 
   async mismatches(): Promise<LedgerMismatch[]> {

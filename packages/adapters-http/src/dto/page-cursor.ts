@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { Transform } from 'class-transformer';
+import { ValidateBy } from 'class-validator';
+import type { PageKey } from '@rcs/domain';
+import { allOf } from './all-of';
+import { isEntityId } from './entity-id';
+
+/** A sort value as the lists give it: a UTC instant, to the microsecond. */
+const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?Z$/;
+
+/** The opaque text a Link header carries for the page starting after `key`. */
+export function cursorOf(key: PageKey): string {
+  return Buffer.from(JSON.stringify([key.at, key.id])).toString('base64url');
+}
+
+/** The key a cursor names, or undefined for text no list gave (its instant must be a real one: 02-30 is not). */
+export function keyOfCursor(cursor: string): PageKey | undefined {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
+  const [at, id] = decoded as [unknown, unknown];
+  const instant = typeof at === 'string' ? INSTANT.exec(at) : null;
+  if (instant === null || !isEntityId(id)) return undefined;
+  const date = new Date(`${instant[1]}Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(instant[1]) ? { at: at as string, id } : undefined;
+}
+
+/** A query parameter holding a cursor: decoded into its PageKey, or refused. */
+export function PageCursor(): PropertyDecorator {
+  return allOf(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (keyOfCursor(value) ?? value) : value)),
+    ValidateBy({
+      name: 'isPageCursor',
+      validator: { validate: (value) => typeof value === 'object' && value !== null, defaultMessage: () => 'cursor must be the cursor of a Link header' },
+    }),
+  );
+}

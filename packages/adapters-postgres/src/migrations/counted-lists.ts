@@ -1,0 +1,89 @@
+/**
+ * Counts of a table's rows kept in `list_counts` by triggers, so a list's X-Total-Count reads a handful of rows
+ * instead of counting every matching one. Each count is kept per customer, per scope (the whole customer, or one
+ * value of a scope column such as the account) and per status, spread over SLOTS rows: a transaction adds to the
+ * slot of its connection (backend pid), so concurrent creations on one account update different rows instead of
+ * queueing on one; a read sums the slots. The triggers fire once per statement on its transition tables, so a
+ * set-based update of a million rows (the settlement sweep) costs one grouped upsert, not a million, and every
+ * writer of the table, present or future, keeps the counts exact in its own transaction without knowing of them.
+ *
+ * A migration adding a counted table calls countedListSql once; it is kept here, not inlined, so later
+ * migrations produce the same triggers. Changing it changes no migration already run.
+ */
+export const SLOTS = 8;
+
+export interface CountedTable {
+  /** The list's name in list_counts (the table's name by convention). */
+  readonly list: string;
+  readonly table: string;
+  /** Scope name -> the column holding its id; null ids are not counted under that scope. */
+  readonly scopes: Readonly<Record<string, string>>;
+}
+
+/** The list_counts table; created once, by the first migration that counts a list. */
+export const LIST_COUNTS_SQL = `
+  CREATE TABLE list_counts (
+    list        TEXT NOT NULL,
+    customer_id BIGINT NOT NULL,
+    -- 'customer' (scope_id 0) or the name of one of the list's scope columns.
+    scope       TEXT NOT NULL,
+    scope_id    BIGINT NOT NULL,
+    status      TEXT NOT NULL,
+    slot        SMALLINT NOT NULL,
+    n           BIGINT NOT NULL,
+    PRIMARY KEY (list, customer_id, scope, scope_id, status, slot)
+  );
+`;
+
+/** One row per counted scope of each row of `rows`, with `delta`. */
+function keysOf(counted: CountedTable, rows: string, delta: number): string {
+  const scopes = [`('customer', 0::bigint)`, ...Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`)];
+  return `SELECT r.customer_id, k.scope, k.scope_id, r.status, ${delta} AS delta
+          FROM ${rows} r CROSS JOIN LATERAL (VALUES ${scopes.join(', ')}) AS k (scope, scope_id)
+          WHERE k.scope_id IS NOT NULL`;
+}
+
+/** Adds the deltas of `deltas` to the connection's slot; in key order, so two statements lock shared rows alike. */
+function upsert(counted: CountedTable, deltas: string): string {
+  return `INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n)
+          SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS}, sum(d.delta)
+          FROM (${deltas}) d
+          GROUP BY d.customer_id, d.scope, d.scope_id, d.status
+          HAVING sum(d.delta) <> 0
+          ORDER BY d.customer_id, d.scope, d.scope_id, d.status
+          ON CONFLICT (list, customer_id, scope, scope_id, status, slot) DO UPDATE SET n = c.n + excluded.n;`;
+}
+
+/** The triggers keeping `counted`'s counts, and the counts of the rows it already holds. */
+export function countedListSql(counted: CountedTable): string {
+  const fn = `count_${counted.table}`;
+  const { table, list } = counted;
+  return `
+    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        ${upsert(counted, keysOf(counted, 'new_rows', 1))}
+      ELSIF TG_OP = 'DELETE' THEN
+        ${upsert(counted, keysOf(counted, 'old_rows', -1))}
+      ELSIF TG_OP = 'UPDATE' THEN
+        -- Rows whose counted columns did not change add and take away the same: their groups sum to 0 and are skipped.
+        ${upsert(counted, `${keysOf(counted, 'old_rows', -1)} UNION ALL ${keysOf(counted, 'new_rows', 1)}`)}
+      ELSE
+        DELETE FROM list_counts WHERE list = '${list}';
+      END IF;
+      RETURN NULL;
+    END
+    $fn$;
+    CREATE TRIGGER ${table}_counted_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    CREATE TRIGGER ${table}_counted_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    CREATE TRIGGER ${table}_counted_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    CREATE TRIGGER ${table}_counted_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    ${upsert(counted, keysOf(counted, table, 1))}
+  `;
+}
+
+/** Undoes countedListSql. */
+export function uncountedListSql(counted: CountedTable): string {
+  return `DROP FUNCTION count_${counted.table}() CASCADE; DELETE FROM list_counts WHERE list = '${counted.list}';`;
+}

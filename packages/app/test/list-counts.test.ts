@@ -1,0 +1,244 @@
+import fc from 'fast-check';
+import { Money, type Application, type ReceivableStatus } from '@rcs/domain';
+import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { instanceOn } from './support/settlement-world';
+
+/**
+ * The counts that answer X-Total-Count for the most used list filters are kept by triggers in the writers'
+ * transactions. Whatever mix of writes runs, one at a time or racing, every count equals count(*) of its rows,
+ * and the lists answer it.
+ */
+describe('maintained list counts', () => {
+  let db: TestDatabase;
+  let instances: Array<ReturnType<typeof instanceOn>>;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    // Two instances (two pools) on a server: their transactions really race. PGlite has one connection.
+    instances = db.storage === 'pglite' ? [instanceOn(db)] : [instanceOn(db), instanceOn(db)];
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.knex.destroy()));
+    await db.close();
+  });
+
+  interface World {
+    readonly customerId: number;
+    readonly accounts: ReadonlyArray<{ id: number; associateId?: number }>;
+    readonly receivables: number[];
+  }
+
+  const now = () => new Date();
+  const party = (table: 'clients' | 'associates', customerId: number, n: number) => {
+    const taxId = String(20_000_000_000 + n).padStart(11, '0');
+    const common = { customer_id: customerId, tax_id: taxId, creation_date: now(), modification_date: now(), version: 1 };
+    const row =
+      table === 'clients'
+        ? { ...common, business_name: `Payer ${n}`, document_type: 'CUIT' }
+        : { ...common, type: 'COLLECTOR', name: 'A', last_name: `B${n}`, document_number: String(n), email: 'a@b.c', phone: '+541100000000', status: 'ACTIVE' };
+    return db
+      .knex(table)
+      .insert(row)
+      .returning('id')
+      .then(([inserted]) => Number(inserted.id));
+  };
+
+  /** A customer with three ACTIVE accounts: client only, client and associate, and a second client's with no associate yet. */
+  async function world(app: Application): Promise<World> {
+    const { customer } = await app.customers.create.execute({ name: `counts-${process.pid}-${Date.now()}-${Math.random()}` });
+    const customerId = customer.id;
+    const [c1, c2, a1] = [await party('clients', customerId, 1), await party('clients', customerId, 2), await party('associates', customerId, 3)];
+    const owners = [{ clientId: c1 }, { clientId: c1, associateId: a1 }, { clientId: c2 }];
+    const accounts = [];
+    for (const owner of owners) {
+      const account = await app.receivableAccounts.open.execute({ customerId, ...owner });
+      await db
+        .knex('receivable_accounts')
+        .where({ id: account.id })
+        .update({ status: 'ACTIVE', cvu: `00000449${String(account.id).padStart(14, '0')}`, next_attempt_at: null });
+      accounts.push({ id: account.id, ...(owner.associateId ? { associateId: owner.associateId } : {}) });
+    }
+    return { customerId, accounts, receivables: [] };
+  }
+
+  type Operation =
+    | { kind: 'issue'; account: number; withAssociate: boolean; overdue: boolean }
+    | { kind: 'status'; receivable: number; status: ReceivableStatus }
+    | { kind: 'collect'; account: number }
+    | { kind: 'settle' }
+    | { kind: 'expire' }
+    | { kind: 'disable-account'; account: number }
+    | { kind: 'activate-account'; account: number }
+    | { kind: 'delete'; receivable: number };
+
+  const operation: fc.Arbitrary<Operation> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('issue' as const), account: fc.nat(2), withAssociate: fc.boolean(), overdue: fc.boolean() }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('status' as const),
+        receivable: fc.nat(),
+        status: fc.constantFrom<ReceivableStatus>('PAID', 'PENDING', 'DISABLED'),
+      }),
+    },
+    fc.record({ kind: fc.constant('collect' as const), account: fc.nat(2) }),
+    fc.record({ kind: fc.constant('settle' as const) }),
+    fc.record({ kind: fc.constant('expire' as const) }),
+    fc.record({ kind: fc.constant('disable-account' as const), account: fc.nat(2) }),
+    fc.record({ kind: fc.constant('activate-account' as const), account: fc.nat(2) }),
+    fc.record({ kind: fc.constant('delete' as const), receivable: fc.nat() }),
+  );
+
+  /** Runs one operation; refusals (a status move the table forbids, a race lost) are outcomes like any other. */
+  async function apply(app: Application, w: World, op: Operation): Promise<void> {
+    const { customerId } = w;
+    const pick = (n: number) => w.receivables[n % w.receivables.length];
+    switch (op.kind) {
+      case 'issue': {
+        const account = w.accounts[op.account];
+        const receivable = await app.receivables.issue.execute({
+          customerId,
+          receivableAccountId: account.id,
+          amount: Money.parse('10.00'),
+          currencyCode: 'ARS',
+          receivableType: 'INVOICE',
+          ...(op.withAssociate && account.associateId ? { associateId: account.associateId } : {}),
+          ...(op.overdue ? { dueDate: '2020-01-01' } : {}),
+        });
+        w.receivables.push(receivable.id);
+        return;
+      }
+      case 'status':
+        if (w.receivables.length > 0) await app.receivables.changeStatus.execute({ customerId, receivableId: pick(op.receivable), status: op.status });
+        return;
+      case 'collect':
+        await app.collections.record.execute({
+          customerId,
+          receivableAccountId: w.accounts[op.account].id,
+          amount: Money.parse('5.00'),
+          counterParty: { name: 'Payer', taxId: '20123456786' },
+        });
+        return;
+      case 'settle':
+        await app.settlements.run.execute({ customerId });
+        return;
+      case 'expire':
+        await app.receivables.expire.execute({ customerId });
+        return;
+      case 'disable-account':
+        await app.receivableAccounts.disable.execute({ customerId, accountId: w.accounts[op.account].id });
+        return;
+      case 'activate-account':
+        await app.receivableAccounts.activate.execute({ customerId, accountId: w.accounts[op.account].id });
+        return;
+      case 'delete':
+        // No operation deletes a receivable; a purge in SQL would, and the counts follow it too.
+        if (w.receivables.length > 0)
+          await db
+            .knex('receivables')
+            .where({ id: pick(op.receivable) })
+            .whereNotExists(db.knex('receivables as child').whereRaw('child.parent_receivable_id = receivables.id'))
+            .delete();
+        return;
+    }
+  }
+
+  /** Every non-zero maintained count of the customer, against count(*) of the rows it counts. */
+  async function mismatches(customerId: number) {
+    const { rows } = await db.knex.raw<{ rows: unknown[] }>(
+      `WITH kept AS (
+         SELECT list, scope, scope_id, status, sum(n)::bigint AS n FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+       ), counted AS (
+         SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n
+         FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
+         WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
+         UNION ALL
+         SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*)
+         FROM receivable_accounts a CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('client', a.client_id), ('associate', a.associate_id)) k (scope, scope_id)
+         WHERE a.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
+       )
+       SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status) WHERE kept.n IS DISTINCT FROM counted.n`,
+      { c: customerId },
+    );
+    return rows;
+  }
+
+  /** The lists' X-Total-Count for every maintained filter, against count(*). */
+  async function listTotals(app: Application, w: World) {
+    const { customerId } = w;
+    const clients = await db.knex('receivable_accounts').where({ customer_id: customerId }).distinct('client_id').pluck('client_id');
+    const associates = w.accounts.flatMap((a) => (a.associateId ? [a.associateId] : []));
+    const scopes = [
+      {},
+      ...w.accounts.map((a) => ({ receivableAccountId: a.id })),
+      ...clients.map((id) => ({ clientId: Number(id) })),
+      ...associates.map((id) => ({ associateId: id })),
+    ];
+    const column = { receivableAccountId: 'receivable_account_id', clientId: 'client_id', associateId: 'associate_id' } as const;
+    const wrong = [];
+    for (const scope of scopes) {
+      for (const status of [undefined, 'PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'] as const) {
+        const filter = { customerId, ...scope, ...(status ? { status } : {}) };
+        const listed = (await app.receivables.list.execute({ filter, page: { page: 1, count: 1 } })).total;
+        const where = Object.fromEntries(
+          Object.entries(filter).map(([k, v]) => [k === 'customerId' ? 'customer_id' : k === 'status' ? 'status' : column[k as keyof typeof column], v]),
+        );
+        const counted = Number((await db.knex('receivables').where(where).count({ n: '*' }))[0].n);
+        if (listed !== counted) wrong.push({ filter, listed, counted });
+      }
+    }
+    return wrong;
+  }
+
+  it('keeps every count equal to count(*) through a random mix of writes, some of them racing', async () => {
+    const racing = instances.length > 1;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(operation, { minLength: 1, maxLength: racing ? 4 : 1 }), { minLength: 5, maxLength: 25 }), async (rounds) => {
+        const w = await world(instances[0].app);
+        for (const round of rounds) {
+          // A round's operations run at the same time, spread over the instances.
+          await Promise.allSettled(round.map((op, i) => apply(instances[i % instances.length].app, w, op)));
+        }
+        expect(await mismatches(w.customerId)).toEqual([]);
+        expect(await listTotals(instances[0].app, w)).toEqual([]);
+      }),
+      { numRuns: racing ? 12 : 6 },
+    );
+  }, 240_000);
+
+  it('answers the account lists by customer, client and associate from the counts, with the status they filter on', async () => {
+    const { app } = instances[0];
+    const w = await world(app);
+    await app.receivableAccounts.disable.execute({ customerId: w.customerId, accountId: w.accounts[1].id });
+    const total = async (filter: object) =>
+      (await app.receivableAccounts.list.execute({ filter: { customerId: w.customerId, ...filter }, page: { page: 1, count: 1 } })).total;
+    expect(await total({ status: 'ACTIVE' })).toBe(2);
+    expect(await total({ status: 'DISABLED', associateId: w.accounts[1].associateId })).toBe(1);
+    expect(await total({ status: 'ACTIVE', associateId: w.accounts[1].associateId })).toBe(0);
+    expect(await total({})).toBe(3);
+    expect(await mismatches(w.customerId)).toEqual([]);
+  });
+
+  it('counts a set-based settlement of many receivables in one grouped change', async () => {
+    const { app } = instances[0];
+    const w = await world(app);
+    const account = w.accounts[0].id;
+    const item = {
+      customerId: w.customerId,
+      receivableAccountId: account,
+      amount: Money.parse('1.00'),
+      currencyCode: 'ARS',
+      receivableType: 'INVOICE' as const,
+    };
+    const issued = await app.receivables.issueBatch.execute({ items: Array.from({ length: 60 }, () => item) });
+    for (const outcome of issued)
+      if ('value' in outcome) await app.receivables.changeStatus.execute({ customerId: w.customerId, receivableId: outcome.value.id, status: 'PAID' });
+    await apply(app, w, { kind: 'collect', account: 0 });
+    await app.settlements.run.execute({ customerId: w.customerId });
+    const settled = await app.receivables.list.execute({
+      filter: { customerId: w.customerId, receivableAccountId: account, status: 'SETTLED' },
+      page: { page: 1, count: 1 },
+    });
+    expect(settled.total).toBe(60);
+    expect(await mismatches(w.customerId)).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import type { Page, PageRequest, Receivable, ReceivableListFilter } from '../../src';
+import { aReceivableDraft } from '../builders';
+import { anAccount } from './receivable-repository.contract';
+import { useHarness, type HarnessFactory } from './harness';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/** Lists page by number and by the key of the next page alike, in every adapter; receivables stand for every list. */
+export function pagingContract(factory: HarnessFactory): void {
+  describe('list paging', () => {
+    const ctx = useHarness(factory);
+
+    /** Seven receivables, three of them created at the same instant (id breaks the tie), four PAID. */
+    const setUp = async () => {
+      const customerId = await ctx.newCustomer();
+      const { account, client } = await ctx.h.uow.run((tx) => anAccount(tx, customerId));
+      const base = { customerId, accountId: account.id, clientId: client.id };
+      const minutes = [1, 2, 2, 2, 3, 4, 5];
+      const rows = await ctx.h.uow.run(async (tx) => {
+        const inserted: Receivable[] = [];
+        for (const [i, m] of minutes.entries()) {
+          const draft = aReceivableDraft(base, { creationDate: new Date(T0.getTime() + m * 60_000), receivableType: i === 3 ? 'DEBT' : 'INVOICE' });
+          const receivable = await tx.receivables.insert(draft);
+          inserted.push(i % 2 === 0 ? receivable.markPaid(T0) : receivable);
+          if (i % 2 === 0) await tx.receivables.update(inserted[i]);
+        }
+        return inserted;
+      });
+      const newestFirst = rows.map((r) => r.toSnapshot()).sort((a, b) => b.creationDate.getTime() - a.creationDate.getTime() || b.id - a.id);
+      return { customerId, accountId: account.id, newestFirst };
+    };
+    const list = (filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> => ctx.h.receivableQueries.list(filter, page);
+    const ids = (page: Page<Receivable>) => page.items.map((r) => r.id);
+
+    it('walks a list by the key of each next page: every item once, newest first, ties by id, no key on the last page', async () => {
+      const { customerId, accountId, newestFirst } = await setUp();
+      for (const filter of [{ customerId }, { customerId, receivableAccountId: accountId }, { customerId, status: 'PAID' as const }]) {
+        const expected = newestFirst.filter((r) => filter.status === undefined || r.status === filter.status).map((r) => r.id);
+        const walked: number[] = [];
+        let page = await list(filter, { page: 1, count: 3 });
+        for (;;) {
+          expect(page.total).toBe(expected.length);
+          walked.push(...ids(page));
+          if (page.next === undefined) break;
+          page = await list(filter, { page: 1, count: 3, after: page.next });
+        }
+        expect(walked).toEqual(expected);
+      }
+    });
+
+    it('answers each page by number with the items the walk gives, the pages past the middle read from the end', async () => {
+      const { customerId, newestFirst } = await setUp();
+      const expected = newestFirst.map((r) => r.id);
+      // receivableType has no maintained count: its total is counted, and paging is the same.
+      for (const filter of [{ customerId }, { customerId, receivableType: 'INVOICE' as const }]) {
+        const matching = filter.receivableType === undefined ? expected : newestFirst.filter((r) => r.receivableType === 'INVOICE').map((r) => r.id);
+        for (let n = 1; n <= Math.ceil(matching.length / 2); n++) {
+          const page = await list(filter, { page: n, count: 2 });
+          expect({ n, ids: ids(page), total: page.total, more: page.next !== undefined }).toEqual({
+            n,
+            ids: matching.slice((n - 1) * 2, n * 2),
+            total: matching.length,
+            more: n * 2 < matching.length,
+          });
+        }
+        const past = await list(filter, { page: 9, count: 2 });
+        expect([ids(past), past.total, past.next]).toEqual([[], matching.length, undefined]);
+      }
+    });
+  });
+}

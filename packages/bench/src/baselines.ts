@@ -6,16 +6,19 @@ import { httpLoad } from './load';
 import { receivableBody } from './payload';
 import { summarise, type Measurement } from './stats';
 
+/** The receivables' main columns and only a primary key: the table baselines (a) and (d) write. */
+export const BASELINE_RECEIVABLES_TABLE = `CREATE TABLE IF NOT EXISTS baseline_receivables (
+    id BIGSERIAL PRIMARY KEY, customer_id BIGINT NOT NULL, receivable_account_id BIGINT NOT NULL, amount_minor BIGINT NOT NULL,
+    currency_code TEXT NOT NULL, receivable_type TEXT NOT NULL, status TEXT NOT NULL, legal_number TEXT, receivable_date DATE NOT NULL,
+    creation_date TIMESTAMPTZ NOT NULL, modification_date TIMESTAMPTZ NOT NULL, version INTEGER NOT NULL, settlement_id BIGINT)`;
+
 /**
  * Baseline (a): the raw ceiling of a single-row INSERT transaction into a receivables-shaped table, node-pg with
  * the service's pool size and the scenarios' concurrency.
  */
 export async function insertBaseline(url: string, poolSize: number, concurrency: number, seconds: number): Promise<Measurement> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  await pool.query(`CREATE TABLE IF NOT EXISTS baseline_receivables (
-    id BIGSERIAL PRIMARY KEY, customer_id BIGINT NOT NULL, receivable_account_id BIGINT NOT NULL, amount_minor BIGINT NOT NULL,
-    currency_code TEXT NOT NULL, receivable_type TEXT NOT NULL, status TEXT NOT NULL, legal_number TEXT, receivable_date DATE NOT NULL,
-    creation_date TIMESTAMPTZ NOT NULL, modification_date TIMESTAMPTZ NOT NULL, version INTEGER NOT NULL)`);
+  await pool.query(BASELINE_RECEIVABLES_TABLE);
   const latencies: number[] = [];
   let errors = 0;
   const until = Date.now() + seconds * 1000;

@@ -53,6 +53,15 @@ export function postgresCpuSeconds(): number | undefined {
   return total;
 }
 
+/** Starts counting PostgreSQL's CPU on this machine: the returned call says how many seconds it has spent since (undefined if it runs elsewhere). */
+export function postgresCpuMeter(): () => number | undefined {
+  const start = postgresCpuSeconds();
+  return () => {
+    const end = postgresCpuSeconds();
+    return start === undefined || end === undefined ? undefined : end - start;
+  };
+}
+
 /** This process's own CPU seconds (a baseline that runs in the bench process). */
 export const ownCpuSeconds = (): number => {
   const { user, system } = process.cpuUsage();

@@ -15,12 +15,15 @@ export interface ScenarioRun {
 
 const pick = (run: ScenarioRun) => run.firstAccount + Math.floor(Math.random() * run.accounts);
 
+/** One creation's own parts: a fresh Idempotency-Key and the body, on one of the seeded accounts. */
+export const newCreation = (run: ScenarioRun) => ({ headers: { 'idempotency-key': randomUUID() }, body: receivableBody(pick(run)) });
+
 export function createReceivables(service: Pick<ServiceProcess, 'url'>, run: ScenarioRun): Promise<Measurement> {
   return httpLoad({
     url: `${service.url}/v1/receivables`,
     method: 'POST',
     headers: { authorization: `Bearer ${run.token}` },
-    perRequest: () => ({ headers: { 'idempotency-key': randomUUID() }, body: receivableBody(pick(run)) }),
+    perRequest: () => newCreation(run),
     connections: run.connections,
     seconds: run.seconds,
     expectStatus: 201,

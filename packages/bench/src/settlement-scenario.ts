@@ -1,4 +1,5 @@
 import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
+import { postgresCpuMeter } from './cpu';
 import { seedReceivables } from './seed';
 import { startService } from './service-process';
 import { progress, runningProgress } from './stats';
@@ -8,6 +9,8 @@ export interface SettlementResult {
   readonly peakRssMiB: number;
   /** CPU the service spent on the run; the rest of the wall time is PostgreSQL's (same machine, 2 cores). */
   readonly serviceCpuSeconds: number;
+  /** CPU the machine's PostgreSQL spent on the run, when it runs here. */
+  readonly databaseCpuSeconds: number | undefined;
   readonly settlements: number;
   readonly settledReceivables: number;
   readonly ledgerHolds: boolean;
@@ -27,6 +30,7 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     progress(`settling ${(accounts * perAccount).toLocaleString('en')} PAID receivables on ${accounts.toLocaleString('en')} accounts`);
     const started = performance.now();
     const cpuBefore = service.cpuSeconds();
+    const databaseCpu = postgresCpuMeter();
     // Chunks commit one by one, so the settlements counted so far show how far the run is.
     const running = runningProgress();
     const poll = setInterval(() => {
@@ -43,10 +47,19 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     const seconds = (performance.now() - started) / 1000;
     running.done();
     const serviceCpuSeconds = service.cpuSeconds() - cpuBefore;
+    const databaseCpuSeconds = databaseCpu();
     if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
     const { settlements, settledReceivables } = run.body as { settlements: number; settledReceivables: number };
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
-    return { seconds, serviceCpuSeconds, peakRssMiB: service.peakRssMiB(), settlements, settledReceivables, ledgerHolds: mismatches.length === 0 };
+    return {
+      seconds,
+      serviceCpuSeconds,
+      databaseCpuSeconds,
+      peakRssMiB: service.peakRssMiB(),
+      settlements,
+      settledReceivables,
+      ledgerHolds: mismatches.length === 0,
+    };
   } finally {
     await knex.destroy();
     await service.stop();

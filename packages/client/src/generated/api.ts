@@ -769,6 +769,8 @@ export interface paths {
      * Create a transfer
      * @description OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias (6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.
      *
+     *     Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; editing or deleting the recipient later never changes the transfer.
+     *
      *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when scheduledDate is after today in Buenos Aires, else PENDING. A scheduledDate already past is 400.
      *
      *     The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer the balance cannot cover then ends FAILED with failureReason insufficient-balance.
@@ -1726,8 +1728,8 @@ export interface components {
       amount: number | string;
       /** @constant */
       currencyCode: 'ARS';
-      /** @description OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only. */
-      destination: {
+      /** @description Required unless contactId is given. OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only. */
+      destination?: {
         cbuCvu?: string | null;
         alias?: string | null;
         accountId?: number | null;
@@ -1736,7 +1738,9 @@ export interface components {
           /** @description 11 digits; dashes and spaces are accepted */
           taxId: string;
         } | null;
-      };
+      } | null;
+      /** @description OUTGOING_TRANSFER only: pay this recipient of yours (instead of destination) */
+      contactId?: number | null;
       description?: string | null;
       /** @description Your own reference; a list filter */
       externalId?: string | null;
@@ -9561,7 +9565,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the source or destination account is another customer's */
+      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the source or destination account, or the recipient, is another customer's */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9578,7 +9582,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId */
+      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, or no recipient has the contactId */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -13,6 +13,7 @@ describe('configuration', () => {
       httpWorkers: 1,
       eventRetentionDays: 30,
       eventPurgeCron: '40 3 * * *',
+      transferCron: '* * * * *',
     });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],

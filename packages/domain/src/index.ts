@@ -59,6 +59,8 @@ export * from './transfers/transfer-destination';
 export * from './transfers/transfer';
 export * from './transfers/transfer-repository';
 export * from './transfers/use-cases/create-transfer';
+export * from './transfers/use-cases/process-transfers';
+export * from './transfers/payout-policy';
 export * from './contacts/contact';
 export * from './contacts/contact-repository';
 export * from './contacts/use-cases/resolve-contact-destination';

@@ -101,10 +101,10 @@ function namedDestination(input: CreateTransferInput): { readonly destination: D
   if (hasContact && hasDestination) throw ValidationError.of('contactId', 'send destination or contactId, not both');
   if (!hasContact) {
     if (!hasDestination) throw ValidationError.of('destination', 'destination is required unless contactId names a recipient');
-    return { destination: input.destination! };
+    return { destination: input.destination };
   }
   if (input.type !== 'OUTGOING_TRANSFER') throw ValidationError.of('contactId', 'only an OUTGOING_TRANSFER pays a recipient');
-  return { contactId: input.contactId! };
+  return { contactId: input.contactId };
 }
 
 /** The recipient's account and holder as they are now, copied: editing or deleting the recipient later changes nothing. */

@@ -1,0 +1,35 @@
+/** How the transfer worker pays: chunk sizes, how many payouts are in flight at once, its lease, when it gives up. */
+export interface PayoutPolicy {
+  /** Transfers claimed and debited per transaction. */
+  readonly chunkSize: number;
+  /** Chunks claimed side by side in one run (one debits while another's payouts are in flight). */
+  readonly loops: number;
+  /** Payout calls in flight at once per chunk. */
+  readonly concurrency: number;
+  /** How long a claimed transfer stays with its worker: longer than the provider client's worst case for one call. */
+  readonly leaseMs: number;
+  /**
+   * Passes after which a payout the provider still has no record of is given up: the transfer FAILS with
+   * provider-unavailable and its debit is returned. Only on the provider's word that it never took the payout.
+   */
+  readonly maxAttempts: number;
+}
+
+export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = { chunkSize: 500, loops: 2, concurrency: 32, leaseMs: 60_000, maxAttempts: 10 };
+
+/** The provider's idempotency key for a transfer's payout: stable, so sending it again never pays again. */
+export const payoutIdOf = (transferId: number) => `tr-${transferId}`;
+
+/** Runs `work` over `items` with at most `limit` in flight; results in the items' order. */
+export async function inParallel<I, T>(items: readonly I[], limit: number, work: (item: I) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -15,7 +15,7 @@ export interface PayoutPolicy {
   readonly maxAttempts: number;
 }
 
-export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = { chunkSize: 500, loops: 2, concurrency: 32, leaseMs: 60_000, maxAttempts: 10 };
+export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = { chunkSize: 500, loops: 2, concurrency: 32, leaseMs: 120_000, maxAttempts: 10 };
 
 /** The provider's idempotency key for a transfer's payout: stable, so sending it again never pays again. */
 export const payoutIdOf = (transferId: number) => `tr-${transferId}`;

@@ -30,7 +30,7 @@ export async function payOut(bank: BankProvider, transfer: Transfer, reconciling
       const record = await bank.getPayout(payoutId);
       if (record) return outcomeOf(record);
       // Its own word that it never took the payout, after every pass tried: give the money back.
-      if (t.processing.attempts >= policy.maxAttempts) return { kind: 'given-up' };
+      if (t.processing.attempts > policy.maxAttempts) return { kind: 'given-up' };
     }
     const record = await bank.sendPayout({
       payoutId,

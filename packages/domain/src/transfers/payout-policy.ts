@@ -9,8 +9,9 @@ export interface PayoutPolicy {
   /** How long a claimed transfer stays with its worker: longer than the provider client's worst case for one call. */
   readonly leaseMs: number;
   /**
-   * Passes after which a payout the provider still has no record of is given up: the transfer FAILS with
-   * provider-unavailable and its debit is returned. Only on the provider's word that it never took the payout.
+   * Sends of a payout the provider never took (it was down each time) before the next pass gives it up: the
+   * transfer FAILS with provider-unavailable and its debit is returned, only on the provider's word that it holds
+   * no payout under the transfer's id.
    */
   readonly maxAttempts: number;
 }

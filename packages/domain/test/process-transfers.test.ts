@@ -127,7 +127,7 @@ describe('the transfer worker', () => {
     const w = await setUp();
     await w.fund(w.main.id, 500n);
     const id = await w.pay(100n);
-    w.store.committed.currentAccounts.set(w.main.id, { ...w.main, status: 'DISABLED' as typeof w.main.status });
+    w.store.committed.currentAccounts.set(w.main.id, { ...w.main, status: 'DISABLED' });
     expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
     expect(w.transfer(id)).toMatchObject({ status: 'FAILED', failureReason: 'source-account-not-active' });
     expect(w.sides(id)).toEqual([]);

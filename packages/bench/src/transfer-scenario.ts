@@ -1,7 +1,8 @@
 import { composeCvu } from '@rcs/domain';
 import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
 import { startService } from './service-process';
-import { progress, runningProgress } from './stats';
+import { progress } from './stats';
+import { timedRun } from './timed-run';
 
 export interface TransferRunResult {
   readonly seconds: number;
@@ -45,25 +46,12 @@ export async function transferScenario(url: string, count: number, env: Record<s
     );
     const token = await service.login();
     progress(`paying ${count.toLocaleString('en')} PENDING outgoing transfers`);
-    const started = performance.now();
-    const cpuBefore = service.cpuSeconds();
-    const running = runningProgress();
-    const poll = setInterval(() => {
-      const elapsed = (performance.now() - started) / 1000;
-      void knex('transfers')
-        .where({ status: 'COMPLETED' })
-        .count({ n: '*' })
-        .then(
-          ([{ n }]) => running.update(elapsed, `${Math.round(elapsed)} s: ${Number(n).toLocaleString('en')} completed`),
-          () => undefined,
-        );
-    }, 1000);
-    const run = await service.call('POST', '/v1/sandbox/transfer-runs', token).finally(() => clearInterval(poll));
-    const seconds = (performance.now() - started) / 1000;
-    running.done();
-    const serviceCpuSeconds = service.cpuSeconds() - cpuBefore;
-    if (run.status !== 201) throw new Error(`transfer run answered ${run.status}: ${JSON.stringify(run.body)}`);
-    const { completed } = run.body as { completed: number };
+    const completedSoFar = async () => {
+      const [{ n }] = await knex('transfers').where({ status: 'COMPLETED' }).count({ n: '*' });
+      return `${Number(n).toLocaleString('en')} completed`;
+    };
+    const { body, seconds, serviceCpuSeconds } = await timedRun(service, '/v1/sandbox/transfer-runs', token, completedSoFar);
+    const { completed } = body as { completed: number };
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
     const { balance_minor } = await knex('current_accounts').where({ id: main.id }).first<{ balance_minor: string }>('balance_minor');
     return { seconds, serviceCpuSeconds, peakRssMiB: service.peakRssMiB(), completed, ledgerHolds: mismatches.length === 0 && balance_minor === '0' };

@@ -61,6 +61,7 @@ export * from './transfers/transfer-repository';
 export * from './transfers/use-cases/create-transfer';
 export * from './transfers/use-cases/process-transfers';
 export * from './transfers/payout-policy';
+export { transferMovement } from './transfers/transfer-movements';
 export * from './contacts/contact';
 export * from './contacts/contact-repository';
 export * from './contacts/use-cases/resolve-contact-destination';

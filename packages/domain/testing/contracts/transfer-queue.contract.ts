@@ -1,4 +1,4 @@
-import { transferMovementOf } from './transfer-queue-support';
+import { transferMovement } from '../../src';
 import { A_CBU, aTransferDraft } from '../builders';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 import { aSource } from './transfer-repository.contract';
@@ -70,8 +70,10 @@ export function transferQueueContract(factory: HarnessFactory, itRacing: TestDef
     it('debits and credits current accounts in one write, refusing a balance below zero, and reads balances under lock', async () => {
       const on = await setUp();
       const transfer = await insert(on, { amountMinor: 700n });
-      const move = (subtype: 'TRANSFER_OUT' | 'TRANSFER_IN', accountId: number, amountMinor: bigint) =>
-        transferMovementOf(transfer.toSnapshot(), subtype, accountId, amountMinor, at(1));
+      const move = (subtype: 'TRANSFER_OUT' | 'TRANSFER_IN', accountId: number, amountMinor: bigint) => ({
+        ...transferMovement(transfer, subtype, accountId, at(1)),
+        amountMinor,
+      });
       await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_IN', on.sourceAccountId, 1_000n)]));
       await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_OUT', on.sourceAccountId, 700n)]));
       const balances = await ctx.h.uow.run((tx) => tx.currentAccounts.lockBalances([on.otherAccountId, on.sourceAccountId, on.sourceAccountId]));

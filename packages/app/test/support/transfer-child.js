@@ -19,7 +19,11 @@ async function main() {
   });
   const env = { APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false', TRANSFER_LEASE_MS: '300' };
   const config = loadConfig({ ...env, TRANSFER_BATCH_SIZE: '4', TRANSFER_PAYOUT_CONCURRENCY: '1' });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: bankUrl }).get(TYPES.Application);
+  const app = buildContainer(config, pino({ level: 'silent' }), knex, {
+    jwtSecret: 'x'.repeat(40),
+    bankProviderUrl: bankUrl,
+    webhookSecretKey: 'w'.repeat(40),
+  }).get(TYPES.Application);
   await app.transfers.process.execute({ worker: 'child' });
   process.stdout.write('done\n');
   await knex.destroy();

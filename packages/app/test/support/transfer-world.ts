@@ -13,9 +13,11 @@ import { fund, SIMULATED } from './transfer-fixtures';
 export function payingInstanceOn(db: TestDatabase, bankUrl: string, env: Record<string, string> = {}) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false', TRANSFER_LEASE_MS: '300', ...env });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: 'x'.repeat(40), bankProviderUrl: bankUrl }).get<Application>(
-    TYPES.Application,
-  );
+  const app = buildContainer(config, pino({ level: 'silent' }), knex, {
+    jwtSecret: 'x'.repeat(40),
+    bankProviderUrl: bankUrl,
+    webhookSecretKey: 'w'.repeat(40),
+  }).get<Application>(TYPES.Application);
   return { app, knex };
 }
 

@@ -38,6 +38,7 @@ describe(`settlement statements (${process.env.RCS_TEST_STORAGE})`, () => {
         counterParty: null,
         settlementId: null,
         providerReference: null,
+        transferId: null,
         movementDate: T0,
       });
     });

@@ -41,6 +41,16 @@ export interface Config {
   readonly settlementCron: string;
   /** node-cron expression: when idempotency records past their 24 hours are deleted. */
   readonly idempotencyPurgeCron: string;
+  /** node-cron expression: when the transfer worker pays due transfers and reconciles those a stopped worker left. */
+  readonly transferCron: string;
+  readonly transfers: {
+    /** How long a transfer being paid stays with its worker before another reconciles it: above the provider client's worst case. */
+    readonly leaseMs: number;
+    /** Transfers claimed and debited per transaction. */
+    readonly chunkSize: number;
+    /** Payout calls in flight at once per chunk. */
+    readonly concurrency: number;
+  };
   /** Events older than this many days are deleted once dispatched (GET /v1/events shows what is left). */
   readonly eventRetentionDays: number;
   /** node-cron expression, Buenos Aires time: when events past their retention are deleted. */
@@ -127,6 +137,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirationCron: env.EXPIRATION_CRON || '5 0 * * *',
     settlementCron: env.SETTLEMENT_CRON || '*/10 * * * *',
     idempotencyPurgeCron: env.IDEMPOTENCY_PURGE_CRON || '17 * * * *',
+    transferCron: env.TRANSFER_CRON || '* * * * *',
+    transfers: {
+      leaseMs: integer(env, 'TRANSFER_LEASE_MS', 120_000),
+      chunkSize: integer(env, 'TRANSFER_BATCH_SIZE', 500),
+      concurrency: integer(env, 'TRANSFER_PAYOUT_CONCURRENCY', 32),
+    },
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30),
     eventPurgeCron: env.EVENT_PURGE_CRON || '40 3 * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { createApplication, DEFAULT_PROVISIONING_POLICY, type Application, type BankProvider, type Clock, type ProvisioningTrigger } from '@rcs/domain';
+import {
+  createApplication,
+  DEFAULT_PAYOUT_POLICY,
+  DEFAULT_PROVISIONING_POLICY,
+  type Application,
+  type BankProvider,
+  type Clock,
+  type ProvisioningTrigger,
+} from '@rcs/domain';
 import { ensureSetting, KnexUnitOfWork, knexQueries, newEventIds } from '@rcs/adapters-postgres';
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
@@ -88,6 +96,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           // Past the sender's deadline with room to record the result: a lease that lapses means the sender died.
           leaseMs: config.webhooks.timeoutMs + 30_000,
         },
+        payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, ...config.transfers },
       }),
     [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger, TYPES.WebhookSender],
   );

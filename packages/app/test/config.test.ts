@@ -13,6 +13,8 @@ describe('configuration', () => {
       httpWorkers: 1,
       eventRetentionDays: 30,
       eventPurgeCron: '40 3 * * *',
+      transferCron: '* * * * *',
+      transfers: { leaseMs: 120_000, chunkSize: 500, concurrency: 32 },
     });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],

@@ -10,6 +10,7 @@ import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
 import { settlementBaseline } from './settlement-baseline';
 import { settlementScenario } from './settlement-scenario';
+import { transferScenario } from './transfer-scenario';
 import { withCpuCost } from './cpu';
 import { floorScenarios } from './floor';
 import { halfLoadCreations, halfLoadRow, type HalfLoad } from './latency-scenario';
@@ -24,6 +25,7 @@ const RECEIVABLES = env('BENCH_RECEIVABLES', 1_000_000);
 const LIST_ACCOUNTS = env('BENCH_LIST_ACCOUNTS', 10_000);
 const SETTLEMENT_ACCOUNTS = env('BENCH_SETTLEMENT_ACCOUNTS', 100_000);
 const SETTLEMENT_PER_ACCOUNT = env('BENCH_SETTLEMENT_PER_ACCOUNT', 10);
+const TRANSFERS = env('BENCH_TRANSFERS', 10_000);
 const PGLITE_RECEIVABLES = env('BENCH_PGLITE_RECEIVABLES', 100_000);
 const SCALE_SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,10000,100000,1000000').split(',').map(Number);
 const SCALE_SECONDS = env('BENCH_SCALE_SECONDS', 1);
@@ -240,6 +242,19 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
       target: '>= 50% of (d); <= 60 s, memory flat',
       met: throughput >= 0.5 * dRate && s.seconds <= 60 && s.ledgerHolds,
       note: `${time}, ${memory}, ${s.settlements} settlements, ledger ${s.ledgerHolds ? 'holds' : 'BROKEN'}`,
+    });
+  });
+
+  await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, async (url) => {
+    const t = await transferScenario(url, TRANSFERS);
+    const throughput = t.completed / t.seconds;
+    rows.push({
+      storage: 'postgres',
+      scenario: `transfer run: ${TRANSFERS.toLocaleString('en')} outgoing transfers, in-process simulator`,
+      result: { throughput, errors: t.ledgerHolds && t.completed === TRANSFERS ? 0 : 1, count: t.completed, unit: 'transfers/s' },
+      target: '>= 1,000 transfers/s',
+      met: throughput >= 1_000 && t.ledgerHolds && t.completed === TRANSFERS,
+      note: `${t.seconds.toFixed(1)} s (service CPU ${t.serviceCpuSeconds.toFixed(1)} s), peak RSS ${t.peakRssMiB.toFixed(0)} MiB, ${t.completed} COMPLETED, ledger ${t.ledgerHolds ? 'holds' : 'BROKEN'}`,
     });
   });
 

@@ -2,7 +2,8 @@ import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
 import { postgresCpuMeter } from './cpu';
 import { seedReceivables } from './seed';
 import { startService } from './service-process';
-import { progress, runningProgress } from './stats';
+import { progress } from './stats';
+import { timedRun } from './timed-run';
 
 export interface SettlementResult {
   readonly seconds: number;
@@ -28,28 +29,15 @@ export async function settlementScenario(url: string, accounts: number, perAccou
     await seedReceivables(knex, Number(customer.id), accounts, perAccount, 'PAID', true);
     const token = await service.login();
     progress(`settling ${(accounts * perAccount).toLocaleString('en')} PAID receivables on ${accounts.toLocaleString('en')} accounts`);
-    const started = performance.now();
-    const cpuBefore = service.cpuSeconds();
-    const databaseCpu = postgresCpuMeter();
     // Chunks commit one by one, so the settlements counted so far show how far the run is.
-    const running = runningProgress();
-    const poll = setInterval(() => {
-      const elapsed = (performance.now() - started) / 1000;
-      void knex('settlements')
-        .count({ n: '*' })
-        .then(
-          ([{ n }]) =>
-            running.update(elapsed, `${Math.round(elapsed)} s: ${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`),
-          () => undefined,
-        );
-    }, 1000);
-    const run = await service.call('POST', '/v1/sandbox/settlement-runs', token).finally(() => clearInterval(poll));
-    const seconds = (performance.now() - started) / 1000;
-    running.done();
-    const serviceCpuSeconds = service.cpuSeconds() - cpuBefore;
+    const accountsSettled = async () => {
+      const [{ n }] = await knex('settlements').count({ n: '*' });
+      return `${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`;
+    };
+    const databaseCpu = postgresCpuMeter();
+    const { body, seconds, serviceCpuSeconds } = await timedRun(service, '/v1/sandbox/settlement-runs', token, accountsSettled);
     const databaseCpuSeconds = databaseCpu();
-    if (run.status !== 201) throw new Error(`settlement run answered ${run.status}: ${JSON.stringify(run.body)}`);
-    const { settlements, settledReceivables } = run.body as { settlements: number; settledReceivables: number };
+    const { settlements, settledReceivables } = body as { settlements: number; settledReceivables: number };
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
     return {
       seconds,

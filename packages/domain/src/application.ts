@@ -45,6 +45,8 @@ import type { TransferQueries } from './transfers/transfer-repository';
 import { CreateTransfer } from './transfers/use-cases/create-transfer';
 import { ApproveTransfer, CancelTransfer, RejectTransfer } from './transfers/use-cases/change-transfer';
 import { GetTransfer, ListTransfers } from './transfers/use-cases/read-transfers';
+import { ProcessTransfers } from './transfers/use-cases/process-transfers';
+import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from './transfers/payout-policy';
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import type { EntityDirectory } from './bank/entity-directory';
@@ -99,6 +101,8 @@ export interface ApplicationPorts extends ApplicationQueries {
   readonly provisioningTrigger: ProvisioningTrigger;
   readonly webhookUrls: WebhookUrlPolicy;
   readonly webhookDelivery: WebhookDeliveryPorts;
+  /** How the transfer worker pays (DEFAULT_PAYOUT_POLICY when left out). */
+  readonly payoutPolicy?: PayoutPolicy;
 }
 
 /** The typed facade: HTTP, schedulers, the CLI and embedders call the same use cases through it. */
@@ -183,6 +187,8 @@ export function createApplication(ports: ApplicationPorts) {
       cancel: new CancelTransfer(uow, clock),
       approve: new ApproveTransfer(uow, clock),
       reject: new RejectTransfer(uow, clock),
+      /** The transfer worker's pass: debit due transfers, pay them out, reconcile those a dead worker left. */
+      process: new ProcessTransfers(uow, clock, ports.bank, ports.payoutPolicy ?? DEFAULT_PAYOUT_POLICY),
       get: new GetTransfer(ports.transferQueries),
       list: new ListTransfers(ports.transferQueries),
     },

@@ -31,9 +31,12 @@ export class TransferBody {
   @IsNotEmpty()
   currencyCode!: string;
 
-  @IsDefined({ message: 'destination is required' })
+  /** Required unless contactId is given (the domain says which of the two, and refuses both). */
+  @IsOptional()
   @NestedObject(TransferDestinationBody)
-  destination!: TransferDestinationBody;
+  destination?: TransferDestinationBody | null;
+
+  @IsOptional() @EntityId() contactId?: number | null;
 
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;
 

@@ -61,6 +61,22 @@ const paths = {
       refusals: { 'resource-not-found': 'in production: the path' },
     }),
   },
+  '/v1/sandbox/transfer-runs': {
+    post: operation({
+      id: 'runSandboxTransfers',
+      tag,
+      summary: 'Run the transfer worker now',
+      description:
+        "For the caller's customer alone, as if on `date`: PENDING transfers and SCHEDULED ones dated up to that day are " +
+        'debited and paid (INTERNAL_TRANSFER at once; OUTGOING_TRANSFER through the banking provider), or FAIL ' +
+        '(insufficient-balance, destination-rejected, ...); IN_PROGRESS ones whose worker stopped are reconciled with the ' +
+        `provider's record of their payout. Events transfer.completed and transfer.failed. ${onlyInSandbox}`,
+      scope: 'transfers:write',
+      body: { schema: ref('ExpirationRunInput'), example: { date: '2026-04-01' }, required: false },
+      responses: { '201': one('TransferRun', "What the run did to the caller's transfers", { completed: 2, failed: 1, inProgress: 0 }) },
+      refusals: { 'resource-not-found': 'in production: the path' },
+    }),
+  },
 };
 
 const schemas = {
@@ -83,6 +99,15 @@ const schemas = {
     type: 'object',
     properties: { date: { ...nullableDate, description: 'The Buenos Aires calendar day to run as of (YYYY-MM-DD); absent or null: today there' } },
   },
+  TransferRun: {
+    type: 'object',
+    required: ['completed', 'failed', 'inProgress'],
+    properties: {
+      completed: { type: 'integer', minimum: 0, description: 'Transfers the run turned COMPLETED' },
+      failed: { type: 'integer', minimum: 0, description: 'Transfers the run turned FAILED' },
+      inProgress: { type: 'integer', minimum: 0, description: 'Transfers paid out whose outcome the provider has not given yet (a later run records it)' },
+    },
+  },
   ExpirationRun: {
     type: 'object',
     required: ['expiredReceivables'],
@@ -92,7 +117,10 @@ const schemas = {
 
 export const sandboxApi: ResourceApi = {
   tags: [
-    { name: tag, description: 'Helpers that make in sandbox mode what the bank and the schedule make in production: collections, settlement and expiry runs' },
+    {
+      name: tag,
+      description: 'Helpers that make in sandbox mode what the bank and the schedule make in production: collections, settlement, expiry and transfer runs',
+    },
   ],
   paths,
   schemas,

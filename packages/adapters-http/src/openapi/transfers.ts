@@ -59,6 +59,9 @@ const paths = {
         'OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias ' +
           "(6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to " +
           'another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.',
+        'Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its ' +
+          'CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; ' +
+          'editing or deleting the recipient later never changes the transfer.',
         'The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); ' +
           'otherwise SCHEDULED when scheduledDate is after today in Buenos Aires, else PENDING. A scheduledDate already past is 400.',
         'The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer ' +
@@ -81,8 +84,8 @@ const paths = {
       },
       responses: { '201': created('Transfer', transfer) },
       refusals: {
-        'resource-not-found': 'no account has the sourceAccountId or destination.accountId',
-        'resource-not-accessible': "the source or destination account is another customer's",
+        'resource-not-found': 'no account has the sourceAccountId or destination.accountId, or no recipient has the contactId',
+        'resource-not-accessible': "the source or destination account, or the recipient, is another customer's",
         'receivable-account-not-transfer-enabled': 'the sourceAccountId or destination.accountId names a receivable account, not a current account',
         'unmatching-transfer-currency-code': "currencyCode is not the source account's",
         'source-account-not-active': 'the source account is not ACTIVE',
@@ -154,15 +157,15 @@ const counterPartyInput = {
 const schemas = {
   TransferInput: {
     type: 'object',
-    required: ['type', 'sourceAccountId', 'amount', 'currencyCode', 'destination'],
+    required: ['type', 'sourceAccountId', 'amount', 'currencyCode'],
     properties: {
       type: { enum: TRANSFER_TYPES },
       sourceAccountId: { ...id, description: 'A current account of the caller (MAIN or SUB)' },
       amount: { type: ['number', 'string'], description: 'Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted)' },
       currencyCode: { const: 'ARS' },
       destination: {
-        type: 'object',
-        description: 'OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only.',
+        type: ['object', 'null'],
+        description: 'Required unless contactId is given. OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only.',
         properties: {
           cbuCvu: { ...nullableString, pattern: '^\\d{22}$' },
           alias: { ...nullableString, pattern: '^[A-Za-z0-9.-]{6,20}$' },
@@ -170,6 +173,7 @@ const schemas = {
           counterParty: counterPartyInput,
         },
       },
+      contactId: { type: ['integer', 'null'], minimum: 1, description: 'OUTGOING_TRANSFER only: pay this recipient of yours (instead of destination)' },
       description: { ...nullableString, maxLength: 500 },
       externalId: { ...nullableString, maxLength: 128, description: 'Your own reference; a list filter' },
       scheduledDate: { ...nullableDate, description: 'The day (Buenos Aires) to pay it on; null or absent: as soon as possible' },

@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
-import { assertObject } from '../dto/parse-input';
+import { assertObject, parseInput } from '../dto/parse-input';
 import { ExpirationRunBody } from '../dto/receivable-dto';
 import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
@@ -63,6 +63,18 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
       const { date } = req.body as ExpirationRunBody;
       const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
       return created({ expiredReceivables });
+    }),
+  );
+
+  // Not under an Idempotency-Key: its transaction would stay open across the payouts sent to the provider. A second
+  // run pays only what came due since the first, as a settlement run does.
+  router.post(
+    '/sandbox/transfer-runs',
+    requireScope('transfers:write'),
+    noBodyAsEmpty,
+    answering(async (req) => {
+      const { date } = parseInput(ExpirationRunBody, req.body, 'body');
+      return created(await app.transfers.process.execute({ customerId: authOf(req).customerId, day: date ?? undefined, worker: 'sandbox' }));
     }),
   );
 

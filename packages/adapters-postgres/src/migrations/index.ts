@@ -12,6 +12,7 @@ import * as transfers from './010-transfers';
 import * as webhooks from './011-webhooks';
 import * as events from './012-events';
 import * as listCounts from './013-list-counts';
+import * as transferPayouts from './014-transfer-payouts';
 import pg from 'pg';
 
 interface Migration {
@@ -34,6 +35,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['011-webhooks', webhooks],
   ['012-events', events],
   ['013-list-counts', listCounts],
+  ['014-transfer-payouts', transferPayouts],
 ];
 
 /** Every migration's name, in order. */

@@ -65,6 +65,16 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
     return row && toCurrentAccount(row);
   }
 
+  async lockBalances(ids: readonly number[]): Promise<readonly CurrentAccountRecord[]> {
+    if (ids.length === 0) return [];
+    // In id order, as the settlement's credit locks them, so two transactions locking several cannot deadlock.
+    const { rows } = await this.trx.raw<{ rows: CurrentAccountRow[] }>(
+      'SELECT * FROM current_accounts WHERE id = ANY(?::bigint[]) ORDER BY id FOR NO KEY UPDATE',
+      [[...new Set(ids)]],
+    );
+    return rows.map((row) => ({ account: toCurrentAccount(row), balanceMinor: BigInt(row.balance_minor) }));
+  }
+
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {
     const rows = await this.trx('current_accounts').where({ customer_id: customerId }).orderBy('id').select<CurrentAccountRow[]>('*');
     return rows.map(toCurrentAccount);

@@ -16,6 +16,7 @@ export interface MovementRow {
   counterparty_tax_id: string | null;
   settlement_id: string | null;
   provider_reference: string | null;
+  transfer_id: string | null;
   movement_date: Date;
 }
 
@@ -32,6 +33,7 @@ export const toMovement = (row: MovementRow): Movement => ({
   counterParty: row.counterparty_name === null ? null : { name: row.counterparty_name, taxId: row.counterparty_tax_id ?? '' },
   settlementId: row.settlement_id === null ? null : Number(row.settlement_id),
   providerReference: row.provider_reference,
+  transferId: row.transfer_id === null ? null : Number(row.transfer_id),
   movementDate: row.movement_date,
 });
 
@@ -46,8 +48,8 @@ export class KnexLedgerRepository implements LedgerRepository {
     const { rows } = await this.trx.raw<{ rows: MovementRow[] }>(
       `WITH moved AS (
          INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
-                                counterparty_name, counterparty_tax_id, settlement_id, provider_reference, movement_date)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                                counterparty_name, counterparty_tax_id, settlement_id, provider_reference, transfer_id, movement_date)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
        ), balance AS (
          UPDATE ${BALANCE_TABLE[m.accountKind]} SET balance_minor = balance_minor + ? WHERE id = ? RETURNING id
        )
@@ -65,6 +67,7 @@ export class KnexLedgerRepository implements LedgerRepository {
         m.counterParty?.taxId ?? null,
         m.settlementId,
         m.providerReference,
+        m.transferId,
         m.movementDate,
         signed,
         m.accountId,
@@ -72,6 +75,40 @@ export class KnexLedgerRepository implements LedgerRepository {
     );
     if (rows.length !== 1) throw new Error(`movement on account ${m.accountId} found no ${m.accountKind} account to balance`);
     return toMovement(rows[0]);
+  }
+
+  async appendAll(movements: readonly NewMovement[]): Promise<void> {
+    if (movements.length === 0) return;
+    if (movements.some((m) => m.accountKind !== 'CURRENT')) throw new Error('appendAll moves current accounts only');
+    // One statement whatever the count: the rows, then each account's balance by their sum. The balance's CHECK
+    // (>= 0) refuses an overdraft the caller's check let through, failing the whole transaction.
+    const column = (pick: (m: NewMovement) => Knex.Value): Knex.Value => movements.map(pick) as Knex.Value;
+    await this.trx.raw(
+      `WITH moved AS (
+         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+                                counterparty_name, counterparty_tax_id, transfer_id, movement_date)
+         SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[],
+                              ?::text[], ?::text[], ?::bigint[], ?::timestamptz[])
+         RETURNING account_id, movement_type, amount_minor
+       ), total AS (
+         SELECT account_id, SUM(CASE WHEN movement_type = 'CREDIT' THEN amount_minor ELSE -amount_minor END) AS delta FROM moved GROUP BY account_id
+       )
+       UPDATE current_accounts ca SET balance_minor = ca.balance_minor + total.delta FROM total WHERE ca.id = total.account_id`,
+      [
+        column((m) => m.customerId),
+        column((m) => m.accountId),
+        column((m) => m.accountKind),
+        column((m) => m.movementType),
+        column((m) => m.operationType),
+        column((m) => m.subtype),
+        column((m) => m.amountMinor.toString()),
+        column((m) => m.currencyCode),
+        column((m) => m.counterParty?.name ?? null),
+        column((m) => m.counterParty?.taxId ?? null),
+        column((m) => m.transferId),
+        column((m) => m.movementDate),
+      ],
+    );
   }
 
   async findByProviderReference(reference: string): Promise<Movement | undefined> {

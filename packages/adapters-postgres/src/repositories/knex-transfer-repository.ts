@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   ConcurrentModificationError,
+  type DueTransfers,
   type NewTransfer,
   type Page,
   type PageRequest,
@@ -8,6 +9,7 @@ import {
   type TransferListFilter,
   type TransferQueries,
   type TransferRepository,
+  type TransferSnapshot,
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
@@ -32,6 +34,71 @@ export class KnexTransferRepository implements TransferRepository {
       .where({ id: next.id, version: next.version - 1 })
       .update(toTransferRow(next));
     if (changed !== 1) throw new ConcurrentModificationError('transfer', next.id);
+  }
+
+  async lockDue(due: DueTransfers): Promise<Transfer[]> {
+    // Read in the order of the partial index transfers_due: a pass reads what is due, however many transfers ever ended.
+    return this.select(
+      `status IN ('PENDING', 'SCHEDULED') AND (scheduled_date IS NULL OR scheduled_date <= ?::date)
+       AND (type = 'INTERNAL_TRANSFER' OR destination_cbu_cvu IS NOT NULL) ${due.customerId === undefined ? '' : 'AND customer_id = ?'}
+       ORDER BY scheduled_date NULLS FIRST, id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
+      [due.today, ...(due.customerId === undefined ? [] : [due.customerId]), due.limit],
+    );
+  }
+
+  async dueUnresolved(due: DueTransfers): Promise<Transfer[]> {
+    return this.select(
+      `status IN ('PENDING', 'SCHEDULED') AND (scheduled_date IS NULL OR scheduled_date <= ?::date)
+       AND type = 'OUTGOING_TRANSFER' AND destination_cbu_cvu IS NULL ${due.customerId === undefined ? '' : 'AND customer_id = ?'}
+       ORDER BY scheduled_date NULLS FIRST, id LIMIT ?`,
+      [due.today, ...(due.customerId === undefined ? [] : [due.customerId]), due.limit],
+    );
+  }
+
+  async lockLeaseEnded(now: Date, limit: number, customerId?: number): Promise<Transfer[]> {
+    // The partial index transfers_leased holds IN_PROGRESS transfers only, by the end of their lease.
+    return this.select(
+      `status = 'IN_PROGRESS' AND claimed_until < ? ${customerId === undefined ? '' : 'AND customer_id = ?'}
+       ORDER BY claimed_until, id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
+      [now, ...(customerId === undefined ? [] : [customerId]), limit],
+    );
+  }
+
+  async lockInProgress(ids: readonly number[]): Promise<Transfer[]> {
+    if (ids.length === 0) return [];
+    return this.select(`id = ANY(?::bigint[]) AND status = 'IN_PROGRESS' ORDER BY id FOR NO KEY UPDATE`, [[...ids]]);
+  }
+
+  async updateAll(transfers: readonly Transfer[]): Promise<void> {
+    if (transfers.length === 0) return;
+    const rows = transfers.map((t) => t.toSnapshot());
+    const column = (pick: (t: TransferSnapshot) => Knex.Value): Knex.Value => rows.map(pick) as Knex.Value;
+    // What the worker changes; the rest of a transfer is fixed once it is PENDING.
+    const result = await this.trx.raw<{ rowCount: number }>(
+      `UPDATE transfers t SET status = u.status, destination_cbu_cvu = u.cbu_cvu, execution_date = u.execution_date, failure_reason = u.failure_reason,
+         attempts = u.attempts, claimed_until = u.claimed_until, claimed_by = u.claimed_by, modification_date = u.modification_date, version = u.version
+       FROM unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::int[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::int[])
+         AS u(id, status, cbu_cvu, execution_date, failure_reason, attempts, claimed_until, claimed_by, modification_date, version)
+       WHERE t.id = u.id AND t.version = u.version - 1`,
+      [
+        column((t) => t.id),
+        column((t) => t.status),
+        column((t) => t.destination.cbuCvu),
+        column((t) => t.executionDate),
+        column((t) => t.failureReason),
+        column((t) => t.processing.attempts),
+        column((t) => t.processing.claimedUntil),
+        column((t) => t.processing.claimedBy),
+        column((t) => t.modificationDate),
+        column((t) => t.version),
+      ],
+    );
+    if (result.rowCount !== rows.length) throw new ConcurrentModificationError('transfer', rows[0].id);
+  }
+
+  private async select(where: string, bindings: readonly Knex.Value[]): Promise<Transfer[]> {
+    const { rows } = await this.trx.raw<{ rows: TransferRow[] }>(`SELECT * FROM transfers WHERE ${where}`, bindings);
+    return rows.map(toTransfer);
   }
 }
 

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Application } from '@rcs/domain';
+import { hostname } from 'node:os';
 import type { Config } from '../config';
 
 /** The service's calendar lives in Buenos Aires (CONTRACT: dates are calendar days there). */
@@ -33,6 +34,10 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
     job('settlement', config.settlementCron, async () => {
       const run = await app.settlements.run.execute();
       if (run.settlements > 0) logger.info({ job: 'settlement', ...run, settledAmountMinor: run.settledAmountMinor.toString() }, 'settlement run');
+    }),
+    job('transfers', config.transferCron, async () => {
+      const run = await app.transfers.process.execute({ worker: `${hostname()}:${process.pid}` });
+      if (run.completed + run.failed + run.inProgress > 0) logger.info({ job: 'transfers', ...run }, 'transfer run');
     }),
     job('idempotency-purge', config.idempotencyPurgeCron, async () => {
       const purged = await app.idempotency.purge.execute();

@@ -172,6 +172,8 @@ const segmentOf = (member: string) =>
 
 function withReference(body: unknown, at: readonly string[], id: number | string): unknown {
   const copy = structuredClone(body) as Record<string, unknown>;
+  // A transfer's contactId stands for its destination, and only an OUTGOING_TRANSFER pays a recipient.
+  if (at.join('.') === 'contactId') Object.assign(copy, { type: 'OUTGOING_TRANSFER', destination: undefined });
   let node = copy;
   for (const step of at.slice(0, -1)) node = node[step] as Record<string, unknown>;
   node[at[at.length - 1]] = id;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { calendarDay } from '@rcs/domain';
 import { A_CBU, validTaxId } from '@rcs/domain/testing';
 import { key } from './fixtures';
@@ -37,3 +38,32 @@ export async function customerWithTwoCredentials(api: TestApi, name: string, app
     second: await api.login({ clientId: second.clientId, clientSecret: second.clientSecret }),
   };
 }
+
+/**
+ * Puts `minor` on a current account as the settlement cycle would (a SETTLEMENT_IN credit and its balance), in one
+ * statement, so transfer tests start from money without running collections and a cycle first.
+ */
+export async function fund(knex: Knex, accountId: number, minor: bigint): Promise<void> {
+  await knex.raw(
+    `WITH moved AS (
+       INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code, movement_date)
+       SELECT customer_id, id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', ?, currency_code, now() FROM current_accounts WHERE id = ?
+       RETURNING account_id
+     )
+     UPDATE current_accounts SET balance_minor = balance_minor + ? WHERE id = (SELECT account_id FROM moved)`,
+    [minor.toString(), accountId, minor.toString()],
+  );
+}
+
+/** A current account's balance in minor units, as stored. */
+export async function balanceOf(knex: Knex, accountId: number): Promise<bigint> {
+  return BigInt((await knex('current_accounts').where({ id: accountId }).first<{ balance_minor: string }>('balance_minor')).balance_minor);
+}
+
+/** Ready-made destinations of the simulator (packages/adapters-bank/README.md "Simulator magic values"). */
+export const SIMULATED = {
+  rejected: '0110599599999999900010',
+  down: '0110599599999999900027',
+  answersLate: '0110599599999999900041',
+  acceptedThenCompleted: '0110599599999999900058',
+} as const;

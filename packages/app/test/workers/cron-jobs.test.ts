@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
@@ -31,7 +32,13 @@ describe('scheduled jobs', () => {
     // Every second (node-cron's six-field form), so two seconds hold two ticks.
     const jobs = scheduleJobs(
       app,
-      { expirationCron: '0 0 1 1 *', settlementCron: '* * * * * *', idempotencyPurgeCron: '0 0 1 1 *', eventPurgeCron: '0 0 1 1 *' } as Config,
+      {
+        expirationCron: '0 0 1 1 *',
+        settlementCron: '* * * * * *',
+        idempotencyPurgeCron: '0 0 1 1 *',
+        eventPurgeCron: '0 0 1 1 *',
+        transferCron: '0 0 1 1 *',
+      } as Config,
       logger,
     );
     try {
@@ -51,7 +58,14 @@ describe('scheduled jobs', () => {
     const app = { events: { purge: { execute: (input: unknown) => (asked.push(input), Promise.resolve(3)) } } } as unknown as Application;
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
     const never = '0 0 1 1 *';
-    const config = { expirationCron: never, settlementCron: never, idempotencyPurgeCron: never, eventPurgeCron: '* * * * * *', eventRetentionDays: 7 };
+    const config = {
+      expirationCron: never,
+      settlementCron: never,
+      idempotencyPurgeCron: never,
+      eventPurgeCron: '* * * * * *',
+      transferCron: never,
+      eventRetentionDays: 7,
+    };
     const jobs = scheduleJobs(app, config as Config, pino({ level: 'silent' }));
     try {
       await jest.advanceTimersByTimeAsync(1_000);
@@ -60,5 +74,21 @@ describe('scheduled jobs', () => {
       jest.useRealTimers();
     }
     expect(asked).toEqual([{ retentionDays: 7 }]);
+  });
+
+  it('runs the transfer worker on TRANSFER_CRON, its leases held in the name of this host and process', async () => {
+    const asked: unknown[] = [];
+    const app = { transfers: { process: { execute: (input: unknown) => (asked.push(input), Promise.resolve({ completed: 1, failed: 0, inProgress: 0 })) } } };
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    const never = '0 0 1 1 *';
+    const config = { expirationCron: never, settlementCron: never, idempotencyPurgeCron: never, eventPurgeCron: never, transferCron: '* * * * * *' };
+    const jobs = scheduleJobs(app as unknown as Application, config as Config, pino({ level: 'silent' }));
+    try {
+      await jest.advanceTimersByTimeAsync(1_000);
+    } finally {
+      for (const job of jobs) await job.destroy();
+      jest.useRealTimers();
+    }
+    expect(asked).toEqual([{ worker: `${hostname()}:${process.pid}` }]);
   });
 });

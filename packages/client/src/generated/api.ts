@@ -769,6 +769,8 @@ export interface paths {
      * Create a transfer
      * @description OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias (6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.
      *
+     *     Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; editing or deleting the recipient later never changes the transfer.
+     *
      *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when scheduledDate is after today in Buenos Aires, else PENDING. A scheduledDate already past is 400.
      *
      *     The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer the balance cannot cover then ends FAILED with failureReason insufficient-balance.
@@ -1223,6 +1225,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sandbox/transfer-runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the transfer worker now
+     * @description For the caller's customer alone, as if on `date`: PENDING transfers and SCHEDULED ones dated up to that day are debited and paid (INTERNAL_TRANSFER at once; OUTGOING_TRANSFER through the banking provider), or FAIL (insufficient-balance, destination-rejected, ...); IN_PROGRESS ones whose worker stopped are reconciled with the provider's record of their payout. Events transfer.completed and transfer.failed. Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
+     *
+     *     Needs the scope `transfers:write`.
+     */
+    post: operations['runSandboxTransfers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bank/notifications/incoming-transfers': {
     parameters: {
       query?: never;
@@ -1648,9 +1672,9 @@ export interface components {
       /** @enum {unknown} */
       movementType: 'CREDIT' | 'DEBIT';
       /** @enum {unknown} */
-      operationType: 'DEPOSIT' | 'SETTLEMENT';
+      operationType: 'DEPOSIT' | 'SETTLEMENT' | 'TRANSFER';
       /** @enum {unknown} */
-      subtype: 'SETTLEMENT_OUT' | 'SETTLEMENT_IN' | null;
+      subtype: 'SETTLEMENT_OUT' | 'SETTLEMENT_IN' | 'TRANSFER_OUT' | 'TRANSFER_IN' | 'TRANSFER_REVERSAL' | null;
       amount: number;
       /** @constant */
       currencyCode: 'ARS';
@@ -1726,8 +1750,8 @@ export interface components {
       amount: number | string;
       /** @constant */
       currencyCode: 'ARS';
-      /** @description OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only. */
-      destination: {
+      /** @description Required unless contactId is given. OUTGOING_TRANSFER: cbuCvu and/or alias, and counterParty. INTERNAL_TRANSFER: accountId only. */
+      destination?: {
         cbuCvu?: string | null;
         alias?: string | null;
         accountId?: number | null;
@@ -1736,7 +1760,9 @@ export interface components {
           /** @description 11 digits; dashes and spaces are accepted */
           taxId: string;
         } | null;
-      };
+      } | null;
+      /** @description OUTGOING_TRANSFER only: pay this recipient of yours (instead of destination) */
+      contactId?: number | null;
       description?: string | null;
       /** @description Your own reference; a list filter */
       externalId?: string | null;
@@ -2021,6 +2047,14 @@ export interface components {
        * @description The Buenos Aires calendar day to run as of (YYYY-MM-DD); absent or null: today there
        */
       date?: string | null;
+    };
+    TransferRun: {
+      /** @description Transfers the run turned COMPLETED */
+      completed: number;
+      /** @description Transfers the run turned FAILED */
+      failed: number;
+      /** @description Transfers paid out whose outcome the provider has not given yet (a later run records it) */
+      inProgress: number;
     };
     ExpirationRun: {
       /** @description Receivables the run turned EXPIRED */
@@ -9561,7 +9595,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the source or destination account is another customer's */
+      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it); resource-not-accessible: the source or destination account, or the recipient, is another customer's */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9578,7 +9612,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId */
+      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, or no recipient has the contactId */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13813,6 +13847,178 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: bodies are limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'rate-limit-exceeded';
+          };
+        };
+      };
+      /** @description internal-error: an unexpected failure; requestId names it in the service log */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'internal-error';
+          };
+        };
+      };
+    };
+  };
+  runSandboxTransfers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "date": "2026-04-01"
+         *     }
+         */
+        'application/json': components['schemas']['ExpirationRunInput'];
+      };
+    };
+    responses: {
+      /** @description What the run did to the caller's transfers */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "completed": 2,
+           *       "failed": 1,
+           *       "inProgress": 0
+           *     }
+           */
+          'application/json': components['schemas']['TransferRun'];
+        };
+      };
+      /** @description validation: a parameter, header or body member is malformed; invalidParams names each */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'validation';
+          };
+        };
+      };
+      /** @description unauthorized: no bearer token; invalid-token: the token is malformed, wrongly signed, of an unknown or revoked credential, claims another customer or clientId than its credential's or scopes it does not hold, or a lifetime beyond the 43200 s tokens are issued for; token-expired: the token is past its exp */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized' | 'invalid-token' | 'token-expired';
+          };
+        };
+      };
+      /** @description insufficient-scope: the token lacks transfers:write (requiredScope names it) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description resource-not-found: in production: the path */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'concurrent-modification';
           };
         };
       };

@@ -4,6 +4,11 @@ import type { AccountKind, Movement, MovementType, NewMovement, OperationType } 
 export interface LedgerRepository {
   /** Appends a movement and applies it to its account's balance, in the caller's transaction. */
   append(movement: NewMovement): Promise<Movement>;
+  /**
+   * Appends movements of current accounts, set-based, each applied to its account's balance; a balance that would go below zero fails the whole transaction. No settlement or provider
+   * reference: transfers are what moves this way.
+   */
+  appendAll(movements: readonly NewMovement[]): Promise<void>;
   /** The movement recorded for a provider transfer id, if any. */
   findByProviderReference(reference: string): Promise<Movement | undefined>;
 }

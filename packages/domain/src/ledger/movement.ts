@@ -3,11 +3,15 @@ import { formatMinor, type CurrencyCode } from '../shared/money';
 export const MOVEMENT_TYPES = ['CREDIT', 'DEBIT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
-/** What moved the money: a collection arriving (DEPOSIT) or the sweep to the current account (SETTLEMENT). */
-export const OPERATION_TYPES = ['DEPOSIT', 'SETTLEMENT'] as const;
+/** What moved the money: a collection arriving (DEPOSIT), the sweep to the current account (SETTLEMENT), a transfer paid out of it (TRANSFER). */
+export const OPERATION_TYPES = ['DEPOSIT', 'SETTLEMENT', 'TRANSFER'] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
-export const MOVEMENT_SUBTYPES = ['SETTLEMENT_OUT', 'SETTLEMENT_IN'] as const;
+/**
+ * TRANSFER_OUT debits a transfer's source, TRANSFER_IN credits an INTERNAL_TRANSFER's destination, TRANSFER_REVERSAL
+ * returns the debit of a transfer that failed after it (a new row: the debit itself is never edited).
+ */
+export const MOVEMENT_SUBTYPES = ['SETTLEMENT_OUT', 'SETTLEMENT_IN', 'TRANSFER_OUT', 'TRANSFER_IN', 'TRANSFER_REVERSAL'] as const;
 export type MovementSubtype = (typeof MOVEMENT_SUBTYPES)[number];
 
 export type AccountKind = 'RECEIVABLE' | 'CURRENT';
@@ -32,6 +36,8 @@ export interface Movement {
   readonly settlementId: number | null;
   /** The provider's id of the transfer that brought the money; one movement per id, ever. */
   readonly providerReference: string | null;
+  /** The transfer that moved it; each (transfer, subtype) happens once, ever. */
+  readonly transferId: number | null;
   readonly movementDate: Date;
 }
 

@@ -8,6 +8,28 @@ export interface TransferRepository {
   getForUpdate(id: number): Promise<Transfer | undefined>;
   /** Version-checked save: concurrent-modification if the row changed since it was read. */
   update(transfer: Transfer): Promise<void>;
+  /**
+   * The worker's queue: due transfers (PENDING, or SCHEDULED for `today` or before) whose destination account is
+   * known (an alias already resolved), earliest day then lowest id first, locked; rows another worker holds are
+   * skipped, not waited for.
+   */
+  lockDue(due: DueTransfers): Promise<Transfer[]>;
+  /** Due OUTGOING transfers whose alias is not resolved yet, unlocked: resolving takes a provider call. */
+  dueUnresolved(due: DueTransfers): Promise<Transfer[]>;
+  /** IN_PROGRESS transfers whose lease ended before `now` (their worker died or gave up waiting), locked, skipping held ones. */
+  lockLeaseEnded(now: Date, limit: number, customerId?: number): Promise<Transfer[]>;
+  /** Those of `ids` still IN_PROGRESS, locked (waiting for a holder), lowest id first. */
+  lockInProgress(ids: readonly number[]): Promise<Transfer[]>;
+  /** Version-checked save of many at once: concurrent-modification if any changed since it was read. */
+  updateAll(transfers: readonly Transfer[]): Promise<void>;
+}
+
+export interface DueTransfers {
+  /** Buenos Aires day: SCHEDULED transfers dated up to it are due. */
+  readonly today: string;
+  readonly limit: number;
+  /** One customer's (the sandbox helper); every customer's without it. */
+  readonly customerId?: number;
 }
 
 export interface TransferListFilter extends CommonListFilter {

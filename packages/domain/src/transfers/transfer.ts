@@ -70,6 +70,12 @@ export interface TransferProcessing {
   readonly claimedBy: string | null;
 }
 
+/** A worker's hold: who took the transfer up, and until when before another may take it over. */
+export interface TransferLease {
+  readonly by: string;
+  readonly until: Date;
+}
+
 export interface TransferSnapshot {
   readonly id: number;
   readonly customerId: number;
@@ -211,13 +217,43 @@ export class Transfer {
     return this.move('reject', now, { rejectedByCredentialId: credentialId });
   }
 
-  /** The worker takes it up: PENDING, or SCHEDULED once its day has come. */
-  start(today: string, now: Date): Transfer {
+  /**
+   * The worker takes it up (PENDING, or SCHEDULED once its day has come) in the transaction that debits it; with a
+   * lease when the payout is yet to be sent, so a worker that dies before recording the result is taken over.
+   */
+  start(today: string, now: Date, lease?: TransferLease): Transfer {
     this.assertMove('start');
     if (!Transfer.dueBy(this.state.scheduledDate, today)) {
       throw new InvalidStatusTransitionError('transfer', this.state.id, this.state.status, `started before its scheduledDate ${this.state.scheduledDate}`);
     }
-    return this.move('start', now, {});
+    return this.move('start', now, lease ? { processing: this.leased(lease) } : {});
+  }
+
+  /** An INTERNAL_TRANSFER: no provider between two accounts of ours, so it starts and completes in one write. */
+  completeAtOnce(today: string, now: Date): Transfer {
+    const done = this.start(today, now).complete(now);
+    return new Transfer({ ...done.state, version: this.state.version + 1 }, done.events);
+  }
+
+  /** A new lease on an IN_PROGRESS transfer whose lease ended: the next worker finds out from the provider what became of it. */
+  renewLease(lease: TransferLease): Transfer {
+    if (this.state.status !== 'IN_PROGRESS') throw new InvalidStatusTransitionError('transfer', this.state.id, this.state.status, 'leased');
+    return this.withProcessing(this.leased(lease));
+  }
+
+  /** Ends `lease` now (the payout is on its way, or the provider did not answer): the next pass asks the provider again. */
+  releaseLease(lease: TransferLease, now: Date): Transfer {
+    const p = this.state.processing;
+    if (this.state.status !== 'IN_PROGRESS' || p.claimedBy !== lease.by || p.claimedUntil?.getTime() !== lease.until.getTime()) return this;
+    return this.withProcessing({ ...p, claimedUntil: now });
+  }
+
+  /** The account an alias destination names, as the provider resolved it before any money moved: the payout goes there. */
+  resolveAlias(cbuCvu: string): Transfer {
+    if (this.state.destination.cbuCvu !== null || (this.state.status !== 'PENDING' && this.state.status !== 'SCHEDULED')) {
+      throw new InvalidStatusTransitionError('transfer', this.state.id, this.state.status, 'given another destination');
+    }
+    return new Transfer({ ...this.state, destination: { ...this.state.destination, cbuCvu }, version: this.state.version + 1 });
   }
 
   complete(now: Date): Transfer {
@@ -226,6 +262,15 @@ export class Transfer {
 
   fail(reason: string, now: Date): Transfer {
     return this.move('fail', now, { failureReason: reason });
+  }
+
+  private leased(lease: TransferLease): TransferProcessing {
+    return { attempts: this.state.processing.attempts + 1, claimedUntil: lease.until, claimedBy: lease.by };
+  }
+
+  /** The worker's bookkeeping: not a move the integrator sees, so no event and no new modificationDate. */
+  private withProcessing(processing: TransferProcessing): Transfer {
+    return new Transfer({ ...this.state, processing, version: this.state.version + 1 });
   }
 
   private assertMove(operation: TransferOperation): TransferStatus {

@@ -40,6 +40,7 @@ const collection = (customerId: number, accountId: number, amountMinor: bigint, 
   counterParty: { name: 'Pagador SA', taxId: '30712345671' },
   settlementId: null,
   providerReference: null,
+  transferId: null,
   movementDate: when,
 });
 

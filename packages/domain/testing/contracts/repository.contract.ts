@@ -8,6 +8,7 @@ import { receivableAccountRepositoryContract } from './receivable-account-reposi
 import { receivableRepositoryContract } from './receivable-repository.contract';
 import { ledgerContract } from './ledger.contract';
 import { transferRepositoryContract } from './transfer-repository.contract';
+import { transferQueueContract } from './transfer-queue.contract';
 import { contactRepositoryContract } from './contact-repository.contract';
 import { eventFeedContract } from './event-feed.contract';
 import { webhookRepositoryContract } from './webhook-repository.contract';
@@ -26,6 +27,7 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   receivableRepositoryContract(factory, itRacing);
   ledgerContract(factory);
   transferRepositoryContract(factory, itRacing);
+  transferQueueContract(factory, itRacing);
   contactRepositoryContract(factory, itRacing);
   eventFeedContract(factory, itRacing);
   webhookRepositoryContract(factory);

@@ -7,7 +7,7 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 let serial = 0;
 
 /** A customer's MAIN and SUB current accounts and one credential, the least a transfer refers to. */
-async function aSource(tx: TransactionScope, customerId: number) {
+export async function aSource(tx: TransactionScope, customerId: number) {
   await openCurrentAccounts(tx, customerId, { now: () => T0 });
   const [main, sub] = await tx.currentAccounts.listByCustomer(customerId);
   const credential = async () =>

@@ -1,4 +1,4 @@
-import type { CurrentAccount, CurrentAccountRepository } from '../../src';
+import type { CurrentAccount, CurrentAccountRecord, CurrentAccountRepository } from '../../src';
 import { nextId, type TablesRef } from './in-memory-tables';
 
 export class InMemoryCurrentAccountRepository implements CurrentAccountRepository {
@@ -14,6 +14,15 @@ export class InMemoryCurrentAccountRepository implements CurrentAccountRepositor
 
   async get(id: number): Promise<CurrentAccount | undefined> {
     return this.ref.tables.currentAccounts.get(id);
+  }
+
+  async lockBalances(ids: readonly number[]): Promise<readonly CurrentAccountRecord[]> {
+    return [...new Set(ids)]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const account = this.ref.tables.currentAccounts.get(id);
+        return account ? [{ account, balanceMinor: this.ref.tables.balances.get(id) ?? 0n }] : [];
+      });
   }
 
   async listByCustomer(customerId: number): Promise<readonly CurrentAccount[]> {

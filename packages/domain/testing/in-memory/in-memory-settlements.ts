@@ -24,6 +24,7 @@ const settlementMovement = (s: OpenedSettlement, now: Date) =>
     counterParty: null,
     settlementId: s.id,
     providerReference: null,
+    transferId: null,
     movementDate: now,
   }) as const;
 

@@ -1,6 +1,7 @@
 import {
   ConcurrentModificationError,
   Transfer,
+  type DueTransfers,
   type NewTransfer,
   type Page,
   type PageRequest,
@@ -29,6 +30,51 @@ export class InMemoryTransferRepository implements TransferRepository {
   async update(transfer: Transfer): Promise<void> {
     const next = transfer.toSnapshot();
     saveVersioned(this.ref.tables.transfers, next, () => new ConcurrentModificationError('transfer', next.id));
+  }
+
+  // Transactions run one at a time here: nothing is ever held by another, so locking and skipping are no-ops.
+  async lockDue(due: DueTransfers): Promise<Transfer[]> {
+    return this.due(due, (t) => t.type === 'INTERNAL_TRANSFER' || t.destination.cbuCvu !== null);
+  }
+
+  async dueUnresolved(due: DueTransfers): Promise<Transfer[]> {
+    return this.due(due, (t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu === null);
+  }
+
+  async lockLeaseEnded(now: Date, limit: number, customerId?: number): Promise<Transfer[]> {
+    return [...this.ref.tables.transfers.values()]
+      .filter((t) => t.status === 'IN_PROGRESS' && t.processing.claimedUntil! < now && (customerId === undefined || t.customerId === customerId))
+      .sort((a, b) => a.processing.claimedUntil!.getTime() - b.processing.claimedUntil!.getTime() || a.id - b.id)
+      .slice(0, limit)
+      .map((t) => Transfer.rehydrate(t));
+  }
+
+  async lockInProgress(ids: readonly number[]): Promise<Transfer[]> {
+    return [...new Set(ids)]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const t = this.ref.tables.transfers.get(id);
+        return t?.status === 'IN_PROGRESS' ? [Transfer.rehydrate(t)] : [];
+      });
+  }
+
+  async updateAll(transfers: readonly Transfer[]): Promise<void> {
+    for (const t of transfers) await this.update(t);
+  }
+
+  private due(due: DueTransfers, matches: (t: TransferSnapshot) => boolean): Transfer[] {
+    const day = (t: TransferSnapshot) => t.scheduledDate ?? '';
+    return [...this.ref.tables.transfers.values()]
+      .filter(
+        (t) =>
+          (t.status === 'PENDING' || t.status === 'SCHEDULED') &&
+          Transfer.dueBy(t.scheduledDate, due.today) &&
+          (due.customerId === undefined || t.customerId === due.customerId) &&
+          matches(t),
+      )
+      .sort((a, b) => day(a).localeCompare(day(b)) || a.id - b.id)
+      .slice(0, due.limit)
+      .map((t) => Transfer.rehydrate(t));
   }
 }
 

@@ -82,6 +82,7 @@ export class RecordCollection {
       counterParty: input.counterParty,
       settlementId: null,
       providerReference,
+      transferId: null,
       movementDate: this.clock.now(),
     });
     await tx.outbox.record([

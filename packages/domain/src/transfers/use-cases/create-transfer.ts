@@ -1,10 +1,12 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError, NotFoundError } from '../../shared/domain-error';
+import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { CurrentAccount } from '../../current-accounts/current-account';
+import type { Contact } from '../../contacts/contact';
 import { calendarDay } from '../../receivables/calendar-day';
+import { findOwnedContact } from '../../contacts/contact-repository';
 import { Transfer } from '../transfer';
 import {
   assertDifferentFrom,
@@ -16,7 +18,7 @@ import {
 } from '../transfer-destination';
 import { transferAccount } from './transfer-accounts';
 
-type CreateScope = Pick<TransactionScope, 'customers' | 'currentAccounts' | 'receivableAccounts' | 'transfers'>;
+type CreateScope = Pick<TransactionScope, 'customers' | 'currentAccounts' | 'receivableAccounts' | 'transfers' | 'contacts'>;
 
 export interface CreateTransferInput {
   readonly customerId: number;
@@ -26,7 +28,10 @@ export interface CreateTransferInput {
   readonly sourceAccountId: number;
   readonly amount: Money;
   readonly currencyCode: string;
-  readonly destination: DestinationInput;
+  /** Required unless contactId names a recipient to pay; never both. */
+  readonly destination?: DestinationInput | null;
+  /** A recipient of the caller's (OUTGOING_TRANSFER only): its destination is copied into the transfer. */
+  readonly contactId?: number | null;
   readonly description?: string | null;
   readonly externalId?: string | null;
   readonly scheduledDate?: string | null;
@@ -44,12 +49,16 @@ export class CreateTransfer {
 
   execute(input: CreateTransferInput): Promise<Transfer> {
     // The request's own shape first, so a malformed destination is a 400 whatever the accounts are.
-    const internalId = input.type === 'INTERNAL_TRANSFER' ? internalDestinationId(input.destination) : null;
-    const outgoing = input.type === 'OUTGOING_TRANSFER' ? outgoingDestination(input.destination) : null;
+    const named = namedDestination(input);
+    const internalId = 'destination' in named && input.type === 'INTERNAL_TRANSFER' ? internalDestinationId(named.destination) : null;
+    const outgoing = 'destination' in named && input.type === 'OUTGOING_TRANSFER' ? outgoingDestination(named.destination) : null;
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const source = await transferAccount(tx, input.customerId, input.sourceAccountId, 'sourceAccountId');
-      const destination = internalId === null ? outgoing! : await this.internalDestination(tx, input.customerId, internalId);
+      const destination =
+        'contactId' in named
+          ? contactDestination(await findOwnedContact(tx.contacts, input.customerId, named.contactId))
+          : (outgoing ?? (await this.internalDestination(tx, input.customerId, internalId!)));
       if (input.currencyCode !== source.currencyCode) {
         throw new DomainError('unmatching-transfer-currency-code', `currencyCode must be ${source.currencyCode}, the source account's`);
       }
@@ -65,7 +74,7 @@ export class CreateTransfer {
           amountMinor: input.amount.minor,
           currencyCode: source.currencyCode,
           destination,
-          contactId: null,
+          contactId: 'contactId' in named ? named.contactId : null,
           description: input.description ?? null,
           externalId: input.externalId ?? null,
           scheduledDate: input.scheduledDate ?? null,
@@ -83,4 +92,23 @@ export class CreateTransfer {
     const account: CurrentAccount = await transferAccount(tx, customerId, accountId, 'destination.accountId');
     return { cbuCvu: account.cvu, alias: account.alias, accountId: account.id, counterParty: null };
   }
+}
+
+/** Exactly one of destination and contactId; a recipient is a third party's account, so only OUTGOING_TRANSFER takes one. */
+function namedDestination(input: CreateTransferInput): { readonly destination: DestinationInput } | { readonly contactId: number } {
+  const hasContact = input.contactId !== undefined && input.contactId !== null;
+  const hasDestination = input.destination !== undefined && input.destination !== null;
+  if (hasContact && hasDestination) throw ValidationError.of('contactId', 'send destination or contactId, not both');
+  if (!hasContact) {
+    if (!hasDestination) throw ValidationError.of('destination', 'destination is required unless contactId names a recipient');
+    return { destination: input.destination };
+  }
+  if (input.type !== 'OUTGOING_TRANSFER') throw ValidationError.of('contactId', 'only an OUTGOING_TRANSFER pays a recipient');
+  return { contactId: input.contactId };
+}
+
+/** The recipient's account and holder as they are now, copied: editing or deleting the recipient later changes nothing. */
+function contactDestination(contact: Contact): TransferDestination {
+  const c = contact.toSnapshot();
+  return { cbuCvu: c.cbuCvu, alias: c.alias, accountId: null, counterParty: { name: c.name, taxId: c.taxId } };
 }

@@ -1,0 +1,69 @@
+import { ProviderError, type BankProvider, type PayoutRecord } from '../bank/bank-provider';
+import type { NewMovement } from '../ledger/movement';
+import type { Transfer, TransferLease } from './transfer';
+import { transferMovement } from './transfer-movements';
+import { payoutIdOf, type PayoutPolicy } from './payout-policy';
+
+/** What the provider said about a transfer's payout, as far as the worker could find out. */
+export type PayoutOutcome =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'rejected'; readonly reason: string }
+  /** Taken and on its way (ACCEPTED), or no answer: the next pass asks again under the same id. */
+  | { readonly kind: 'unknown' }
+  /** The provider has no record of it and the worker has tried long enough: nothing was ever paid. */
+  | { readonly kind: 'given-up' };
+
+const outcomeOf = (record: PayoutRecord): PayoutOutcome =>
+  record.state === 'COMPLETED' ? { kind: 'completed' } : record.state === 'REJECTED' ? { kind: 'rejected', reason: record.reason } : { kind: 'unknown' };
+
+/**
+ * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key. When
+ * `reconciling` (its lease ended: a worker died or the provider did not answer), the provider is asked first what
+ * it holds under that key, and only a payout it never took is sent: it is never paid twice. No database
+ * transaction is open while this waits on the provider.
+ */
+export async function payOut(bank: BankProvider, transfer: Transfer, reconciling: boolean, policy: PayoutPolicy): Promise<PayoutOutcome> {
+  const t = transfer.toSnapshot();
+  const payoutId = payoutIdOf(t.id);
+  try {
+    if (reconciling) {
+      const record = await bank.getPayout(payoutId);
+      if (record) return outcomeOf(record);
+      // Its own word that it never took the payout, after every pass tried: give the money back.
+      if (t.processing.attempts > policy.maxAttempts) return { kind: 'given-up' };
+    }
+    const record = await bank.sendPayout({
+      payoutId,
+      amountMinor: t.amountMinor,
+      currencyCode: t.currencyCode,
+      destination: { cbuCvu: t.destination.cbuCvu! },
+      ...(t.destination.counterParty ? { counterParty: t.destination.counterParty } : {}),
+    });
+    return outcomeOf(record);
+  } catch (error) {
+    // Down, slow or timed out: maybe taken, maybe not. Only the provider's record can tell, on the next pass.
+    if (error instanceof ProviderError) return { kind: 'unknown' };
+    throw error;
+  }
+}
+
+/** The transfer and the movement (a reversal of its debit) an outcome leads to, for the recording transaction. */
+export function settleOutcome(
+  transfer: Transfer,
+  outcome: PayoutOutcome,
+  lease: TransferLease,
+  now: Date,
+): { readonly transfer: Transfer; readonly reversal: NewMovement | null } {
+  switch (outcome.kind) {
+    case 'completed':
+      return { transfer: transfer.complete(now), reversal: null };
+    case 'unknown':
+      return { transfer: transfer.releaseLease(lease, now), reversal: null };
+    case 'rejected':
+    case 'given-up': {
+      const failed = transfer.fail(outcome.kind === 'rejected' ? 'destination-rejected' : 'provider-unavailable', now);
+      // The debit stays as it was; a new CREDIT returns it.
+      return { transfer: failed, reversal: transferMovement(failed, 'TRANSFER_REVERSAL', failed.toSnapshot().sourceAccountId, now) };
+    }
+  }
+}

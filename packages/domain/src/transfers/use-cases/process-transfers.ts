@@ -1,0 +1,166 @@
+import type { Clock } from '../../shared/clock';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
+import type { BankProvider } from '../../bank/bank-provider';
+import { ProviderError } from '../../bank/bank-provider';
+import { calendarDay } from '../../receivables/calendar-day';
+import type { Transfer, TransferLease } from '../transfer';
+import { planDebits } from '../transfer-movements';
+import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
+import { inParallel, type PayoutPolicy } from '../payout-policy';
+
+type ProcessScope = Pick<TransactionScope, 'transfers' | 'currentAccounts' | 'ledger' | 'outbox'>;
+
+export interface TransferRunInput {
+  /** One customer's transfers (the sandbox helper); every customer's without it. */
+  readonly customerId?: number;
+  /** The Buenos Aires day to run as (SCHEDULED transfers dated up to it are due); today by default. */
+  readonly day?: string;
+  /** Who holds the leases this run takes (host and process), for operators reading the table. */
+  readonly worker?: string;
+}
+
+/** What a run did to the transfers it touched: how many ended COMPLETED, FAILED, or are still IN_PROGRESS (paid out, outcome to come). */
+export interface TransferRunResult {
+  readonly completed: number;
+  readonly failed: number;
+  readonly inProgress: number;
+}
+
+type Tally = { completed: number; failed: number; inProgress: number };
+
+/**
+ * The transfer worker's pass (TRANSFER_CRON, or the sandbox helper). First, transfers whose lease ended are
+ * reconciled with the provider's record of their payout. Then due transfers are taken chunk by chunk: in one
+ * transaction each chunk is locked (SKIP LOCKED: another worker takes other rows), its accounts' balances locked
+ * and debited (a TRANSFER_OUT movement each; a transfer the balance cannot cover FAILS with insufficient-balance),
+ * INTERNAL_TRANSFERs credited and COMPLETED, OUTGOING ones IN_PROGRESS under a lease. After the commit their payouts
+ * go to the provider under the transfer's id, outside any transaction, and a new transaction records each result
+ * (COMPLETED, or FAILED with the debit returned by a TRANSFER_REVERSAL). A worker killed anywhere leaves either
+ * nothing done or IN_PROGRESS transfers whose lease ends, which the next pass reconciles: no payout is sent twice
+ * without the provider's own idempotency catching it, and none is lost.
+ */
+export class ProcessTransfers {
+  constructor(
+    private readonly uow: UnitOfWork<ProcessScope>,
+    private readonly clock: Clock,
+    private readonly bank: BankProvider,
+    private readonly policy: PayoutPolicy,
+  ) {}
+
+  async execute(input: TransferRunInput = {}): Promise<TransferRunResult> {
+    const tally: Tally = { completed: 0, failed: 0, inProgress: 0 };
+    const worker = input.worker ?? 'transfer-worker';
+    await this.reconcile(input.customerId, worker, tally);
+    const today = input.day ?? calendarDay(this.clock.now());
+    await this.resolveAliases(today, input.customerId, tally);
+    // Inside an open transaction SKIP LOCKED does not skip its own locks: one loop, or loops would take the same rows.
+    const loops = this.uow.inTransaction() ? 1 : this.policy.loops;
+    const results = await Promise.allSettled(Array.from({ length: loops }, () => this.payDue(today, input.customerId, worker, tally)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return { ...tally };
+  }
+
+  private lease(worker: string): TransferLease {
+    return { by: worker, until: new Date(this.clock.now().getTime() + this.policy.leaseMs) };
+  }
+
+  private async payDue(today: string, customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
+    for (;;) {
+      const lease = this.lease(worker);
+      const { claimed, toPay, decided } = await this.uow.run(async (tx) => {
+        const due = await tx.transfers.lockDue({ today, limit: this.policy.chunkSize, customerId });
+        const accountIds = due.flatMap((t) => [t.toSnapshot().sourceAccountId, t.toSnapshot().destination.accountId ?? []].flat());
+        const plan = planDebits(due, await tx.currentAccounts.lockBalances(accountIds), today, this.clock.now(), lease);
+        await tx.ledger.appendAll(plan.movements);
+        await tx.transfers.updateAll(plan.transfers);
+        await tx.outbox.record(plan.events);
+        return { claimed: due.length, toPay: plan.toPay, decided: plan.transfers };
+      });
+      count(
+        tally,
+        decided.filter((t) => t.status !== 'IN_PROGRESS'),
+      );
+      await this.payAndRecord(toPay, false, lease, tally);
+      if (claimed < this.policy.chunkSize) return;
+    }
+  }
+
+  /** IN_PROGRESS transfers whose lease ended: a new lease, then the provider's record decides (or the payout is sent). */
+  private async reconcile(customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
+    for (;;) {
+      const lease = this.lease(worker);
+      const taken = await this.uow.run(async (tx) => {
+        const ended = await tx.transfers.lockLeaseEnded(this.clock.now(), this.policy.chunkSize, customerId);
+        const renewed = ended.map((t) => t.renewLease(lease));
+        await tx.transfers.updateAll(renewed);
+        return renewed;
+      });
+      await this.payAndRecord(taken, true, lease, tally);
+      if (taken.length < this.policy.chunkSize) return;
+    }
+  }
+
+  private async payAndRecord(transfers: readonly Transfer[], reconciling: boolean, lease: TransferLease, tally: Tally): Promise<void> {
+    if (transfers.length === 0) return;
+    const outcomes = await inParallel(transfers, this.policy.concurrency, (t) => payOut(this.bank, t, reconciling, this.policy));
+    const outcomeOf = new Map<number, PayoutOutcome>(transfers.map((t, i) => [t.id, outcomes[i]]));
+    const changed = await this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      // Locked as they are now: one another worker already settled is no longer IN_PROGRESS and is left alone.
+      const current = await tx.transfers.lockInProgress(transfers.map((t) => t.id));
+      const settled = current.map((t) => settleOutcome(t, outcomeOf.get(t.id)!, lease, now));
+      const reversals = settled.flatMap((s) => s.reversal ?? []);
+      await tx.currentAccounts.lockBalances(reversals.map((m) => m.accountId));
+      await tx.ledger.appendAll(reversals);
+      const changed = settled.map((s) => s.transfer).filter((t, i) => t !== current[i]);
+      await tx.transfers.updateAll(changed);
+      await tx.outbox.record(changed.flatMap((t) => t.events));
+      return changed;
+    });
+    count(tally, changed);
+  }
+
+  /**
+   * Due OUTGOING transfers that name only an alias: the provider says which account it is before any money moves.
+   * An alias no account has FAILS the transfer (destination-not-found); a provider that does not answer leaves it
+   * PENDING for the next pass.
+   */
+  private async resolveAliases(today: string, customerId: number | undefined, tally: Tally): Promise<void> {
+    const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId }));
+    const answers = await inParallel(unresolved, this.policy.concurrency, async (t) => {
+      try {
+        return { found: await this.bank.resolveAlias(t.toSnapshot().destination.alias!) };
+      } catch (error) {
+        if (error instanceof ProviderError) return undefined;
+        throw error;
+      }
+    });
+    const failed = await this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      const failures: Transfer[] = [];
+      for (const [i, t] of unresolved.entries()) {
+        const answer = answers[i];
+        if (!answer) continue;
+        const current = await tx.transfers.getForUpdate(t.id);
+        // Cancelled, or resolved by another worker, meanwhile.
+        if (!current || current.toSnapshot().destination.cbuCvu !== null || (current.status !== 'PENDING' && current.status !== 'SCHEDULED')) continue;
+        const next = answer.found ? current.resolveAlias(answer.found.cbuCvu) : current.fail('destination-not-found', now);
+        await tx.transfers.update(next);
+        await tx.outbox.record(next.events);
+        if (next.status === 'FAILED') failures.push(next);
+      }
+      return failures;
+    });
+    count(tally, failed);
+  }
+}
+
+function count(tally: Tally, transfers: readonly Transfer[]): void {
+  for (const t of transfers) {
+    if (t.status === 'COMPLETED') tally.completed++;
+    else if (t.status === 'FAILED') tally.failed++;
+    else if (t.status === 'IN_PROGRESS') tally.inProgress++;
+  }
+}

@@ -1,0 +1,135 @@
+import { createApplication, DEFAULT_PAYOUT_POLICY, Money, type DestinationInput } from '../src';
+import { A_CBU, inMemoryPorts, validTaxId } from '../testing';
+
+const PROVEEDOR = { name: 'Proveedor SA', taxId: validTaxId('30', 71234568) };
+const LEASE_MS = DEFAULT_PAYOUT_POLICY.leaseMs;
+
+async function setUp(maxAttempts = 3) {
+  const ports = inMemoryPorts();
+  const app = createApplication({ ...ports, payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, maxAttempts } });
+  const { customer } = await app.customers.create.execute({ name: 'Pagadora SA' });
+  const credentialId = [...ports.store.committed.credentials.values()].find((c) => c.customerId === customer.id)!.id;
+  const [main, sub] = [...ports.store.committed.currentAccounts.values()].filter((a) => a.customerId === customer.id);
+  const fund = (accountId: number, minor: bigint) =>
+    ports.uow.run((tx) =>
+      tx.ledger.append({
+        customerId: customer.id,
+        accountId,
+        accountKind: 'CURRENT',
+        movementType: 'CREDIT',
+        operationType: 'SETTLEMENT',
+        subtype: 'SETTLEMENT_IN',
+        amountMinor: minor,
+        currencyCode: 'ARS',
+        counterParty: null,
+        settlementId: null,
+        providerReference: null,
+        transferId: null,
+        movementDate: ports.clock.now(),
+      }),
+    );
+  const pay = async (amountMinor: bigint, destination: DestinationInput = { cbuCvu: A_CBU, counterParty: PROVEEDOR }, sourceAccountId = main.id) =>
+    (
+      await app.transfers.create.execute({
+        customerId: customer.id,
+        credentialId,
+        type: destination.accountId ? 'INTERNAL_TRANSFER' : 'OUTGOING_TRANSFER',
+        sourceAccountId,
+        amount: Money.ofMinor(amountMinor),
+        currencyCode: 'ARS',
+        destination,
+      })
+    ).id;
+  const balance = (accountId: number) => ports.store.committed.balances.get(accountId) ?? 0n;
+  const transfer = (id: number) => ports.store.committed.transfers.get(id)!;
+  const sides = (id: number) => ports.store.committed.movements.filter((m) => m.transferId === id).map((m) => m.subtype);
+  return { ...ports, app, main, sub, fund, pay, balance, transfer, sides, run: () => app.transfers.process.execute() };
+}
+
+describe('the transfer worker', () => {
+  it('pays in queue order from what the balance holds: an internal credit funds what follows, the rest FAILS unpaid', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 1_000n);
+    const toSub = await w.pay(800n, { accountId: w.sub.id });
+    const fromSub = await w.pay(500n, undefined, w.sub.id);
+    const tooMuch = await w.pay(300n);
+    const fits = await w.pay(200n);
+    expect(await w.run()).toEqual({ completed: 3, failed: 1, inProgress: 0 });
+    expect([toSub, fromSub, tooMuch, fits].map((id) => [w.transfer(id).status, w.transfer(id).failureReason])).toEqual([
+      ['COMPLETED', null],
+      ['COMPLETED', null],
+      ['FAILED', 'insufficient-balance'],
+      ['COMPLETED', null],
+    ]);
+    expect([w.balance(w.main.id), w.balance(w.sub.id)]).toEqual([0n, 300n]);
+    const events = w.store.committed.outbox.filter((e) => e.type.startsWith('transfer.'));
+    expect(events.map((e) => [e.type, (e.data.transfer as { id: number }).id]).sort()).toEqual(
+      [
+        ['transfer.completed', toSub],
+        ['transfer.completed', fromSub],
+        ['transfer.completed', fits],
+        ['transfer.failed', tooMuch],
+      ].sort(),
+    );
+  });
+
+  it('records a payout whose answer never came from the provider’s record once the lease ends, without sending it again', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptPayout(A_CBU, 'late');
+    const id = await w.pay(500n);
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 1 });
+    expect(w.transfer(id).status).toBe('IN_PROGRESS');
+    w.clock.advance(1);
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect(w.bank.payouts.size).toBe(1);
+    expect(w.sides(id)).toEqual(['TRANSFER_OUT']);
+  });
+
+  it('sends again, under the same id, a payout the provider never took, and gives it up only on the provider’s word after the last attempt', async () => {
+    const w = await setUp(3);
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptPayout(A_CBU, 'down', 'down', 'down', 'down');
+    const id = await w.pay(500n);
+    for (let pass = 1; pass <= 3; pass++) {
+      expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 1 });
+      expect(w.transfer(id).processing.attempts).toBe(pass);
+      w.clock.advance(1);
+    }
+    expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
+    expect(w.transfer(id)).toMatchObject({ status: 'FAILED', failureReason: 'provider-unavailable' });
+    expect(w.sides(id)).toEqual(['TRANSFER_OUT', 'TRANSFER_REVERSAL']);
+    expect(w.balance(w.main.id)).toBe(500n);
+    expect(w.bank.payouts.size).toBe(0);
+  });
+
+  it('leaves a transfer a stopped worker debited alone until its lease ends, then pays it once', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 500n);
+    const id = await w.pay(500n);
+    // A worker that debited it and died before sending the payout.
+    const lease = { by: 'dead', until: new Date(w.clock.now().getTime() + LEASE_MS) };
+    await w.uow.run(async (tx) => {
+      await tx.ledger.appendAll([
+        { ...w.store.committed.movements[0], subtype: 'TRANSFER_OUT', movementType: 'DEBIT', operationType: 'TRANSFER', transferId: id, amountMinor: 500n },
+      ]);
+      await tx.transfers.updateAll([(await tx.transfers.getForUpdate(id))!.start('2026-01-15', w.clock.now(), lease)]);
+    });
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 0 });
+    expect(w.bank.payouts.size).toBe(0);
+    w.clock.advance(LEASE_MS + 1);
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect(w.bank.payouts.size).toBe(1);
+    expect(w.balance(w.main.id)).toBe(0n);
+  });
+
+  it('fails a transfer from an account that is no longer ACTIVE, moving nothing', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 500n);
+    const id = await w.pay(100n);
+    w.store.committed.currentAccounts.set(w.main.id, { ...w.main, status: 'DISABLED' });
+    expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
+    expect(w.transfer(id)).toMatchObject({ status: 'FAILED', failureReason: 'source-account-not-active' });
+    expect(w.sides(id)).toEqual([]);
+  });
+});

@@ -126,6 +126,16 @@ describe('POST, GET /v1/transfers', () => {
     expect(res.body.code).toBe('equal-origin-destination');
   });
 
+  it.each([
+    ['CVU', (a: typeof accounts) => ({ destination: { cbuCvu: a.sub.cvu, counterParty: PROVEEDOR } })],
+    ['alias', (a: typeof accounts) => ({ destination: { alias: a.sub.alias.toUpperCase(), counterParty: PROVEEDOR } })],
+  ])("refuses an OUTGOING_TRANSFER to another of the caller's current accounts by %s (400: its money would leave the ledger)", async (_case, destination) => {
+    const res = await post(outgoing(accounts.main.id, destination(accounts)));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation' });
+    expect(JSON.stringify(res.body)).toContain('INTERNAL_TRANSFER');
+  });
+
   it('tells an unknown source (404) from a receivable account named as one (422)', async () => {
     expect((await post(outgoing(999_999_999))).body).toMatchObject({ status: 404, code: 'resource-not-found' });
     const { account } = await activeAccount(ctx.api, ctx.token);

@@ -69,10 +69,29 @@ export function internalDestinationId(input: DestinationInput): number {
 }
 
 /** SPEC: source and destination must differ, whether the destination names the account by id, CBU/CVU or alias. */
-export function assertDifferentFrom(destination: TransferDestination, source: { readonly id: number; readonly cvu: string; readonly alias: string }): void {
-  const same =
-    destination.accountId === source.id ||
-    destination.cbuCvu === source.cvu ||
-    (destination.alias !== null && destination.alias.toLowerCase() === source.alias.toLowerCase());
-  if (same) throw new DomainError('equal-origin-destination', `the destination is the source account ${source.id} itself`);
+export function assertDifferentFrom(destination: TransferDestination, source: NamedAccount): void {
+  if (names(destination, source)) throw new DomainError('equal-origin-destination', `the destination is the source account ${source.id} itself`);
 }
+
+/**
+ * An OUTGOING_TRANSFER leaves through the banking provider: sent to one of the caller's own current accounts, the
+ * money would leave the ledger and never come back into it (a current account takes no payments from outside).
+ * Money between one's own accounts moves by INTERNAL_TRANSFER, which keeps both sides in the ledger.
+ */
+export function assertNotOwnAccount(destination: TransferDestination, ownAccounts: readonly NamedAccount[]): void {
+  const own = ownAccounts.find((account) => names(destination, account));
+  if (own) {
+    throw ValidationError.of('destination', `names your current account ${own.id}: move money between your accounts with an INTERNAL_TRANSFER`);
+  }
+}
+
+interface NamedAccount {
+  readonly id: number;
+  readonly cvu: string;
+  readonly alias: string;
+}
+
+const names = (destination: TransferDestination, account: NamedAccount) =>
+  destination.accountId === account.id ||
+  destination.cbuCvu === account.cvu ||
+  (destination.alias !== null && destination.alias.toLowerCase() === account.alias.toLowerCase());

@@ -1,4 +1,4 @@
-import express, { Router, type Express, type Response } from 'express';
+import express, { Router, type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate';
 import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
@@ -28,6 +28,7 @@ import { docsRoutes } from './routes/docs-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
+import { assertNumbersExact } from './middleware/exact-numbers';
 import type { Application, Clock, IncomingTransferNotifications } from '@rcs/domain';
 
 export interface HttpOptions {
@@ -73,7 +74,13 @@ export function createHttpApp(options: HttpOptions): Express {
   for (const router of outsideApi) http.use(enteredByPrefix(router));
   // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
   // object, instead of being reported as "not valid JSON".
-  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify: keepRawBody })));
+  // The verifier sees the bytes before JSON.parse turns number literals into doubles; what it throws is answered
+  // as the domain error it is (400 validation).
+  const verify = (req: Request, res: Response, bytes: Buffer, encoding: string) => {
+    assertNumbersExact(bytes.toString(encoding as BufferEncoding));
+    keepRawBody(req, res, bytes);
+  };
+  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify })));
 
   const limits = rateLimitRules(options.rateLimits);
   const authenticated = [

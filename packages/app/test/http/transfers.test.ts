@@ -72,6 +72,18 @@ describe('POST, GET /v1/transfers', () => {
     expect((await ctx.api.call('get', '/v1/transfers?externalId=ERP-REPLAY', { token: ctx.token })).headers['x-total-count']).toBe('1');
   });
 
+  it('refuses an amount written with more digits than a double holds (400), instead of paying the rounded one', async () => {
+    const json = JSON.stringify(outgoing(accounts.main.id, { externalId: 'ROUNDED' })).replace(/"amount":[^,]+/, '"amount":1.0000000000000001');
+    const headers = { 'content-type': 'application/json', ...key() };
+    const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, headers, body: json });
+    expect(res.body).toMatchObject({
+      status: 400,
+      code: 'validation',
+      invalidParams: [{ name: 'body', reason: expect.stringContaining('1.0000000000000001') }],
+    });
+    expect((await ctx.api.call('get', '/v1/transfers?externalId=ROUNDED', { token: ctx.token })).headers['x-total-count']).toBe('0');
+  });
+
   it('requires an Idempotency-Key', async () => {
     const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: outgoing(accounts.main.id) });
     expect(res.status).toBe(400);

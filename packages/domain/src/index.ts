@@ -76,6 +76,7 @@ export * from './webhooks/webhook-ports';
 export * from './webhooks/use-cases/register-webhook';
 export * from './webhooks/use-cases/change-webhook';
 export * from './webhooks/use-cases/deliver-webhooks';
+export * from './webhooks/use-cases/dispatch-webhook-events';
 export * from './webhooks/retry-schedule';
 export * from './transaction-scope';
 export * from './application';

@@ -68,7 +68,7 @@ import type { WebhookDeliveryPorts, WebhookQueries, WebhookUrlPolicy } from './w
 import { RegisterWebhook } from './webhooks/use-cases/register-webhook';
 import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
 import { GetWebhook, ListWebhookDeliveries, ListWebhooks } from './webhooks/use-cases/read-webhooks';
-import { SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
+import { RedeliverEvent, SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
 import { DispatchWebhookEvents } from './webhooks/use-cases/dispatch-webhook-events';
 import { DeliverWebhooks, ExpireHeldDeliveries } from './webhooks/use-cases/deliver-webhooks';
 
@@ -227,6 +227,7 @@ export function createApplication(ports: ApplicationPorts) {
       get: getWebhook,
       list: new ListWebhooks(ports.webhookQueries),
       sendTest: new SendTestDelivery(uow, clock, ports.webhookDelivery),
+      redeliver: new RedeliverEvent(uow, clock, ports.webhookDelivery, ports.eventQueries),
       deliveries: new ListWebhookDeliveries(getWebhook, ports.webhookQueries),
       /** The dispatcher job: events to attempts. */
       dispatch: new DispatchWebhookEvents(dispatch, clock),

@@ -111,6 +111,14 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return row && toDelivery(row);
   }
 
+  async lastAttempt(webhookId: number, eventId: string): Promise<number> {
+    const row = await this.trx('webhook_deliveries')
+      .where({ webhook_id: webhookId, event_id: eventId })
+      .max<{ last: number | null }>({ last: 'attempt' })
+      .first();
+    return row?.last ?? 0;
+  }
+
   async schedule(deliveries: readonly ScheduledDelivery[]): Promise<void> {
     for (let start = 0; start < deliveries.length; start += INSERT_CHUNK) {
       const rows = deliveries.slice(start, start + INSERT_CHUNK).map((d) => ({

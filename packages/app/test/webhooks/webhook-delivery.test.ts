@@ -229,4 +229,31 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
     expect(verify(before, delivery).type).toBe('receivable.created');
     expect(verify(after, delivery).type).toBe('receivable.created');
   });
+
+  it('redelivers an event by eventId now: the next attempt, same webhook-id and body, and refuses events it may not send', async () => {
+    const endpoint = await receiver();
+    const { id, secret } = await register(endpoint.url, ['receivable.created']);
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const receivable = await issue(account.id);
+    const [original] = await until('the first delivery', () => endpoint.received.length > 0 && endpoint.received);
+    const eventId = String(original.headers['webhook-id']);
+    await until('its success recorded', async () => (await history(id)).some((a) => a.status === 'SUCCESS'));
+
+    const again = await call('post', `/v1/webhooks/${id}/deliveries`, { eventId });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ eventId, eventType: 'receivable.created', attempt: 2, status: 'SUCCESS', responseCode: 200 });
+    expect(endpoint.received).toHaveLength(2);
+    expect(endpoint.received[1].body).toBe(original.body);
+    expect(verify(secret, endpoint.received[1]).data).toMatchObject({ receivable: { id: receivable.id } });
+
+    const missing = await call('post', `/v1/webhooks/${id}/deliveries`, { eventId: 'evt_nothere' });
+    expect([missing.status, missing.body.code]).toEqual([404, 'resource-not-found']);
+    await activeAccount(ctx.api, ctx.otherToken);
+    const [otherEvent] = (await call('get', '/v1/events?count=1', undefined, ctx.otherToken)).body as Envelope[];
+    const foreign = await call('post', `/v1/webhooks/${id}/deliveries`, { eventId: otherEvent.id });
+    expect([foreign.status, foreign.body.code]).toEqual([403, 'resource-not-accessible']);
+    const both = await call('post', `/v1/webhooks/${id}/deliveries`, { eventId, eventType: 'webhook.test' });
+    expect([both.status, both.body.code]).toEqual([400, 'validation']);
+    expect(endpoint.received).toHaveLength(2);
+  });
 });

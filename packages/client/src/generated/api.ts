@@ -1147,8 +1147,8 @@ export interface paths {
     get: operations['listWebhookDeliveries'];
     put?: never;
     /**
-     * Send a test event
-     * @description Sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for), signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history. No Idempotency-Key: each call sends one test event. Redelivery of a past event by eventId is not served yet.
+     * Send a test event, or redeliver an event
+     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. No Idempotency-Key: each call sends one attempt.
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -1978,22 +1978,28 @@ export interface components {
       /** @description Shown only here: keep it to verify signatures */
       secret: string;
     };
-    TestDeliveryInput: {
-      /** @enum {unknown} */
-      eventType:
-        | 'receivable-account.activated'
-        | 'receivable-account.disabled'
-        | 'receivable.created'
-        | 'receivable.paid'
-        | 'receivable.expired'
-        | 'receivable.disabled'
-        | 'receivable.settled'
-        | 'movement.created'
-        | 'settlement.completed'
-        | 'transfer.completed'
-        | 'transfer.failed'
-        | 'webhook.test';
-    };
+    /** @description eventType (a test event) or eventId (a redelivery), one of them */
+    DeliveryRequestInput:
+      | {
+          /** @enum {unknown} */
+          eventType:
+            | 'receivable-account.activated'
+            | 'receivable-account.disabled'
+            | 'receivable.created'
+            | 'receivable.paid'
+            | 'receivable.expired'
+            | 'receivable.disabled'
+            | 'receivable.settled'
+            | 'movement.created'
+            | 'settlement.completed'
+            | 'transfer.completed'
+            | 'transfer.failed'
+            | 'webhook.test';
+        }
+      | {
+          /** @example evt_2xK9vQ7bLm3nP4rT6wY8zA */
+          eventId: string;
+        };
     WebhookDelivery: {
       /** Format: int64 */
       id: number;
@@ -13178,7 +13184,7 @@ export interface operations {
          *       "eventType": "receivable.paid"
          *     }
          */
-        'application/json': components['schemas']['TestDeliveryInput'];
+        'application/json': components['schemas']['DeliveryRequestInput'];
       };
     };
     responses: {
@@ -13241,7 +13247,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook or the event is another customer's */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13257,7 +13263,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no webhook has this id */
+      /** @description resource-not-found: no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -40,6 +40,8 @@ export interface WebhookDeliveryRepository {
   /** Ends a PENDING attempt with what the endpoint did; its lease goes with it. */
   /** Undefined when the attempt is gone (its webhook was deleted). */
   complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined>;
+  /** The highest attempt number of the event at the webhook; 0 when none. */
+  lastAttempt(webhookId: number, eventId: string): Promise<number>;
   /** Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is. */
   schedule(deliveries: readonly ScheduledDelivery[]): Promise<void>;
   /**

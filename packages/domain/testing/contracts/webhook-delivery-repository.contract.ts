@@ -43,8 +43,13 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       const webhook = await webhookOf();
       const first = attempt(webhook);
       await schedule([first, attempt(webhook)]);
-      await schedule([{ ...first, payload: '{"changed":true}' }]);
-      const claimed = await claim([webhook]);
+      await schedule([
+        { ...first, payload: '{"changed":true}' },
+        { ...first, attempt: 3 },
+      ]);
+      const lastAttempt = (eventId: string) => ctx.h.uow.run((tx) => tx.webhookDeliveries.lastAttempt(webhook.id, eventId));
+      expect([await lastAttempt(first.eventId), await lastAttempt('evt_none')]).toEqual([3, 0]);
+      const claimed = (await claim([webhook])).filter((d) => d.attempt === 1);
       expect(claimed).toHaveLength(2);
       const { nextAttemptAt: _due, ...stored } = first;
       expect(claimed.find((d) => d.eventId === first.eventId)).toEqual({ ...stored, id: expect.any(Number) });

@@ -106,6 +106,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return historyOf(done);
   }
 
+  async lastAttempt(webhookId: number, eventId: string): Promise<number> {
+    const attempts = [...this.ref.tables.webhookDeliveries.values()].filter((d) => d.webhookId === webhookId && d.eventId === eventId);
+    return Math.max(0, ...attempts.map((d) => d.attempt));
+  }
+
   async schedule(deliveries: readonly ScheduledDelivery[]): Promise<void> {
     const rows = this.ref.tables.webhookDeliveries;
     const stored = new Set([...rows.values()].map((d) => `${d.webhookId} ${d.eventId} ${d.attempt}`));

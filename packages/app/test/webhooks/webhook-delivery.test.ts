@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { webhookWorkers } from '../../src/workers/webhook-workers';
 import { useTestApi } from '../support/test-api';
 import { activeAccount, key } from '../support/fixtures';
+import { assertMatchesWebhookEvent } from '../support/openapi-contract';
 import { makeCertificates, startReceiver, type ReceivedRequest, type Receiver } from '../support/https-receiver';
 
 const certificates = makeCertificates();
@@ -132,6 +133,7 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
     for (const event of events) {
       const [delivery] = received(endpoint, event.id);
       expect(verify(secret, delivery)).toEqual(event);
+      assertMatchesWebhookEvent(event.type, JSON.parse(delivery.body));
     }
     const attempts = await until('the history recorded', async () => {
       const listed = await history(id);

@@ -42,30 +42,27 @@ const HISTORY_COLUMNS = [
   'created_at',
 ] as const;
 
-export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+/** Which attempt of which event at which webhook a row is. */
+const attemptOf = (row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'>) => ({
   id: Number(row.id),
   webhookId: Number(row.webhook_id),
   customerId: Number(row.customer_id),
   eventId: row.event_id,
   eventType: row.event_type,
   attempt: row.attempt,
+  createdAt: row.created_at,
+});
+
+export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  ...attemptOf(row),
   status: row.status,
   responseCode: row.response_code,
   durationMs: row.duration_ms,
   failureReason: row.failure_reason,
-  createdAt: row.created_at,
 });
 
-interface ClaimedRow {
-  id: string;
-  webhook_id: string;
-  customer_id: string;
-  event_id: string;
-  event_type: EventType;
-  attempt: number;
-  payload: string;
-  created_at: Date;
-}
+/** A leased attempt: what the sender needs of it. */
+type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & { payload: string };
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1_000;
@@ -158,16 +155,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
       [claim.now, claim.skipWebhooks, claim.limit * CLAIM_SCAN_FACTOR, claim.perWebhook, claim.now, claim.limit, claim.claimedUntil],
     );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      webhookId: Number(row.webhook_id),
-      customerId: Number(row.customer_id),
-      eventId: row.event_id,
-      eventType: row.event_type,
-      attempt: row.attempt,
-      payload: row.payload,
-      createdAt: row.created_at,
-    }));
+    return rows.map((row) => ({ ...attemptOf(row), payload: row.payload }));
   }
 
   async hold(ids: readonly number[]): Promise<void> {

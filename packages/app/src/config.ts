@@ -72,6 +72,17 @@ export interface Config {
     readonly maxConnections: number;
     /** The PEM of WEBHOOK_CA_FILE: extra certificate authorities trusted for deliveries. */
     readonly extraCa?: string;
+    /** Multiplies the retry schedule (CONTRACT); tests shrink it. */
+    readonly retryScale: number;
+    /** Consecutive failed attempts that make an ACTIVE webhook FAILED. */
+    readonly failureThreshold: number;
+    /** How long a PAUSED or FAILED webhook keeps its attempts for an activation. */
+    readonly retentionHours: number;
+    /** How often the dispatcher looks for new events, and the delivery worker for due attempts. */
+    readonly dispatchPollMs: number;
+    readonly deliveryPollMs: number;
+    /** node-cron expression: when attempts held past the retention are expired. */
+    readonly expiryCron: string;
   };
 }
 
@@ -91,6 +102,14 @@ function pemOf(file: string): string {
   } catch (error) {
     throw new ConfigError(`WEBHOOK_CA_FILE cannot be read: ${(error as Error).message}`);
   }
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a number > 0, got "${raw}"`);
+  return value;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -160,6 +179,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerEndpoint: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_ENDPOINT', 8),
       maxConnections: integer(env, 'WEBHOOK_MAX_CONNECTIONS', 256),
       extraCa: env.WEBHOOK_CA_FILE ? pemOf(env.WEBHOOK_CA_FILE) : undefined,
+      retryScale: positiveNumber(env, 'WEBHOOK_RETRY_SCALE', 1),
+      failureThreshold: integer(env, 'WEBHOOK_FAILURE_THRESHOLD', 20),
+      retentionHours: positiveNumber(env, 'WEBHOOK_RETENTION_HOURS', 72),
+      dispatchPollMs: integer(env, 'WEBHOOK_DISPATCH_POLL_MS', 1_000),
+      deliveryPollMs: integer(env, 'WEBHOOK_DELIVERY_POLL_MS', 500),
+      expiryCron: env.WEBHOOK_EXPIRY_CRON || '*/5 * * * *',
     },
     sandboxCredentials:
       mode === 'sandbox'

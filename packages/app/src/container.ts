@@ -95,6 +95,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           eventIds: { eventId: () => newEventIds(1)[0] },
           // Past the sender's deadline with room to record the result: a lease that lapses means the sender died.
           leaseMs: config.webhooks.timeoutMs + 30_000,
+          retryScale: config.webhooks.retryScale,
+          failureThreshold: config.webhooks.failureThreshold,
+          retentionMs: config.webhooks.retentionHours * 3_600_000,
         },
         payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, ...config.transfers },
       }),

@@ -11,6 +11,7 @@ import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
 import { scheduleJobs } from './workers/cron-jobs';
+import { webhookWorkers } from './workers/webhook-workers';
 import { SignedIncomingTransferNotifications, startBankSimulator } from '@rcs/adapters-bank';
 
 export interface RunningService {
@@ -94,7 +95,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
   const jobs = config.workersEnabled ? scheduleJobs(app, config, logger) : [];
-  if (config.workersEnabled) provisioning.start();
+  const webhooks = webhookWorkers(app, config.webhooks, logger);
+  if (config.workersEnabled) {
+    provisioning.start();
+    webhooks.start();
+  }
 
   const http = httpAppOf(container, () => databaseReady(storage.knex));
   const server = http.listen(config.port);
@@ -114,6 +119,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await closed;
       clearTimeout(forced);
       await provisioning?.stop();
+      await webhooks.stop();
       container.get<HttpsWebhookSender>(TYPES.WebhookSender).close();
       for (const job of jobs) await job.destroy();
       await bank.stop();

@@ -15,6 +15,14 @@ describe('configuration', () => {
       eventPurgeCron: '40 3 * * *',
       transferCron: '* * * * *',
       transfers: { leaseMs: 120_000, chunkSize: 500, concurrency: 32 },
+      webhooks: {
+        retryScale: 1,
+        failureThreshold: 20,
+        retentionHours: 72,
+        dispatchPollMs: 1000,
+        deliveryPollMs: 500,
+        expiryCron: '*/5 * * * *',
+      },
     });
     expect(config.sandboxCredentials.map((c) => [c.customerName, c.clientId])).toEqual([
       ['Sandbox Customer 1', 'sandbox-client'],
@@ -40,6 +48,13 @@ describe('configuration', () => {
   it('refuses a short WEBHOOK_SECRET_KEY and an unreadable WEBHOOK_CA_FILE', () => {
     expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(new ConfigError('WEBHOOK_SECRET_KEY must be at least 32 characters'));
     expect(() => loadConfig({ WEBHOOK_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/WEBHOOK_CA_FILE cannot be read/);
+  });
+
+  it('takes a fractional WEBHOOK_RETRY_SCALE and refuses one that is not a positive number', () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCALE: '0.001' }).webhooks.retryScale).toBe(0.001);
+    for (const raw of ['0', '-1', 'fast']) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCALE: raw })).toThrow(new ConfigError(`WEBHOOK_RETRY_SCALE must be a number > 0, got "${raw}"`));
+    }
   });
 
   it.each([

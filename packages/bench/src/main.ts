@@ -258,7 +258,12 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
     });
   });
 
-  rows.push({ storage: 'postgres', scenario: 'webhook fan-out', result: null, note: 'pending: webhook delivery is not built yet' });
+  rows.push({
+    storage: 'postgres',
+    scenario: 'webhook fan-out',
+    result: null,
+    note: 'pending: delivery is built (README, Webhooks), its fan-out measurement is not yet',
+  });
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rcs-bench-'));
   leftovers.set(dataDir, () => rmSync(dataDir, { recursive: true, force: true }));

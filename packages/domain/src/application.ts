@@ -68,7 +68,9 @@ import type { WebhookDeliveryPorts, WebhookQueries, WebhookUrlPolicy } from './w
 import { RegisterWebhook } from './webhooks/use-cases/register-webhook';
 import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
 import { GetWebhook, ListWebhookDeliveries, ListWebhooks } from './webhooks/use-cases/read-webhooks';
-import { SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
+import { RedeliverEvent, SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
+import { DispatchWebhookEvents } from './webhooks/use-cases/dispatch-webhook-events';
+import { DeliverWebhooks, ExpireHeldDeliveries } from './webhooks/use-cases/deliver-webhooks';
 
 /** Every read port: list pages and single reads straight from storage, outside the write model. */
 export interface ApplicationQueries {
@@ -112,7 +114,8 @@ export function createApplication(ports: ApplicationPorts) {
   const issueReceivable = new IssueReceivable(uow, clock);
   const getCurrentAccount = new GetCurrentAccount(ports.currentAccountQueries);
   const getWebhook = new GetWebhook(ports.webhookQueries);
-  const { vault } = ports.webhookDelivery;
+  const { vault, retentionMs } = ports.webhookDelivery;
+  const dispatch = new DispatchEvents(uow);
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -211,7 +214,7 @@ export function createApplication(ports: ApplicationPorts) {
       get: new GetEvent(ports.eventQueries),
       list: new ListEvents(ports.eventQueries),
       /** For the webhook dispatcher: its handler gets the full scope, to write deliveries in the claiming transaction. */
-      dispatch: new DispatchEvents(uow),
+      dispatch,
       purge: new PurgeEvents(uow, clock),
     },
     webhooks: {
@@ -219,12 +222,18 @@ export function createApplication(ports: ApplicationPorts) {
       replace: new ReplaceWebhook(uow, clock, ports.webhookUrls),
       delete: new DeleteWebhook(uow),
       pause: new PauseWebhook(uow, clock),
-      activate: new ActivateWebhook(uow, clock),
+      activate: new ActivateWebhook(uow, clock, retentionMs),
       rotateSecret: new RotateWebhookSecret(uow, clock, vault),
       get: getWebhook,
       list: new ListWebhooks(ports.webhookQueries),
       sendTest: new SendTestDelivery(uow, clock, ports.webhookDelivery),
+      redeliver: new RedeliverEvent(uow, clock, ports.webhookDelivery, ports.eventQueries),
       deliveries: new ListWebhookDeliveries(getWebhook, ports.webhookQueries),
+      /** The dispatcher job: events to attempts. */
+      dispatch: new DispatchWebhookEvents(dispatch, clock),
+      /** The delivery worker: claim due attempts, then send each outside any transaction. */
+      deliver: new DeliverWebhooks(uow, clock, ports.webhookDelivery),
+      expireHeld: new ExpireHeldDeliveries(uow, clock, retentionMs),
     },
     idempotency: {
       purge: new PurgeExpiredIdempotencyKeys(uow, clock),

@@ -75,5 +75,8 @@ export * from './webhooks/webhook-delivery';
 export * from './webhooks/webhook-ports';
 export * from './webhooks/use-cases/register-webhook';
 export * from './webhooks/use-cases/change-webhook';
+export * from './webhooks/use-cases/deliver-webhooks';
+export * from './webhooks/use-cases/dispatch-webhook-events';
+export * from './webhooks/retry-schedule';
 export * from './transaction-scope';
 export * from './application';

@@ -40,6 +40,14 @@ export class SequentialEventIds implements EventIdGenerator {
 export function fakeWebhookPorts(sender = new ScriptedWebhookSender()): Pick<ApplicationPorts, 'webhookUrls' | 'webhookDelivery'> {
   return {
     webhookUrls: { check: () => Promise.resolve() },
-    webhookDelivery: { vault: new ReadableSecretVault(), sender, eventIds: new SequentialEventIds(), leaseMs: 30_000 },
+    webhookDelivery: {
+      vault: new ReadableSecretVault(),
+      sender,
+      eventIds: new SequentialEventIds(),
+      leaseMs: 30_000,
+      retryScale: 1,
+      failureThreshold: 20,
+      retentionMs: 72 * 3_600_000,
+    },
   };
 }

@@ -33,11 +33,17 @@ export class UpdateWebhookBody {
   events?: string[];
 }
 
-/** POST /v1/webhooks/{id}/deliveries: a test delivery. */
-export class TestDeliveryBody {
+/** POST /v1/webhooks/{id}/deliveries: a test delivery (eventType) or a redelivery (eventId), one of the two. */
+export class DeliveryRequestBody {
+  @IsOptional()
   @IsString()
   @MaxLength(100)
-  eventType!: string;
+  eventType?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  eventId?: string;
 }
 
 /** fromDate and toDate filter on when the attempt was made. */

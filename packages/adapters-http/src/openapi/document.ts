@@ -15,6 +15,7 @@ import { routeSettlementsApi } from './route-settlements';
 import { sandboxApi } from './sandbox';
 import { serviceApi } from './service';
 import { webhooksApi } from './webhooks';
+import { webhookEvents } from './webhook-events';
 import { sharedSchemas } from './shared-schemas';
 import { transfersApi } from './transfers';
 
@@ -80,6 +81,8 @@ export const openApiDocument = {
   security: [{ bearer: [] }],
   tags: resources.flatMap((resource) => resource.tags),
   paths: withRateLimitHeaders(Object.fromEntries(resources.flatMap((resource) => Object.entries(resource.paths)))),
+  /** What the service sends: each event type as a request to a subscribed endpoint (OpenAPI 3.1). */
+  webhooks: webhookEvents,
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     headers: { ...rateLimitHeaders, ...responseHeaders },

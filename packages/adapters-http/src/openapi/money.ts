@@ -235,3 +235,6 @@ export const moneyApi: ResourceApi = {
   paths,
   schemas,
 };
+
+/** The example the webhooks section's settlement.completed payload carries. */
+export { settlement as settlementExample };

@@ -282,3 +282,6 @@ export const receivableAccountsApi: ResourceApi = {
   paths,
   schemas,
 };
+
+/** The examples the webhooks section's event payloads carry. */
+export { account as accountExample };

@@ -233,3 +233,6 @@ export const transfersApi: ResourceApi = {
   paths,
   schemas,
 };
+
+/** The example the webhooks section's transfer payloads carry. */
+export { transfer as transferExample };

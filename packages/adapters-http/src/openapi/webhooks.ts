@@ -140,16 +140,22 @@ const paths = {
     post: operation({
       id: 'sendTestDelivery',
       tag,
-      summary: 'Send a test event',
+      summary: 'Send a test event, or redeliver an event',
       description:
-        'Sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for), ' +
-        'signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
-        'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history. ' +
-        'No Idempotency-Key: each call sends one test event. Redelivery of a past event by eventId is not served yet.',
+        '{eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). ' +
+        "{eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and " +
+        'body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, ' +
+        'whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
+        'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of ' +
+        'consecutive failures. No Idempotency-Key: each call sends one attempt.',
       scope: write,
-      body: { schema: ref('TestDeliveryInput'), example: { eventType: 'receivable.paid' } },
+      body: { schema: ref('DeliveryRequestInput'), example: { eventType: 'receivable.paid' } },
       responses: { '200': one('WebhookDelivery', 'The attempt and its result', delivery) },
-      refusals: { ...pathResource('webhook'), 'invalid-event-type': 'eventType is not an event type' },
+      refusals: {
+        'resource-not-found': 'no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS)',
+        'resource-not-accessible': "the webhook or the event is another customer's",
+        'invalid-event-type': 'eventType is not an event type',
+      },
     }),
     get: operation({
       id: 'listWebhookDeliveries',
@@ -195,7 +201,14 @@ const schemas = {
     required: [...webhookRequired, 'secret'],
     properties: { ...webhookProperties, secret: { type: 'string', pattern: '^whsec_', description: 'Shown only here: keep it to verify signatures' } },
   },
-  TestDeliveryInput: { type: 'object', required: ['eventType'], properties: { eventType: { enum: EVENT_TYPES } } },
+  DeliveryRequestInput: {
+    type: 'object',
+    description: 'eventType (a test event) or eventId (a redelivery), one of them',
+    oneOf: [
+      { type: 'object', required: ['eventType'], properties: { eventType: { enum: EVENT_TYPES } } },
+      { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', pattern: '^evt_', examples: ['evt_2xK9vQ7bLm3nP4rT6wY8zA'] } } },
+    ],
+  },
   WebhookDelivery: {
     type: 'object',
     required: ['id', 'webhookId', 'eventId', 'eventType', 'attempt', 'status', 'responseCode', 'durationMs', 'failureReason', 'creationDate'],

@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
+import { ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { boundary, commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
-import { DeliveryListQuery, TestDeliveryBody, UpdateWebhookBody, WebhookBody } from '../dto/webhook-dto';
+import { DeliveryListQuery, DeliveryRequestBody, UpdateWebhookBody, WebhookBody } from '../dto/webhook-dto';
 import { deliveryResponse, webhookResponse } from '../mappers/webhook-response';
 import type { HttpContext } from './http-context';
 import { answering, created, noContent, ok } from './answer';
@@ -73,12 +74,17 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   );
 
   // No Idempotency-Key: its handler runs inside the key's transaction, and this one calls the endpoint, which
-  // must happen with no transaction open. Each call sends one test event; sending another is harmless.
+  // must happen with no transaction open. Each call sends one attempt; another is harmless (same webhook-id).
   router.post(
     '/webhooks/:id/deliveries',
     write,
-    validBody(TestDeliveryBody),
-    answering(async (req) => ok(deliveryResponse(await app.webhooks.sendTest.execute({ ...target(req), ...(req.body as TestDeliveryBody) })))),
+    validBody(DeliveryRequestBody),
+    answering(async (req) => {
+      const { eventType, eventId } = req.body as DeliveryRequestBody;
+      if (eventType !== undefined && eventId === undefined) return ok(deliveryResponse(await app.webhooks.sendTest.execute({ ...target(req), eventType })));
+      if (eventId !== undefined && eventType === undefined) return ok(deliveryResponse(await app.webhooks.redeliver.execute({ ...target(req), eventId })));
+      throw ValidationError.of('body', 'must carry eventType (a test event) or eventId (a redelivery), one of them');
+    }),
   );
 
   router.get('/webhooks/:id/deliveries', read, async (req, res) => {

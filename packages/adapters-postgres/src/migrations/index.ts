@@ -13,6 +13,7 @@ import * as webhooks from './011-webhooks';
 import * as events from './012-events';
 import * as listCounts from './013-list-counts';
 import * as transferPayouts from './014-transfer-payouts';
+import * as webhookDelivery from './015-webhook-delivery';
 import pg from 'pg';
 
 interface Migration {
@@ -36,6 +37,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['012-events', events],
   ['013-list-counts', listCounts],
   ['014-transfer-payouts', transferPayouts],
+  ['015-webhook-delivery', webhookDelivery],
 ];
 
 /** Every migration's name, in order. */

@@ -44,8 +44,8 @@ export class KnexEventFeed implements EventFeed {
     // Walks the outbox in seq order, which is the order events occurred in but for the length of a transaction, and
     // stops at the first recent event: a pass reads the rows it deletes plus the old ones still pending, never the
     // recent bulk of the table. An old event recorded after a recent one waits for a later day's purge.
-    // Dispatched: no longer pending. The delivery worker adds its own condition here: no delivery of the event
-    // still to be attempted (finished or expired).
+    // Dispatched: no longer pending, and no attempt of it left to make (each delivered, failed for good or expired).
+    // Its finished attempts go with it, so the delivery history does not only grow either.
     const { rows } = await prepared<{ purged: string; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
       this.trx,
       'outbox_events.purge',
@@ -54,7 +54,10 @@ export class KnexEventFeed implements EventFeed {
        ), purged AS (
          DELETE FROM outbox_events e USING examined x
          WHERE e.seq = x.seq AND x.occurred_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = e.seq)
-         RETURNING 1
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
+         RETURNING e.id
+       ), purged_attempts AS (
+         DELETE FROM webhook_deliveries d USING purged WHERE d.event_id = purged.id
        )
        SELECT (SELECT count(*) FROM purged) AS purged, (SELECT count(*) FROM examined) AS examined,
               (SELECT max(seq) FROM examined) AS last_seq, (SELECT bool_or(occurred_at >= ?) FROM examined) AS reached_recent`,

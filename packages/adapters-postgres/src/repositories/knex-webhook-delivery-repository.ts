@@ -1,5 +1,17 @@
 import type { Knex } from 'knex';
-import type { DeliveryResult, DeliveryStatus, EventType, NewWebhookDelivery, WebhookDelivery, WebhookDeliveryRepository } from '@rcs/domain';
+import {
+  EXPIRED_REASON,
+  type ClaimedDelivery,
+  type DeliveryClaim,
+  type DeliveryResult,
+  type DeliveryStatus,
+  type EventType,
+  type NewWebhookDelivery,
+  type ScheduledDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryRepository,
+} from '@rcs/domain';
+import { prepared } from './prepared';
 
 export interface DeliveryRow {
   id: string;
@@ -30,19 +42,36 @@ const HISTORY_COLUMNS = [
   'created_at',
 ] as const;
 
-export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+/** Which attempt of which event at which webhook a row is. */
+const attemptOf = (row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'>) => ({
   id: Number(row.id),
   webhookId: Number(row.webhook_id),
   customerId: Number(row.customer_id),
   eventId: row.event_id,
   eventType: row.event_type,
   attempt: row.attempt,
+  createdAt: row.created_at,
+});
+
+export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  ...attemptOf(row),
   status: row.status,
   responseCode: row.response_code,
   durationMs: row.duration_ms,
   failureReason: row.failure_reason,
-  createdAt: row.created_at,
 });
+
+/** A leased attempt: what the sender needs of it. */
+type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & { payload: string };
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters. */
+const INSERT_CHUNK = 1_000;
+
+/** A claim looks this many times its limit into the due attempts, to find the ones to take per webhook. */
+const CLAIM_SCAN_FACTOR = 4;
+
+/** Held: PENDING, neither due nor leased (migration 015's partial index). */
+const HELD = "status = 'PENDING' AND next_attempt_at IS NULL AND claimed_until IS NULL";
 
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(private readonly trx: Knex.Transaction) {}
@@ -77,5 +106,78 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       })
       .returning<DeliveryRow[]>(HISTORY_COLUMNS);
     return row && toDelivery(row);
+  }
+
+  async lastAttempt(webhookId: number, eventId: string): Promise<number> {
+    const row = await this.trx('webhook_deliveries')
+      .where({ webhook_id: webhookId, event_id: eventId })
+      .max<{ last: number | null }>({ last: 'attempt' })
+      .first();
+    return row?.last ?? 0;
+  }
+
+  async schedule(deliveries: readonly ScheduledDelivery[]): Promise<void> {
+    for (let start = 0; start < deliveries.length; start += INSERT_CHUNK) {
+      const rows = deliveries.slice(start, start + INSERT_CHUNK).map((d) => ({
+        webhook_id: d.webhookId,
+        customer_id: d.customerId,
+        event_id: d.eventId,
+        event_type: d.eventType,
+        attempt: d.attempt,
+        status: 'PENDING',
+        payload: d.payload,
+        created_at: d.createdAt,
+        next_attempt_at: d.nextAttemptAt,
+      }));
+      await this.trx('webhook_deliveries').insert(rows).onConflict(['webhook_id', 'event_id', 'attempt']).ignore();
+    }
+  }
+
+  async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+    // The due attempts first (the partial due index), at most perWebhook of each webhook, then locked with SKIP
+    // LOCKED and rechecked: an attempt another worker leased meanwhile is skipped or no longer due.
+    const { rows } = await prepared<ClaimedRow>(
+      this.trx,
+      'webhook_deliveries.claim',
+      `WITH due AS (
+         SELECT id, webhook_id, COALESCE(claimed_until, next_attempt_at) AS due_at FROM webhook_deliveries
+         WHERE status = 'PENDING' AND COALESCE(claimed_until, next_attempt_at) <= ? AND webhook_id <> ALL(?::bigint[])
+         ORDER BY COALESCE(claimed_until, next_attempt_at) LIMIT ?
+       ), ranked AS (
+         SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY due_at, id) AS rank FROM due
+       ), locked AS (
+         SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id AND r.rank <= ?
+         WHERE d.status = 'PENDING' AND COALESCE(d.claimed_until, d.next_attempt_at) <= ?
+         ORDER BY COALESCE(d.claimed_until, d.next_attempt_at) LIMIT ?
+         FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
+       RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
+      [claim.now, claim.skipWebhooks, claim.limit * CLAIM_SCAN_FACTOR, claim.perWebhook, claim.now, claim.limit, claim.claimedUntil],
+    );
+    return rows.map((row) => ({ ...attemptOf(row), payload: row.payload }));
+  }
+
+  async hold(ids: readonly number[]): Promise<void> {
+    await this.trx('webhook_deliveries').whereIn('id', ids).update({ next_attempt_at: null, claimed_until: null });
+  }
+
+  async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {
+    const held = () => this.trx('webhook_deliveries').where('webhook_id', webhookId).whereRaw(HELD);
+    const expired = await held().where('created_at', '<', heldSince).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
+    const released = await held().update({ next_attempt_at: now });
+    return { released, expired };
+  }
+
+  async expireHeld(heldBefore: Date, limit: number): Promise<number> {
+    const oldest = this.trx('webhook_deliveries')
+      .select('id')
+      .whereRaw(HELD)
+      .where('created_at', '<', heldBefore)
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return this.trx('webhook_deliveries').whereIn('id', oldest).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
   }
 }

@@ -99,8 +99,30 @@ export class KnexWebhookRepository implements WebhookRepository {
     await this.trx('webhooks').where({ id }).delete();
   }
 
-  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<void> {
-    await this.trx('webhooks').where({ id }).update({ last_delivery_at: at, last_delivery_status: outcome });
+  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined> {
+    const [row] = await this.trx('webhooks')
+      .where({ id })
+      .update({
+        last_delivery_at: at,
+        last_delivery_status: outcome,
+        consecutive_failures: outcome === 'SUCCESS' ? 0 : this.trx.raw('consecutive_failures + 1'),
+      })
+      .returning<{ consecutive_failures: number }[]>('consecutive_failures');
+    return row?.consecutive_failures;
+  }
+
+  async resetFailures(id: number): Promise<void> {
+    await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0 });
+  }
+
+  async ofCustomers(customerIds: readonly number[]): Promise<Webhook[]> {
+    const rows = await this.trx('webhooks').whereIn('customer_id', customerIds).select<WebhookRow[]>('*');
+    return rows.map(toWebhook);
+  }
+
+  async findMany(ids: readonly number[]): Promise<Webhook[]> {
+    const rows = await this.trx('webhooks').whereIn('id', ids).select<WebhookRow[]>('*');
+    return rows.map(toWebhook);
   }
 }
 

@@ -47,5 +47,9 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
       const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
       if (purged > 0) logger.info({ job: 'event-purge', purged }, 'dispatched events past their retention deleted');
     }),
+    job('webhook-expiry', config.webhooks.expiryCron, async () => {
+      const expired = await app.webhooks.expireHeld.execute();
+      if (expired > 0) logger.info({ job: 'webhook-expiry', expired }, 'attempts held past WEBHOOK_RETENTION_HOURS expired');
+    }),
   ];
 }

@@ -132,7 +132,7 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
     WebhookInput: { url: 'https://erp.example/hooks', events: ['receivable.paid'] },
     WebhookUpdate: { events: ['movement.created'] },
-    TestDeliveryInput: { eventType: 'webhook.test' },
+    DeliveryRequestInput: { eventType: 'webhook.test' },
   };
   const schema = requestSchemaOf(operation);
   return schema?.$ref ? (bodies[schema.$ref.split('/').pop()!] ?? operation.sampleBody) : operation.sampleBody;

@@ -203,11 +203,13 @@ describe('webhooks', () => {
       });
     });
 
-    it('refuses an unknown eventType with 400 invalid-event-type and a missing one with 400 validation', async () => {
+    it('refuses an unknown eventType with 400 invalid-event-type, and neither eventType nor eventId with 400 validation', async () => {
       const { id } = await register();
       const unknown = await call('post', url(id, '/deliveries'), { body: { eventType: 'receivable.eaten' } });
       expect([unknown.status, unknown.body.code]).toEqual([400, 'invalid-event-type']);
-      expect((await call('post', url(id, '/deliveries'), { body: {} })).body.invalidParams).toEqual([{ name: 'eventType', reason: 'is required' }]);
+      expect((await call('post', url(id, '/deliveries'), { body: {} })).body.invalidParams).toEqual([
+        { name: 'body', reason: 'must carry eventType (a test event) or eventId (a redelivery), one of them' },
+      ]);
     });
 
     it('filters the history by status, eventId, eventType and date, newest first', async () => {

@@ -58,3 +58,15 @@ export function assertMatchesOpenApi(method: string, url: string, status: number
     throw new Error(`OpenAPI: ${key} body does not match: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
   }
 }
+
+/** Fails unless `body` is what the document's top-level `webhooks` says a delivery of `type` carries. */
+export function assertMatchesWebhookEvent(type: string, body: unknown): void {
+  const webhooks = (openApiDocument as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }> })
+    .webhooks;
+  const documented = webhooks[type]?.post.requestBody.content['application/json'].schema;
+  if (!documented) throw new Error(`no webhooks entry documents the event type ${type}`);
+  const key = `webhook ${type}`;
+  const validate = compiled.get(key) ?? ajv.compile(rebase(documented));
+  compiled.set(key, validate);
+  if (!validate(body)) throw new Error(`a ${type} delivery does not match the webhooks section: ${ajv.errorsText(validate.errors)}`);
+}

@@ -38,6 +38,7 @@ describe('scheduled jobs', () => {
         idempotencyPurgeCron: '0 0 1 1 *',
         eventPurgeCron: '0 0 1 1 *',
         transferCron: '0 0 1 1 *',
+        webhooks: { expiryCron: '0 0 1 1 *' },
       } as Config,
       logger,
     );
@@ -53,42 +54,45 @@ describe('scheduled jobs', () => {
     expect(failures[0]).toMatchObject({ msg: 'settlement run failed; the next run takes over what it left', err: { message: 'deadlock detected' } });
   });
 
-  it('purge events past EVENT_RETENTION_DAYS on EVENT_PURGE_CRON', async () => {
-    const asked: unknown[] = [];
-    const app = { events: { purge: { execute: (input: unknown) => (asked.push(input), Promise.resolve(3)) } } } as unknown as Application;
+  const never = '0 0 1 1 *';
+  const allNever = {
+    expirationCron: never,
+    settlementCron: never,
+    idempotencyPurgeCron: never,
+    eventPurgeCron: never,
+    transferCron: never,
+    webhooks: { expiryCron: never },
+  };
+  /** Schedules the jobs with `config` over every-never defaults, lets one second of fake time pass, and stops them. */
+  async function oneSecondOf(app: unknown, config: object): Promise<void> {
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
-    const never = '0 0 1 1 *';
-    const config = {
-      expirationCron: never,
-      settlementCron: never,
-      idempotencyPurgeCron: never,
-      eventPurgeCron: '* * * * * *',
-      transferCron: never,
-      eventRetentionDays: 7,
-    };
-    const jobs = scheduleJobs(app, config as Config, pino({ level: 'silent' }));
+    const jobs = scheduleJobs(app as Application, { ...allNever, ...config } as Config, pino({ level: 'silent' }));
     try {
       await jest.advanceTimersByTimeAsync(1_000);
     } finally {
       for (const job of jobs) await job.destroy();
       jest.useRealTimers();
     }
+  }
+
+  it('purge events past EVENT_RETENTION_DAYS on EVENT_PURGE_CRON', async () => {
+    const asked: unknown[] = [];
+    const app = { events: { purge: { execute: (input: unknown) => (asked.push(input), Promise.resolve(3)) } } };
+    await oneSecondOf(app, { eventPurgeCron: '* * * * * *', eventRetentionDays: 7 });
     expect(asked).toEqual([{ retentionDays: 7 }]);
   });
 
   it('runs the transfer worker on TRANSFER_CRON, its leases held in the name of this host and process', async () => {
     const asked: unknown[] = [];
     const app = { transfers: { process: { execute: (input: unknown) => (asked.push(input), Promise.resolve({ completed: 1, failed: 0, inProgress: 0 })) } } };
-    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
-    const never = '0 0 1 1 *';
-    const config = { expirationCron: never, settlementCron: never, idempotencyPurgeCron: never, eventPurgeCron: never, transferCron: '* * * * * *' };
-    const jobs = scheduleJobs(app as unknown as Application, config as Config, pino({ level: 'silent' }));
-    try {
-      await jest.advanceTimersByTimeAsync(1_000);
-    } finally {
-      for (const job of jobs) await job.destroy();
-      jest.useRealTimers();
-    }
+    await oneSecondOf(app, { transferCron: '* * * * * *' });
     expect(asked).toEqual([{ worker: `${hostname()}:${process.pid}` }]);
+  });
+
+  it('expire held webhook attempts on WEBHOOK_EXPIRY_CRON', async () => {
+    let runs = 0;
+    const app = { webhooks: { expireHeld: { execute: () => (runs++, Promise.resolve(2)) } } };
+    await oneSecondOf(app, { webhooks: { expiryCron: '* * * * * *' } });
+    expect(runs).toBe(1);
   });
 });

@@ -1147,8 +1147,8 @@ export interface paths {
     get: operations['listWebhookDeliveries'];
     put?: never;
     /**
-     * Send a test event
-     * @description Sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for), signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history. No Idempotency-Key: each call sends one test event. Redelivery of a past event by eventId is not served yet.
+     * Send a test event, or redeliver an event
+     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. No Idempotency-Key: each call sends one attempt.
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -1310,7 +1310,248 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'receivable-account.activated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable-account.activated delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableAccountActivatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable-account.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable-account.disabled delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableAccountDisabledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.created delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.paid delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivablePaidEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.expired delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableExpiredEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.disabled delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableDisabledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'receivable.settled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.settled delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableSettledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'movement.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * movement.created delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['movementCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'settlement.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * settlement.completed delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['settlementCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'transfer.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transfer.completed delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['transferCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'transfer.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transfer.failed delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['transferFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.test delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['webhookTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     Problem: {
@@ -1978,22 +2219,28 @@ export interface components {
       /** @description Shown only here: keep it to verify signatures */
       secret: string;
     };
-    TestDeliveryInput: {
-      /** @enum {unknown} */
-      eventType:
-        | 'receivable-account.activated'
-        | 'receivable-account.disabled'
-        | 'receivable.created'
-        | 'receivable.paid'
-        | 'receivable.expired'
-        | 'receivable.disabled'
-        | 'receivable.settled'
-        | 'movement.created'
-        | 'settlement.completed'
-        | 'transfer.completed'
-        | 'transfer.failed'
-        | 'webhook.test';
-    };
+    /** @description eventType (a test event) or eventId (a redelivery), one of them */
+    DeliveryRequestInput:
+      | {
+          /** @enum {unknown} */
+          eventType:
+            | 'receivable-account.activated'
+            | 'receivable-account.disabled'
+            | 'receivable.created'
+            | 'receivable.paid'
+            | 'receivable.expired'
+            | 'receivable.disabled'
+            | 'receivable.settled'
+            | 'movement.created'
+            | 'settlement.completed'
+            | 'transfer.completed'
+            | 'transfer.failed'
+            | 'webhook.test';
+        }
+      | {
+          /** @example evt_2xK9vQ7bLm3nP4rT6wY8zA */
+          eventId: string;
+        };
     WebhookDelivery: {
       /** Format: int64 */
       id: number;
@@ -13178,7 +13425,7 @@ export interface operations {
          *       "eventType": "receivable.paid"
          *     }
          */
-        'application/json': components['schemas']['TestDeliveryInput'];
+        'application/json': components['schemas']['DeliveryRequestInput'];
       };
     };
     responses: {
@@ -13241,7 +13488,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook is another customer's */
+      /** @description insufficient-scope: the token lacks webhooks:write (requiredScope names it); resource-not-accessible: the webhook or the event is another customer's */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13257,7 +13504,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no webhook has this id */
+      /** @description resource-not-found: no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14350,6 +14597,1188 @@ export interface operations {
             code?: 'payload-too-large';
           };
         };
+      };
+    };
+  };
+  receivableAccountActivatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable-account.activated",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivableAccount": {
+         *           "id": 31,
+         *           "cvu": "0000003100098765432109",
+         *           "alias": "norte.pereyra.31",
+         *           "currencyCode": "ARS",
+         *           "status": "ACTIVE",
+         *           "disabledReason": null,
+         *           "disabledMessage": null,
+         *           "owner": {
+         *             "type": "CLIENT_AND_ASSOCIATE",
+         *             "clientId": 12,
+         *             "associateId": 7
+         *           },
+         *           "creationDate": "2026-03-02T14:30:00.000Z",
+         *           "modificationDate": "2026-03-02T14:30:01.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable-account.activated';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivableAccount: {
+              /** Format: int64 */
+              id: number;
+              /** @description null while PROVISIONING */
+              cvu: string | null;
+              /** @description Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias) */
+              alias: string | null;
+              /** @constant */
+              currencyCode: 'ARS';
+              /** @enum {unknown} */
+              status: 'PROVISIONING' | 'ACTIVE' | 'DISABLED';
+              /**
+               * @description Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.
+               * @enum {unknown}
+               */
+              disabledReason: 'PROVIDER_REJECTED' | 'PROVISIONING_RETRIES_EXHAUSTED' | 'DISABLED_BY_CUSTOMER' | null;
+              /** @description The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise */
+              disabledMessage: string | null;
+              /** @description displayName/taxId (or client/associate) only with expand=owner */
+              owner:
+                | {
+                    /** @enum {unknown} */
+                    type: 'CLIENT' | 'ASSOCIATE';
+                    /** Format: int64 */
+                    id: number;
+                    displayName?: string;
+                    /** @description 11 digits; input may carry dashes and spaces */
+                    taxId?: string;
+                  }
+                | {
+                    /** @constant */
+                    type: 'CLIENT_AND_ASSOCIATE';
+                    /** Format: int64 */
+                    clientId: number;
+                    /** Format: int64 */
+                    associateId: number;
+                    client?: {
+                      displayName: string;
+                      /** @description 11 digits; input may carry dashes and spaces */
+                      taxId: string;
+                      branchExternalCode: string | null;
+                    };
+                    associate?: {
+                      displayName: string;
+                      /** @description 11 digits; input may carry dashes and spaces */
+                      taxId: string;
+                    };
+                  };
+              /** Format: date-time */
+              creationDate: string;
+              /** Format: date-time */
+              modificationDate: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivableAccountDisabledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable-account.disabled",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivableAccount": {
+         *           "id": 31,
+         *           "cvu": "0000003100098765432109",
+         *           "alias": "norte.pereyra.31",
+         *           "currencyCode": "ARS",
+         *           "status": "DISABLED",
+         *           "disabledReason": null,
+         *           "disabledMessage": null,
+         *           "owner": {
+         *             "type": "CLIENT_AND_ASSOCIATE",
+         *             "clientId": 12,
+         *             "associateId": 7
+         *           },
+         *           "creationDate": "2026-03-02T14:30:00.000Z",
+         *           "modificationDate": "2026-03-02T14:30:01.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable-account.disabled';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivableAccount: {
+              /** Format: int64 */
+              id: number;
+              /** @description null while PROVISIONING */
+              cvu: string | null;
+              /** @description Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias) */
+              alias: string | null;
+              /** @constant */
+              currencyCode: 'ARS';
+              /** @enum {unknown} */
+              status: 'PROVISIONING' | 'ACTIVE' | 'DISABLED';
+              /**
+               * @description Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.
+               * @enum {unknown}
+               */
+              disabledReason: 'PROVIDER_REJECTED' | 'PROVISIONING_RETRIES_EXHAUSTED' | 'DISABLED_BY_CUSTOMER' | null;
+              /** @description The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise */
+              disabledMessage: string | null;
+              /** @description displayName/taxId (or client/associate) only with expand=owner */
+              owner:
+                | {
+                    /** @enum {unknown} */
+                    type: 'CLIENT' | 'ASSOCIATE';
+                    /** Format: int64 */
+                    id: number;
+                    displayName?: string;
+                    /** @description 11 digits; input may carry dashes and spaces */
+                    taxId?: string;
+                  }
+                | {
+                    /** @constant */
+                    type: 'CLIENT_AND_ASSOCIATE';
+                    /** Format: int64 */
+                    clientId: number;
+                    /** Format: int64 */
+                    associateId: number;
+                    client?: {
+                      displayName: string;
+                      /** @description 11 digits; input may carry dashes and spaces */
+                      taxId: string;
+                      branchExternalCode: string | null;
+                    };
+                    associate?: {
+                      displayName: string;
+                      /** @description 11 digits; input may carry dashes and spaces */
+                      taxId: string;
+                    };
+                  };
+              /** Format: date-time */
+              creationDate: string;
+              /** Format: date-time */
+              modificationDate: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivableCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.created",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "PENDING",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.created';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivablePaidEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.paid",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "PAID",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.paid';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivableExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.expired",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "EXPIRED",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.expired';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivableDisabledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.disabled",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "DISABLED",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.disabled';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivableSettledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.settled",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "SETTLED",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.settled';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  movementCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "movement.created",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "movement": {
+         *           "id": 9001,
+         *           "receivableAccountId": 31,
+         *           "movementType": "CREDIT",
+         *           "operationType": "DEPOSIT",
+         *           "subtype": null,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "counterParty": {
+         *             "name": "Almacén Don José",
+         *             "taxId": "20123456786"
+         *           },
+         *           "settlementId": null,
+         *           "movementDate": "2026-03-05T12:30:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'movement.created';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            movement: components['schemas']['Movement'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  settlementCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "settlement.completed",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "settlement": {
+         *           "id": 88,
+         *           "receivableAccountId": 31,
+         *           "currentAccountId": 2,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivablesCount": 1,
+         *           "receivableIds": [
+         *             501
+         *           ],
+         *           "settlementDate": "2026-03-05T13:00:00.000Z",
+         *           "creationDate": "2026-03-05T13:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'settlement.completed';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            settlement: components['schemas']['Settlement'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  transferCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "transfer.completed",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "transfer": {
+         *           "id": 301,
+         *           "type": "OUTGOING_TRANSFER",
+         *           "status": "COMPLETED",
+         *           "sourceAccountId": 2,
+         *           "amount": 250000.5,
+         *           "currencyCode": "ARS",
+         *           "destination": {
+         *             "cbuCvu": "0110599500000123456784",
+         *             "alias": null,
+         *             "accountId": null,
+         *             "counterParty": {
+         *               "name": "Proveedor SA",
+         *               "taxId": "30712345671"
+         *             }
+         *           },
+         *           "contactId": null,
+         *           "description": "Pago factura A-0001-00001234",
+         *           "externalId": "ERP-PAY-0042",
+         *           "scheduledDate": null,
+         *           "creationDate": "2026-03-05T14:00:00.000Z",
+         *           "modificationDate": "2026-03-05T14:00:00.000Z",
+         *           "executionDate": null,
+         *           "failureReason": null
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'transfer.completed';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            transfer: components['schemas']['Transfer'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  transferFailedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "transfer.failed",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "transfer": {
+         *           "id": 301,
+         *           "type": "OUTGOING_TRANSFER",
+         *           "status": "FAILED",
+         *           "sourceAccountId": 2,
+         *           "amount": 250000.5,
+         *           "currencyCode": "ARS",
+         *           "destination": {
+         *             "cbuCvu": "0110599500000123456784",
+         *             "alias": null,
+         *             "accountId": null,
+         *             "counterParty": {
+         *               "name": "Proveedor SA",
+         *               "taxId": "30712345671"
+         *             }
+         *           },
+         *           "contactId": null,
+         *           "description": "Pago factura A-0001-00001234",
+         *           "externalId": "ERP-PAY-0042",
+         *           "scheduledDate": null,
+         *           "creationDate": "2026-03-05T14:00:00.000Z",
+         *           "modificationDate": "2026-03-05T14:00:00.000Z",
+         *           "executionDate": null,
+         *           "failureReason": null
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'transfer.failed';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            transfer: components['schemas']['Transfer'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookTestEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "webhook.test",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "webhook": {
+         *           "id": 12,
+         *           "url": "https://erp.example/hooks"
+         *         },
+         *         "eventType": "receivable.paid"
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'webhook.test';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            webhook: {
+              id: number;
+              /** Format: uri */
+              url: string;
+            };
+            /** @enum {unknown} */
+            eventType:
+              | 'receivable-account.activated'
+              | 'receivable-account.disabled'
+              | 'receivable.created'
+              | 'receivable.paid'
+              | 'receivable.expired'
+              | 'receivable.disabled'
+              | 'receivable.settled'
+              | 'movement.created'
+              | 'settlement.completed'
+              | 'transfer.completed'
+              | 'transfer.failed'
+              | 'webhook.test';
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

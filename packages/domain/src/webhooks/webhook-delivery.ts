@@ -41,6 +41,19 @@ export interface NewWebhookDelivery {
   readonly claimedUntil: Date;
 }
 
+/**
+ * An attempt the dispatcher or a retry schedules: due at nextAttemptAt, or held (null) while its webhook is PAUSED or
+ * FAILED, until an activation releases it or WEBHOOK_RETENTION_HOURS expire it.
+ */
+export interface ScheduledDelivery extends Omit<NewWebhookDelivery, 'claimedUntil'> {
+  readonly nextAttemptAt: Date | null;
+}
+
+/** A due attempt a worker claimed: its lease keeps other workers off it until the result is recorded. */
+export interface ClaimedDelivery extends Omit<NewWebhookDelivery, 'claimedUntil'> {
+  readonly id: number;
+}
+
 /** What the endpoint did with an attempt. */
 export interface DeliveryResult {
   readonly status: Exclude<DeliveryStatus, 'PENDING'>;

@@ -1,6 +1,6 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
 import type { DeliveryOutcome, NewWebhook, Webhook } from './webhook';
-import type { DeliveryResult, DeliveryStatus, NewWebhookDelivery, WebhookDelivery } from './webhook-delivery';
+import type { ClaimedDelivery, DeliveryResult, DeliveryStatus, NewWebhookDelivery, ScheduledDelivery, WebhookDelivery } from './webhook-delivery';
 
 export interface WebhookRepository {
   /** Reads and locks the row until the transaction ends. */
@@ -12,9 +12,27 @@ export interface WebhookRepository {
   delete(id: number): Promise<void>;
   /**
    * Records the outcome of the latest attempt (lastDeliveryAt, lastDeliveryStatus) without a version check: a
-   * delivery finishing must neither fail on nor undo a change the integrator made meanwhile.
+   * delivery finishing must neither fail on nor undo a change the integrator made meanwhile. Counts it in the
+   * webhook's run of consecutive failed attempts (a success ends the run) and answers the run's length after it;
+   * undefined when the webhook is gone.
    */
-  recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<void>;
+  recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined>;
+  /** Ends the run of consecutive failures (an activation starts afresh). */
+  resetFailures(id: number): Promise<void>;
+  /** The webhooks of these customers, whatever their status: the dispatcher matches events against them. */
+  ofCustomers(customerIds: readonly number[]): Promise<Webhook[]>;
+  /** These webhooks, read without a lock; the ones gone are left out. */
+  findMany(ids: readonly number[]): Promise<Webhook[]>;
+}
+
+export interface DeliveryClaim {
+  readonly now: Date;
+  readonly claimedUntil: Date;
+  readonly limit: number;
+  /** At most this many attempts of one webhook in one claim. */
+  readonly perWebhook: number;
+  /** Webhooks whose attempts are left alone (this worker already sends as many to them as it may). */
+  readonly skipWebhooks: readonly number[];
 }
 
 export interface WebhookDeliveryRepository {
@@ -22,7 +40,28 @@ export interface WebhookDeliveryRepository {
   /** Ends a PENDING attempt with what the endpoint did; its lease goes with it. */
   /** Undefined when the attempt is gone (its webhook was deleted). */
   complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined>;
+  /** The highest attempt number of the event at the webhook; 0 when none. */
+  lastAttempt(webhookId: number, eventId: string): Promise<number>;
+  /** Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is. */
+  schedule(deliveries: readonly ScheduledDelivery[]): Promise<void>;
+  /**
+   * Leases due PENDING attempts (nextAttemptAt passed, or a lease that lapsed: its sender died), oldest due first,
+   * skipping those another transaction holds.
+   */
+  claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
+  /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */
+  hold(ids: readonly number[]): Promise<void>;
+  /**
+   * Makes a webhook's held attempts due at `now`, those held since `heldSince` or later; older ones end FAILED as
+   * expired. How many of each.
+   */
+  release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }>;
+  /** Ends up to `limit` attempts held since before `heldBefore` as FAILED (expired); how many. */
+  expireHeld(heldBefore: Date, limit: number): Promise<number>;
 }
+
+/** Why an attempt held past the retention window ended FAILED: its history shows this. */
+export const EXPIRED_REASON = 'expired: held while the webhook was not ACTIVE for longer than the retention window';
 
 export interface WebhookListFilter extends CommonListFilter {
   readonly customerId: number;
@@ -89,4 +128,10 @@ export interface WebhookDeliveryPorts {
   readonly eventIds: EventIdGenerator;
   /** How long an attempt being sent is held from other senders: longer than the sender's timeout. */
   readonly leaseMs: number;
+  /** Multiplies the retry schedule's delays (WEBHOOK_RETRY_SCALE; 1 in production, small in tests). */
+  readonly retryScale: number;
+  /** Consecutive failed attempts after which an ACTIVE webhook becomes FAILED (WEBHOOK_FAILURE_THRESHOLD). */
+  readonly failureThreshold: number;
+  /** How long a PAUSED or FAILED webhook keeps its attempts for an activation (WEBHOOK_RETENTION_HOURS). */
+  readonly retentionMs: number;
 }

@@ -13,6 +13,7 @@ import { contactRepositoryContract } from './contact-repository.contract';
 import { eventFeedContract } from './event-feed.contract';
 import { webhookRepositoryContract } from './webhook-repository.contract';
 import { pagingContract } from './paging.contract';
+import { webhookDeliveryRepositoryContract } from './webhook-delivery-repository.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -32,4 +33,5 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   eventFeedContract(factory, itRacing);
   webhookRepositoryContract(factory);
   pagingContract(factory);
+  webhookDeliveryRepositoryContract(factory, itRacing);
 }

@@ -17,11 +17,16 @@ export class InMemoryEventFeed implements EventFeed {
   async purgeDispatched(before: Date, after: PurgePosition | undefined, limit: number): Promise<PurgeBatch> {
     const { tables } = this.ref;
     const examined = tables.outbox.filter((row) => after === undefined || row.seq > after).slice(0, limit);
-    const doomed = new Set(examined.filter((row) => row.occurredAt < before && !tables.pendingEvents.has(row.seq)).map((row) => row.seq));
-    tables.outbox = tables.outbox.filter((row) => !doomed.has(row.seq));
+    const attempts = [...tables.webhookDeliveries.values()];
+    const unfinished = new Set(attempts.filter((d) => d.status === 'PENDING').map((d) => d.eventId));
+    const doomed = examined.filter((row) => row.occurredAt < before && !tables.pendingEvents.has(row.seq) && !unfinished.has(row.id));
+    const seqs = new Set(doomed.map((row) => row.seq));
+    const ids = new Set(doomed.map((row) => row.id));
+    tables.outbox = tables.outbox.filter((row) => !seqs.has(row.seq));
+    for (const d of attempts) if (ids.has(d.eventId)) tables.webhookDeliveries.delete(d.id);
     const reachedRecent = examined.some((row) => row.occurredAt >= before);
     const next = examined.length === limit && !reachedRecent ? examined[examined.length - 1].seq : undefined;
-    return { purged: doomed.size, ...(next === undefined ? {} : { next }) };
+    return { purged: doomed.length, ...(next === undefined ? {} : { next }) };
   }
 }
 

@@ -32,6 +32,7 @@ export interface OutboxRow extends StoredEvent {
 export interface StoredDelivery extends WebhookDelivery {
   readonly payload: string;
   readonly claimedUntil: Date | null;
+  readonly nextAttemptAt: Date | null;
 }
 
 /** Every table of the in-memory store, plain data only so a transaction can copy it whole. */
@@ -55,6 +56,8 @@ export interface Tables {
   contacts: Map<number, ContactSnapshot>;
   webhooks: Map<number, WebhookSnapshot>;
   webhookDeliveries: Map<number, StoredDelivery>;
+  /** Webhook id to its run of consecutive failed attempts. */
+  webhookFailures: Map<number, number>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: OutboxRow[];
   /** Positions (seq) of the events no dispatch has taken yet. */
@@ -80,6 +83,7 @@ export function emptyTables(): Tables {
     contacts: new Map(),
     webhooks: new Map(),
     webhookDeliveries: new Map(),
+    webhookFailures: new Map(),
     idempotency: new Map(),
     outbox: [],
     pendingEvents: new Set(),

@@ -1,6 +1,10 @@
 import {
   ConcurrentModificationError,
+  EXPIRED_REASON,
   Webhook,
+  type ClaimedDelivery,
+  type DeliveryClaim,
+  type ScheduledDelivery,
   type DeliveryOutcome,
   type DeliveryResult,
   type NewWebhook,
@@ -18,7 +22,10 @@ import { nextId, saveVersioned, type StoredDelivery, type TablesRef, type Tables
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 /** The history's view of a stored attempt. */
-const historyOf = ({ payload: _payload, claimedUntil: _claimedUntil, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
+const historyOf = ({ payload: _payload, claimedUntil: _claimedUntil, nextAttemptAt: _next, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
+
+/** Held: PENDING, neither due nor leased. */
+const isHeld = (d: StoredDelivery) => d.status === 'PENDING' && d.nextAttemptAt === null && d.claimedUntil === null;
 
 export class InMemoryWebhookRepository implements WebhookRepository {
   constructor(private readonly ref: TablesRef) {}
@@ -46,9 +53,29 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     }
   }
 
-  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<void> {
-    const found = this.ref.tables.webhooks.get(id);
-    if (found) this.ref.tables.webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcome });
+  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined> {
+    const { webhooks, webhookFailures } = this.ref.tables;
+    const found = webhooks.get(id);
+    if (!found) return undefined;
+    webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcome });
+    const failures = outcome === 'SUCCESS' ? 0 : (webhookFailures.get(id) ?? 0) + 1;
+    webhookFailures.set(id, failures);
+    return failures;
+  }
+
+  async resetFailures(id: number): Promise<void> {
+    this.ref.tables.webhookFailures.delete(id);
+  }
+
+  async ofCustomers(customerIds: readonly number[]): Promise<Webhook[]> {
+    return [...this.ref.tables.webhooks.values()].filter((w) => customerIds.includes(w.customerId)).map((w) => Webhook.rehydrate(w));
+  }
+
+  async findMany(ids: readonly number[]): Promise<Webhook[]> {
+    return ids.flatMap((id) => {
+      const found = this.ref.tables.webhooks.get(id);
+      return found ? [Webhook.rehydrate(found)] : [];
+    });
   }
 }
 
@@ -65,6 +92,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       durationMs: null,
       failureReason: null,
       claimedUntil,
+      nextAttemptAt: null,
     };
     this.ref.tables.webhookDeliveries.set(stored.id, stored);
     return historyOf(stored);
@@ -73,9 +101,70 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
     const found = this.ref.tables.webhookDeliveries.get(id);
     if (!found) return undefined;
-    const done: StoredDelivery = { ...found, ...result, claimedUntil: null };
+    const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
     this.ref.tables.webhookDeliveries.set(id, done);
     return historyOf(done);
+  }
+
+  async lastAttempt(webhookId: number, eventId: string): Promise<number> {
+    const attempts = [...this.ref.tables.webhookDeliveries.values()].filter((d) => d.webhookId === webhookId && d.eventId === eventId);
+    return Math.max(0, ...attempts.map((d) => d.attempt));
+  }
+
+  async schedule(deliveries: readonly ScheduledDelivery[]): Promise<void> {
+    const rows = this.ref.tables.webhookDeliveries;
+    const stored = new Set([...rows.values()].map((d) => `${d.webhookId} ${d.eventId} ${d.attempt}`));
+    for (const delivery of deliveries) {
+      if (stored.has(`${delivery.webhookId} ${delivery.eventId} ${delivery.attempt}`)) continue;
+      const id = nextId(this.ref.tables, 'webhook-delivery');
+      rows.set(id, { ...delivery, id, status: 'PENDING', responseCode: null, durationMs: null, failureReason: null, claimedUntil: null });
+    }
+  }
+
+  async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+    const dueAt = (d: StoredDelivery) => d.claimedUntil ?? d.nextAttemptAt;
+    const due = [...this.ref.tables.webhookDeliveries.values()]
+      .filter((d) => d.status === 'PENDING' && dueAt(d) !== null && dueAt(d)! <= claim.now && !claim.skipWebhooks.includes(d.webhookId))
+      .sort((a, b) => dueAt(a)!.getTime() - dueAt(b)!.getTime() || a.id - b.id);
+    const perWebhook = new Map<number, number>();
+    const claimed: ClaimedDelivery[] = [];
+    for (const d of due) {
+      const taken = perWebhook.get(d.webhookId) ?? 0;
+      if (taken >= claim.perWebhook || claimed.length >= claim.limit) continue;
+      perWebhook.set(d.webhookId, taken + 1);
+      this.ref.tables.webhookDeliveries.set(d.id, { ...d, claimedUntil: claim.claimedUntil });
+      const { id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt } = d;
+      claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt });
+    }
+    return claimed;
+  }
+
+  async hold(ids: readonly number[]): Promise<void> {
+    this.update(ids, (d) => ({ ...d, nextAttemptAt: null, claimedUntil: null }));
+  }
+
+  async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {
+    const held = [...this.ref.tables.webhookDeliveries.values()].filter((d) => d.webhookId === webhookId && isHeld(d));
+    const old = held.filter((d) => d.createdAt < heldSince).map((d) => d.id);
+    const recent = held.filter((d) => d.createdAt >= heldSince).map((d) => d.id);
+    this.update(old, (d) => ({ ...d, status: 'FAILED', failureReason: EXPIRED_REASON }));
+    this.update(recent, (d) => ({ ...d, nextAttemptAt: now }));
+    return { released: recent.length, expired: old.length };
+  }
+
+  async expireHeld(heldBefore: Date, limit: number): Promise<number> {
+    const old = [...this.ref.tables.webhookDeliveries.values()]
+      .filter((d) => isHeld(d) && d.createdAt < heldBefore)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .slice(0, limit)
+      .map((d) => d.id);
+    this.update(old, (d) => ({ ...d, status: 'FAILED', failureReason: EXPIRED_REASON }));
+    return old.length;
+  }
+
+  private update(ids: readonly number[], change: (d: StoredDelivery) => StoredDelivery): void {
+    const rows = this.ref.tables.webhookDeliveries;
+    for (const id of ids) rows.set(id, change(rows.get(id)!));
   }
 }
 

@@ -47,15 +47,26 @@ export class PauseWebhook {
   }
 }
 
-/** Brings a PAUSED or FAILED webhook back to ACTIVE (CONTRACT). */
+/**
+ * Brings a PAUSED or FAILED webhook back to ACTIVE (CONTRACT) with a fresh run of failures, and makes the attempts
+ * it held due now; those held longer than the retention window end FAILED as expired instead.
+ */
 export class ActivateWebhook {
   constructor(
-    private readonly uow: UnitOfWork<Scope>,
+    private readonly uow: UnitOfWork<Scope & Pick<TransactionScope, 'webhookDeliveries'>>,
     private readonly clock: Clock,
+    private readonly retentionMs: number,
   ) {}
 
   execute(input: WebhookTarget): Promise<Webhook> {
-    return change(this.uow, input, (current) => current.activate(this.clock.now()));
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      // Joins this transaction (a nested run), so the activation and the release commit together.
+      const activated = await change(this.uow, input, (current) => current.activate(now));
+      await tx.webhooks.resetFailures(activated.id);
+      await tx.webhookDeliveries.release(activated.id, now, new Date(now.getTime() - this.retentionMs));
+      return activated;
+    });
   }
 }
 

@@ -2,43 +2,96 @@ import type { Clock } from '../../shared/clock';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { parseEventTypes } from '../webhook';
-import type { WebhookDelivery } from '../webhook-delivery';
+import type { EventQueries } from '../../events/event-feed';
+import { eventEnvelope } from '../../events/event-envelope';
+import { parseEventTypes, type Webhook } from '../webhook';
+import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts } from '../webhook-ports';
 import type { WebhookTarget } from './change-webhook';
 
+type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
+type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'payload'>;
+type AttemptOf = (webhook: Webhook, tx: Scope) => Promise<Attempt> | Attempt;
+
 /**
- * POST /v1/webhooks/{id}/deliveries {eventType}: sends a webhook.test event now, whatever the webhook's status and
- * subscriptions, and answers how the endpoint took it. The attempt is recorded PENDING under a lease before the
- * call and completed after it, each in a transaction of its own: none stays open across the call.
+ * Sends one attempt now, whatever the webhook's status and subscriptions, and answers how the endpoint took it.
+ * The attempt is recorded PENDING under a lease before the call and completed after it, each in a transaction of
+ * its own: none stays open across the call. No retry follows a failure: the caller sees it and decides.
  */
+async function sendNow(
+  uow: UnitOfWork<Scope>,
+  clock: Clock,
+  ports: WebhookDeliveryPorts,
+  target: WebhookTarget,
+  attemptOf: AttemptOf,
+): Promise<WebhookDelivery> {
+  const now = clock.now();
+  const { delivery, request } = await uow.run(async (tx) => {
+    // Locked: two attempts of one event made at once take different attempt numbers.
+    const webhook = ownedBy(await tx.webhooks.getForUpdate(target.webhookId), target.customerId, 'webhook', target.webhookId);
+    const attempt = await attemptOf(webhook, tx);
+    return {
+      delivery: await tx.webhookDeliveries.insert({
+        ...attempt,
+        webhookId: webhook.id,
+        customerId: target.customerId,
+        createdAt: now,
+        claimedUntil: new Date(now.getTime() + ports.leaseMs),
+      }),
+      request: {
+        url: webhook.toSnapshot().url,
+        eventId: attempt.eventId,
+        body: attempt.payload,
+        secrets: webhook.signingSecrets(now).map((sealed) => ports.vault.open(sealed)),
+      },
+    };
+  });
+  const result = await ports.sender.send(request);
+  return uow.run(async (tx) => {
+    // Deleted meanwhile, the webhook took its history with it: the answer still tells what the endpoint did.
+    const done = await tx.webhookDeliveries.complete(delivery.id, result);
+    if (done) await tx.webhooks.recordDelivery(target.webhookId, clock.now(), result.status);
+    return done ?? { ...delivery, ...result };
+  });
+}
+
+/** POST /v1/webhooks/{id}/deliveries {eventType}: sends a webhook.test event now. */
 export class SendTestDelivery {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>>,
+    private readonly uow: UnitOfWork<Scope>,
     private readonly clock: Clock,
     private readonly ports: WebhookDeliveryPorts,
   ) {}
 
   async execute(input: WebhookTarget & { readonly eventType: string }): Promise<WebhookDelivery> {
     const [requested] = parseEventTypes([input.eventType], 'eventType');
-    const now = this.clock.now();
     const eventId = this.ports.eventIds.eventId();
-    const { delivery, request } = await this.uow.run(async (tx) => {
-      const webhook = ownedBy(await tx.webhooks.getForUpdate(input.webhookId), input.customerId, 'webhook', input.webhookId);
+    const createdAt = this.clock.now().toISOString();
+    return sendNow(this.uow, this.clock, this.ports, input, (webhook) => {
       const { id, url } = webhook.toSnapshot();
-      const body = JSON.stringify({ id: eventId, type: 'webhook.test', createdAt: now.toISOString(), data: { webhook: { id, url }, eventType: requested } });
-      const attempt = { webhookId: id, customerId: input.customerId, eventId, eventType: 'webhook.test' as const, attempt: 1, payload: body };
-      return {
-        delivery: await tx.webhookDeliveries.insert({ ...attempt, createdAt: now, claimedUntil: new Date(now.getTime() + this.ports.leaseMs) }),
-        request: { url, eventId, body, secrets: webhook.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed)) },
-      };
+      const payload = JSON.stringify({ id: eventId, type: 'webhook.test', createdAt, data: { webhook: { id, url }, eventType: requested } });
+      return { eventId, eventType: 'webhook.test', attempt: 1, payload };
     });
-    const result = await this.ports.sender.send(request);
-    return this.uow.run(async (tx) => {
-      // Deleted meanwhile, the webhook took its history with it: the answer still tells what the endpoint did.
-      const done = await tx.webhookDeliveries.complete(delivery.id, result);
-      if (done) await tx.webhooks.recordDelivery(input.webhookId, this.clock.now(), result.status);
-      return done ?? { ...delivery, ...result };
+  }
+}
+
+/**
+ * POST /v1/webhooks/{id}/deliveries {eventId}: a new attempt of one of the customer's events (still kept: see
+ * EVENT_RETENTION_DAYS), numbered after its earlier attempts at this webhook, with the same webhook-id and body.
+ */
+export class RedeliverEvent {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+    private readonly ports: WebhookDeliveryPorts,
+    private readonly events: EventQueries,
+  ) {}
+
+  execute(input: WebhookTarget & { readonly eventId: string }): Promise<WebhookDelivery> {
+    return sendNow(this.uow, this.clock, this.ports, input, async (webhook, tx) => {
+      const event = ownedBy(await this.events.get(input.eventId), input.customerId, 'event', input.eventId);
+      const attempt = (await tx.webhookDeliveries.lastAttempt(webhook.id, event.id)) + 1;
+      return { eventId: event.id, eventType: event.type, attempt, payload: JSON.stringify(eventEnvelope(event)) };
     });
   }
 }

@@ -1,0 +1,106 @@
+import type { Clock } from '../../shared/clock';
+import { drain } from '../../shared/drain';
+import type { UnitOfWork } from '../../shared/unit-of-work';
+import type { TransactionScope } from '../../transaction-scope';
+import { nextAttemptAt } from '../retry-schedule';
+import type { ClaimedDelivery, DeliveryResult } from '../webhook-delivery';
+import type { WebhookDeliveryPorts, WebhookRequest } from '../webhook-ports';
+
+type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
+
+/** A leased attempt and the request that sends it. */
+export interface DeliveryToSend {
+  readonly delivery: ClaimedDelivery;
+  readonly request: WebhookRequest;
+}
+
+/**
+ * The delivery worker's two steps, each its own short transaction, with the HTTP call between them outside any:
+ * `claim` leases due attempts (SKIP LOCKED; a lease longer than the sender's deadline, so a worker that dies
+ * mid-call leaves the attempt due again when it lapses: at least once, with the event id as webhook-id), and
+ * `send` calls the endpoint and records the result, the next attempt on the CONTRACT schedule when it failed, and
+ * the webhook's run of consecutive failures, which past WEBHOOK_FAILURE_THRESHOLD makes an ACTIVE webhook FAILED.
+ */
+export class DeliverWebhooks {
+  constructor(
+    private readonly uow: UnitOfWork<Scope>,
+    private readonly clock: Clock,
+    private readonly ports: WebhookDeliveryPorts,
+  ) {}
+
+  /** Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead. */
+  claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[] }): Promise<DeliveryToSend[]> {
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const claimed = await tx.webhookDeliveries.claimDue({
+        now,
+        claimedUntil: new Date(now.getTime() + this.ports.leaseMs),
+        limit: input.limit,
+        perWebhook: input.perWebhook,
+        skipWebhooks: input.skipWebhooks ?? [],
+      });
+      if (claimed.length === 0) return [];
+      const webhooks = new Map((await tx.webhooks.findMany([...new Set(claimed.map((d) => d.webhookId))])).map((w) => [w.id, w]));
+      const toSend: DeliveryToSend[] = [];
+      const held: number[] = [];
+      for (const delivery of claimed) {
+        const webhook = webhooks.get(delivery.webhookId);
+        if (!webhook) continue; // Deleted in between: its attempts went with it.
+        if (webhook.status !== 'ACTIVE') {
+          held.push(delivery.id);
+          continue;
+        }
+        const secrets = webhook.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed));
+        toSend.push({ delivery, request: { url: webhook.toSnapshot().url, eventId: delivery.eventId, body: delivery.payload, secrets } });
+      }
+      if (held.length > 0) await tx.webhookDeliveries.hold(held);
+      return toSend;
+    });
+  }
+
+  /** Sends one claimed attempt and records what came of it. Never throws for what the endpoint does. */
+  async send(item: DeliveryToSend): Promise<DeliveryResult> {
+    const result = await this.ports.sender.send(item.request);
+    await this.record(item.delivery, result);
+    return result;
+  }
+
+  private record(delivery: ClaimedDelivery, result: DeliveryResult): Promise<void> {
+    return this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      if (!(await tx.webhookDeliveries.complete(delivery.id, result))) return;
+      const failures = await tx.webhooks.recordDelivery(delivery.webhookId, now, result.status);
+      if (result.status === 'SUCCESS') return;
+      const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
+      // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
+      if (retryAt) {
+        const { id: _id, ...attempt } = delivery;
+        await tx.webhookDeliveries.schedule([{ ...attempt, attempt: delivery.attempt + 1, createdAt: retryAt, nextAttemptAt: retryAt }]);
+      }
+      if (failures === undefined || failures < this.ports.failureThreshold) return;
+      const webhook = await tx.webhooks.getForUpdate(delivery.webhookId);
+      if (webhook?.status === 'ACTIVE') await tx.webhooks.update(webhook.fail(now));
+    });
+  }
+}
+
+/**
+ * Ends attempts held longer than WEBHOOK_RETENTION_HOURS (their webhook stayed PAUSED or FAILED) as FAILED,
+ * recorded as expired, in batches of short transactions; how many. Once no attempt of an event is left to make,
+ * the event purge may take it.
+ */
+export class ExpireHeldDeliveries {
+  constructor(
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhookDeliveries'>>,
+    private readonly clock: Clock,
+    private readonly retentionMs: number,
+  ) {}
+
+  execute(input: { batchSize?: number } = {}): Promise<number> {
+    const batchSize = input.batchSize ?? 1_000;
+    return drain(batchSize, () => {
+      const now = this.clock.now();
+      return this.uow.run((tx) => tx.webhookDeliveries.expireHeld(new Date(now.getTime() - this.retentionMs), batchSize));
+    });
+  }
+}

@@ -1,0 +1,178 @@
+import { DispatchEvents, DispatchWebhookEvents, EXPIRED_REASON, PurgeEvents, Webhook, type DeliveryClaim, type ScheduledDelivery } from '../../src';
+import { FixedClock } from '../fakes';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
+
+/** Before every other suite's dates, so a claim here never takes their attempts. */
+const T0 = new Date('2024-01-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const FAILED = { status: 'FAILED', responseCode: 500, durationMs: 3, failureReason: 'answered 500' } as const;
+
+/** What the dispatcher and the delivery worker ask of storage: scheduling, claiming with leases, holding, expiring. */
+export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
+  describe('webhook delivery repository', () => {
+    const ctx = useHarness(factory);
+    let events = 0;
+    const webhookOf = async (customerId?: number) => {
+      const owner = customerId ?? (await ctx.newCustomer());
+      const subscription = { url: 'https://erp.example/hooks', events: ['receivable.paid' as const] };
+      return ctx.h.uow.run((tx) => tx.webhooks.insert(Webhook.register(owner, subscription, { sealed: 's', tail: '0000' }, at(0))));
+    };
+    const attempt = (webhook: Webhook, overrides: Partial<ScheduledDelivery> = {}): ScheduledDelivery => {
+      const eventId = `evt_c${process.pid}x${++events}`;
+      return {
+        webhookId: webhook.id,
+        customerId: webhook.customerId,
+        eventId,
+        eventType: 'receivable.paid',
+        attempt: 1,
+        payload: `{"id":"${eventId}"}`,
+        createdAt: at(0),
+        nextAttemptAt: at(0),
+        ...overrides,
+      };
+    };
+    const schedule = (deliveries: ScheduledDelivery[]) => ctx.h.uow.run((tx) => tx.webhookDeliveries.schedule(deliveries));
+    const claim = (webhooks: Webhook[], overrides: Partial<DeliveryClaim> = {}) =>
+      ctx.h.uow
+        .run((tx) => tx.webhookDeliveries.claimDue({ now: at(1), claimedUntil: at(2), limit: 100, perWebhook: 100, skipWebhooks: [], ...overrides }))
+        .then((claimed) => claimed.filter((d) => webhooks.some((w) => w.id === d.webhookId)));
+    const statuses = async (webhook: Webhook) =>
+      (await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id }, { page: 1, count: 100 })).items.map((d) => [d.eventId, d.status, d.failureReason]);
+
+    it('schedules an attempt once: the same webhook, event and attempt again is left as it is', async () => {
+      const webhook = await webhookOf();
+      const first = attempt(webhook);
+      await schedule([first, attempt(webhook)]);
+      await schedule([
+        { ...first, payload: '{"changed":true}' },
+        { ...first, attempt: 3 },
+      ]);
+      const lastAttempt = (eventId: string) => ctx.h.uow.run((tx) => tx.webhookDeliveries.lastAttempt(webhook.id, eventId));
+      expect([await lastAttempt(first.eventId), await lastAttempt('evt_none')]).toEqual([3, 0]);
+      const claimed = (await claim([webhook])).filter((d) => d.attempt === 1);
+      expect(claimed).toHaveLength(2);
+      const { nextAttemptAt: _due, ...stored } = first;
+      expect(claimed.find((d) => d.eventId === first.eventId)).toEqual({ ...stored, id: expect.any(Number) });
+    });
+
+    it('claims due attempts only, at most perWebhook of a webhook, none of a skipped one, and not again while leased', async () => {
+      const [a, b, skipped] = [await webhookOf(), await webhookOf(), await webhookOf()];
+      await schedule([attempt(a), attempt(a), attempt(a), attempt(b), attempt(b, { nextAttemptAt: at(5) }), attempt(skipped)]);
+      const first = await claim([a, b, skipped], { perWebhook: 2, skipWebhooks: [skipped.id] });
+      expect(first.map((d) => d.webhookId).sort()).toEqual([a.id, a.id, b.id].sort());
+      // The third of a is due; the leased ones are not, until their lease lapses (a worker died mid-call).
+      const second = await claim([a, b]);
+      expect(second.map((d) => d.webhookId)).toEqual([a.id]);
+      const lapsed = await claim([a, b], { now: at(3), claimedUntil: at(4) });
+      expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
+    });
+
+    itRacing('never hands one attempt to two workers claiming at once', async () => {
+      const webhook = await webhookOf();
+      await schedule(Array.from({ length: 40 }, () => attempt(webhook)));
+      const runs = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          ctx.h.uow.run(async (tx) => {
+            const claimed = await tx.webhookDeliveries.claimDue({ now: at(1), claimedUntil: at(2), limit: 15, perWebhook: 100, skipWebhooks: [] });
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            return claimed.filter((d) => d.webhookId === webhook.id);
+          }),
+        ),
+      );
+      const ids = runs.flat().map((d) => d.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(40);
+    });
+
+    it('holds attempts until a release makes them due, expiring those held since before the window', async () => {
+      const webhook = await webhookOf();
+      const [old, recent, leased] = [
+        attempt(webhook, { createdAt: at(-100), nextAttemptAt: null }),
+        attempt(webhook, { nextAttemptAt: null }),
+        attempt(webhook),
+      ];
+      await schedule([old, recent, leased]);
+      const [claimed] = await claim([webhook]);
+      expect(claimed.eventId).toBe(leased.eventId);
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.hold([claimed.id]));
+      expect(await claim([webhook], { now: at(30) })).toEqual([]);
+      const released = await ctx.h.uow.run((tx) => tx.webhookDeliveries.release(webhook.id, at(1), at(-10)));
+      expect(released).toEqual({ released: 2, expired: 1 });
+      expect((await claim([webhook])).map((d) => d.eventId).sort()).toEqual([recent.eventId, leased.eventId].sort());
+      expect(await statuses(webhook)).toContainEqual([old.eventId, 'FAILED', EXPIRED_REASON]);
+    });
+
+    it('expires held attempts older than the window, oldest first, a batch at a time', async () => {
+      const webhook = await webhookOf();
+      const held = [-300, -200, -100, 10].map((minutes) => attempt(webhook, { createdAt: at(minutes), nextAttemptAt: null }));
+      await schedule(held);
+      const heldBefore = at(0);
+      // Other suites' held attempts are younger than T0: only these are old enough.
+      expect(await ctx.h.uow.run((tx) => tx.webhookDeliveries.expireHeld(heldBefore, 2))).toBe(2);
+      expect(await ctx.h.uow.run((tx) => tx.webhookDeliveries.expireHeld(heldBefore, 2))).toBe(1);
+      const byEvent = new Map((await statuses(webhook)).map(([eventId, status]) => [eventId, status]));
+      expect(held.map((d) => byEvent.get(d.eventId))).toEqual(['FAILED', 'FAILED', 'FAILED', 'PENDING']);
+    });
+
+    it("counts a webhook's consecutive failed attempts, a success ending the run and a reset starting afresh", async () => {
+      const webhook = await webhookOf();
+      const record = (outcome: 'SUCCESS' | 'FAILED') => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(1), outcome));
+      expect([await record('FAILED'), await record('FAILED'), await record('SUCCESS'), await record('FAILED')]).toEqual([1, 2, 0, 1]);
+      await ctx.h.uow.run((tx) => tx.webhooks.resetFailures(webhook.id));
+      expect(await record('FAILED')).toBe(1);
+      await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id));
+      expect(await record('FAILED')).toBeUndefined();
+    });
+
+    it("finds a customer's webhooks and webhooks by id, whatever their status", async () => {
+      const customerId = await ctx.newCustomer();
+      const [first, second] = [await webhookOf(customerId), await webhookOf(customerId)];
+      await ctx.h.uow.run((tx) => tx.webhooks.update(second.pause(at(1))));
+      const other = await webhookOf();
+      const ofCustomer = await ctx.h.uow.run((tx) => tx.webhooks.ofCustomers([customerId]));
+      expect(ofCustomer.map((w) => [w.id, w.status]).sort()).toEqual(
+        [
+          [first.id, 'ACTIVE'],
+          [second.id, 'PAUSED'],
+        ].sort(),
+      );
+      const found = await ctx.h.uow.run((tx) => tx.webhooks.findMany([other.id, first.id, 999_999_999]));
+      expect(found.map((w) => w.id).sort()).toEqual([first.id, other.id].sort());
+    });
+
+    it('dispatches an event to each subscribed webhook, and purges it only once no attempt of it is left to make, with its attempts', async () => {
+      const customerId = await ctx.newCustomer();
+      const [active, paused] = [await webhookOf(customerId), await webhookOf(customerId)];
+      await ctx.h.uow.run((tx) => tx.webhooks.update(paused.pause(at(0))));
+      const event = (n: number) => ({ customerId, type: 'receivable.paid' as const, occurredAt: at(n), data: { receivable: { id: n } } });
+      await ctx.h.uow.run((tx) => tx.outbox.record([event(1), event(2), { ...event(3), type: 'movement.created' as const }]));
+      await new DispatchWebhookEvents(new DispatchEvents(ctx.h.uow), new FixedClock(at(1))).execute();
+      const sent = await claim([active, paused]);
+      // The subscribed type only; the PAUSED webhook's attempts are held, not due.
+      expect(sent.map((d) => [d.webhookId, JSON.parse(d.payload).data])).toEqual([
+        [active.id, { receivable: { id: 1 } }],
+        [active.id, { receivable: { id: 2 } }],
+      ]);
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.release(paused.id, at(1), at(0)));
+      const released = await claim([paused]);
+      for (const done of [...sent, released[0]]) await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(done.id, FAILED));
+
+      await new PurgeEvents(ctx.h.uow, new FixedClock(at(40 * 24 * 60))).execute({ retentionDays: 30 });
+
+      // Event 1's attempts are finished: it goes with them. Event 2 still has an attempt to make at the PAUSED one.
+      const kept = (await ctx.h.eventQueries.list({ customerId }, { page: 1, count: 10 })).items.map((e) => e.data);
+      expect(kept).toEqual([{ receivable: { id: 2 } }]);
+      const history = async (webhook: Webhook) => (await statuses(webhook)).map(([eventId]) => eventId);
+      expect(await history(active)).toEqual([sent[1].eventId]);
+      expect(await history(paused)).toEqual([sent[1].eventId]);
+    });
+
+    it('completes a claimed attempt, so it is due no more', async () => {
+      const webhook = await webhookOf();
+      await schedule([attempt(webhook)]);
+      const [claimed] = await claim([webhook]);
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, FAILED));
+      expect(await claim([webhook], { now: at(10) })).toEqual([]);
+    });
+  });
+}

@@ -7,7 +7,7 @@ const api = createApiClient({
   credentials: { clientId: process.env.CLIENT_ID ?? 'sandbox-client', clientSecret: process.env.CLIENT_SECRET ?? 'sandbox-secret' },
 });
 
-walkMoneyPath(api, (step, answer) => console.log(step.padEnd(18), JSON.stringify(answer))).catch((error: unknown) => {
+walkMoneyPath(api, (step, answer) => console.log(step.padEnd(20), JSON.stringify(answer))).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

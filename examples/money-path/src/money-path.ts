@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '@rcs/client';
-
-/** Called once per step with what the service answered. */
-export type Report = (step: string, answer: unknown) => void;
+import { balanceAndMovements, currentAccountId } from './current-accounts';
+import { payOut } from './pay-out';
+import { pause, type Keyed, type Report } from './walk';
 
 const PAYER = { businessName: 'ACME SA', taxId: '30-71234567-1', documentType: 'CUIT' as const };
-const POLL_MS = 500;
 
 /**
  * From a login to money in the customer's MAIN current account: a client (the payer), its receivable account once
  * ACTIVE, an invoice of 1,500.00 with a credit note of 200.00 under it, the payer's transfer of the net 1,300.00
- * (the sandbox stands in for the bank), the invoice marked PAID, the settlement run, and the balance it left.
+ * (the sandbox stands in for the bank), the invoice marked PAID, the settlement run, and the balance it left;
+ * then part of that money paid out to a recipient and moved to the SUB account (see pay-out.ts).
  * Amounts travel as the API's decimal numbers of pesos. The client throws an ApiError for any refusal, so every
  * answer it returns has its data: the `!`s say so.
  */
 export async function walkMoneyPath(api: ApiClient, report: Report) {
   // The document marks these writes' Idempotency-Key required, so the walk names it: one per write and run.
   const run = randomUUID();
-  const keyed = (write: string) => ({ header: { 'Idempotency-Key': `${write}-${run}` } });
+  const keyed: Keyed = (write) => ({ header: { 'Idempotency-Key': `${write}-${run}` } });
 
   const { data: me } = await api.GET('/v1/me');
   report('logged-in', me);
@@ -51,12 +51,12 @@ export async function walkMoneyPath(api: ApiClient, report: Report) {
   const { data: settlement } = await api.POST('/v1/sandbox/settlement-runs', { body: {} });
   report('settlement-run', settlement);
 
-  const { data: mains } = await api.GET('/v1/current-accounts', { params: { query: { accountType: 'MAIN' } } });
-  const main = { path: { id: mains![0].id } };
-  const { data: balance } = await api.GET('/v1/current-accounts/{id}/balances', { params: main });
+  const mainId = await currentAccountId(api, 'MAIN');
+  const { balance, movements } = await balanceAndMovements(api, mainId);
   report('balance', balance);
-  const { data: movements } = await api.GET('/v1/current-accounts/{id}/movements', { params: { ...main, query: { count: 5 } } });
   report('movements', movements);
+
+  await payOut(api, report, keyed, mainId);
 }
 
 /** A new receivable account for the client, or the one it has already (the service names it in its refusal). */
@@ -77,6 +77,6 @@ async function activeAccount(api: ApiClient, id: number) {
     const { data } = await api.GET('/v1/receivable-accounts/{id}', { params: { path: { id }, query: { expand: 'owner' } } });
     if (data!.status === 'ACTIVE') return data!;
     if (data!.status === 'DISABLED') throw new Error(`receivable account ${id} is DISABLED (${data!.disabledReason}): ${data!.disabledMessage ?? ''}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await pause();
   }
 }

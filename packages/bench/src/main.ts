@@ -8,9 +8,7 @@ import { printTable, writeResults, type Row } from './report';
 import { createReceivables, listReceivables, login, replayReceivable, type ScenarioRun } from './scenarios';
 import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
-import { settlementBaseline } from './settlement-baseline';
-import { settlementScenario } from './settlement-scenario';
-import { transferScenario } from './transfer-scenario';
+import { settlementRows, transferRow } from './settlement-and-transfer-rows';
 import { withCpuCost } from './cpu';
 import { floorScenarios } from './floor';
 import { halfLoadCreations, halfLoadRow, type HalfLoad } from './latency-scenario';
@@ -213,50 +211,8 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
     });
   });
 
-  await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, async (url) => {
-    // Baseline (d) before and after the settlement, the faster kept, as (a) and (b) are.
-    const dBefore = await settlementBaseline(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT);
-    const s = await settlementScenario(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT);
-    const dAfter = await settlementBaseline(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT);
-    const d = dBefore.seconds <= dAfter.seconds ? dBefore : dAfter;
-    const dRate = d.receivables / d.seconds;
-    const databaseCpu = (seconds: number | undefined) => (seconds === undefined ? '' : `, database CPU ${seconds.toFixed(1)} s`);
-    rows.push({
-      storage: '-',
-      scenario: 'baseline (d) settle in SQL batches',
-      result: { throughput: dRate, errors: 0, count: d.receivables, unit: 'receivables/s' },
-      note:
-        `${d.seconds.toFixed(1)} s${databaseCpu(d.databaseCpuSeconds)}, ${d.movements.toLocaleString('en')} movements; ` +
-        `runs: ${dBefore.seconds.toFixed(1)} and ${dAfter.seconds.toFixed(1)} s; the faster is kept`,
-    });
-    const receivables = (SETTLEMENT_ACCOUNTS * SETTLEMENT_PER_ACCOUNT).toLocaleString('en');
-    const time = `${s.seconds.toFixed(1)} s (service CPU ${s.serviceCpuSeconds.toFixed(1)} s${databaseCpu(s.databaseCpuSeconds)})`;
-    const memory = `peak RSS ${s.peakRssMiB.toFixed(0)} MiB`;
-    const throughput = s.settledReceivables / s.seconds;
-    rows.push({
-      storage: 'postgres',
-      scenario: `settlement: ${receivables} receivables / ${SETTLEMENT_ACCOUNTS.toLocaleString('en')} accounts`,
-      result: { throughput, errors: s.ledgerHolds ? 0 : 1, count: s.settlements, unit: 'receivables/s' },
-      baseline: '(d)',
-      ratio: throughput / dRate,
-      target: '>= 50% of (d); <= 60 s, memory flat',
-      met: throughput >= 0.5 * dRate && s.seconds <= 60 && s.ledgerHolds,
-      note: `${time}, ${memory}, ${s.settlements} settlements, ledger ${s.ledgerHolds ? 'holds' : 'BROKEN'}`,
-    });
-  });
-
-  await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, async (url) => {
-    const t = await transferScenario(url, TRANSFERS);
-    const throughput = t.completed / t.seconds;
-    rows.push({
-      storage: 'postgres',
-      scenario: `transfer run: ${TRANSFERS.toLocaleString('en')} outgoing transfers, in-process simulator`,
-      result: { throughput, errors: t.ledgerHolds && t.completed === TRANSFERS ? 0 : 1, count: t.completed, unit: 'transfers/s' },
-      target: '>= 1,000 transfers/s',
-      met: throughput >= 1_000 && t.ledgerHolds && t.completed === TRANSFERS,
-      note: `${t.seconds.toFixed(1)} s (service CPU ${t.serviceCpuSeconds.toFixed(1)} s), peak RSS ${t.peakRssMiB.toFixed(0)} MiB, ${t.completed} COMPLETED, ledger ${t.ledgerHolds ? 'holds' : 'BROKEN'}`,
-    });
-  });
+  rows.push(...(await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, (url) => settlementRows(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT))));
+  rows.push(await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, (url) => transferRow(url, TRANSFERS)));
 
   rows.push({
     storage: 'postgres',

@@ -1,22 +1,34 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { components } from '@rcs/client';
+import { createApiClient, type components } from '@rcs/client';
 import { startOwnService, type OwnService } from '../../../packages/app/test/support/processes';
 
 type Balances = components['schemas']['Balances'];
 type Movement = components['schemas']['Movement'];
 type Transfer = components['schemas']['Transfer'];
+type Delivery = components['schemas']['WebhookDelivery'];
+/** An event as the example prints it. */
+type PrintedEvent = { id: string; type: string; createdAt: string; about: Record<string, number> };
 
-const SCRIPT = path.join(__dirname, '..', 'dist', 'src', 'main.js');
+const EXAMPLE = path.join(__dirname, '..');
+const SCRIPT = path.join(EXAMPLE, 'dist', 'src', 'main.js');
 
-/** Runs the built example as a reader would against `baseUrl`, and reads back each step it printed. */
-async function runExample(baseUrl: string): Promise<Map<string, unknown>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT], { env: { ...process.env, BASE_URL: baseUrl }, timeout: 30_000 }).catch(
-    (error: { stdout: string; stderr: string }) => {
-      throw new Error(`${error.stderr}printed before:\n${error.stdout}`);
-    },
-  );
+/** The receiver's key and certificate made by the command the README gives (`npm run certificate`), in `dir`. */
+function makeCertificate(dir: string): { RECEIVER_KEY_FILE: string; RECEIVER_CERT_FILE: string } {
+  const { scripts } = JSON.parse(readFileSync(path.join(EXAMPLE, 'package.json'), 'utf8'));
+  execFileSync('sh', ['-c', scripts.certificate], { cwd: dir, stdio: 'pipe' });
+  return { RECEIVER_KEY_FILE: path.join(dir, '.receiver', 'key.pem'), RECEIVER_CERT_FILE: path.join(dir, '.receiver', 'cert.pem') };
+}
+
+/** Runs the built example as a reader would against `baseUrl`, with `env`, and reads back each step it printed. */
+async function runExample(baseUrl: string, env: NodeJS.ProcessEnv): Promise<Map<string, unknown>> {
+  const options = { env: { ...process.env, BASE_URL: baseUrl, ...env }, timeout: 60_000 };
+  const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT], options).catch((error: { stdout: string; stderr: string }) => {
+    throw new Error(`${error.stderr}printed before:\n${error.stdout}`);
+  });
   const steps = stdout
     .trim()
     .split('\n')
@@ -24,20 +36,31 @@ async function runExample(baseUrl: string): Promise<Map<string, unknown>> {
   return new Map(steps.map(([, step, answer]) => [step, JSON.parse(answer)]));
 }
 
-/** The example script, built, run against the built service started as `npm start` starts it, so it cannot rot. */
+/**
+ * The example script, built, run against the built service started as `npm start` starts it, so it cannot rot:
+ * first with the receiver's certificate, made as the README says and trusted by the service through
+ * WEBHOOK_CA_FILE, then with none, as a reader who only ran `npm start` would.
+ */
 describe('the money path example', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rcs-money-path-'));
   let service: OwnService | undefined;
   let printed: Map<string, unknown>;
 
   beforeAll(async () => {
-    service = await startOwnService();
-    printed = await runExample(service.url);
-  }, 60_000);
+    const certificate = makeCertificate(dir);
+    service = await startOwnService({ WEBHOOK_CA_FILE: certificate.RECEIVER_CERT_FILE });
+    printed = await runExample(service.url, certificate);
+  }, 90_000);
 
-  afterAll(() => service?.stop());
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('prints every step of the money path in order', () => {
+  it('prints every step of the money path in order, between the webhook registered and the events it received', () => {
     expect([...printed.keys()]).toEqual([
+      'webhook',
+      'webhook-test',
       'logged-in',
       'client',
       'receivable-account',
@@ -59,7 +82,52 @@ describe('the money path example', () => {
       'main-movements-after',
       'sub-balance-after',
       'sub-movements-after',
+      'webhook-events',
+      'webhook-redelivery',
+      'webhook-receiver',
     ]);
+  });
+
+  it('registers a webhook for every event type at its HTTPS receiver, printed without its secret, and reaches it', () => {
+    const webhook = printed.get('webhook') as components['schemas']['Webhook'];
+    expect(webhook).toMatchObject({ url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/hooks$/), status: 'ACTIVE' });
+    expect(webhook.events).toHaveLength(12);
+    expect(webhook).not.toHaveProperty('secret');
+    expect(printed.get('webhook-test')).toMatchObject({ eventType: 'webhook.test', status: 'SUCCESS', responseCode: 204 });
+  });
+
+  it('receives, verified and once each, the events of every step it walked', () => {
+    const id = (step: string) => (printed.get(step) as { id: number }).id;
+    const [invoice, creditNote] = [id('invoice'), id('credit-note')];
+    const settlement = events().find((event) => event.type === 'settlement.completed')!;
+    expect(events().map(({ type, about }) => [type, about])).toEqual(
+      expect.arrayContaining([
+        ['webhook.test', { webhook: id('webhook') }],
+        ['receivable-account.activated', { receivableAccount: id('receivable-account') }],
+        ['receivable.created', { receivable: invoice }],
+        ['receivable.created', { receivable: creditNote }],
+        ['movement.created', { movement: id('collection') }],
+        ['receivable.paid', { receivable: invoice }],
+        ['receivable.settled', { receivable: invoice }],
+        ['receivable.settled', { receivable: creditNote }],
+        ...(printed.get('transfers') as Transfer[]).map((transfer) => ['transfer.completed', { transfer: transfer.id }]),
+      ]),
+    );
+    expect(settlement.about.settlement).toBe((printed.get('movements') as Movement[])[0].settlementId);
+    expect(new Set(events().map((event) => event.id)).size).toBe(events().length);
+    expect(printed.get('webhook-receiver')).toMatchObject({ events: events().length, refused: 0 });
+  });
+
+  it('skips a redelivered event as a duplicate', () => {
+    const settlement = events().find((event) => event.type === 'settlement.completed')!;
+    expect(printed.get('webhook-redelivery')).toMatchObject({ eventId: settlement.id, attempt: 2, status: 'SUCCESS' } satisfies Partial<Delivery>);
+    expect(printed.get('webhook-receiver')).toEqual({ events: events().length, duplicates: 1, refused: 0 });
+  });
+
+  it('deletes its webhook at the end, leaving no endpoint to fail', async () => {
+    const api = createApiClient({ baseUrl: service!.url, credentials: { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' } });
+    const { data: webhooks } = await api.GET('/v1/webhooks');
+    expect(webhooks).toEqual([]);
   });
 
   it('waits for the receivable account to be ACTIVE with its CVU', () => {
@@ -121,12 +189,19 @@ describe('the money path example', () => {
     expect(movementsOf('sub-movements-after')).toContainEqual(['CREDIT', 'TRANSFER_IN', moved]);
   });
 
-  it('runs again on the same sandbox, paying the recipients it saved the first time', async () => {
-    const again = await runExample(service!.url);
+  it('runs again on the same sandbox without a certificate, saying how to add the receiver, and pays the recipients it saved the first time', async () => {
+    const again = await runExample(service!.url, { RECEIVER_CERT_FILE: path.join(dir, 'absent.pem') });
+    expect([...again.keys()].slice(0, 2)).toEqual(['no-webhook-receiver', 'logged-in']);
+    expect(again.get('no-webhook-receiver')).toMatch(/npm run certificate -w examples\/money-path.*WEBHOOK_CA_FILE=/);
     for (const step of ['recipient-by-cbu', 'recipient-by-alias'])
       expect(again.get(step)).toMatchObject({ id: (printed.get(step) as components['schemas']['Contact']).id });
     expect(again.get('transfers')).toEqual([expect.objectContaining({ status: 'COMPLETED' }), expect.objectContaining({ status: 'COMPLETED' })]);
-  }, 30_000);
+  }, 60_000);
+
+  /** The events the example printed as received. */
+  function events(): PrintedEvent[] {
+    return printed.get('webhook-events') as PrintedEvent[];
+  }
 
   /** The amount of the printed transfer of that type, in cents. */
   function transferred(type: Transfer['type']): number {

@@ -89,14 +89,15 @@ export interface OwnService {
 }
 
 /**
- * Starts the built service on storage of its own, with the scheduled settlement once a year: a test that collects
- * and then runs the settlement itself must not have the schedule sweep the money first.
+ * Starts the built service on storage of its own, with `env` over this process's environment and the scheduled
+ * settlement once a year: a test that collects and then runs the settlement itself must not have the schedule
+ * sweep the money first.
  */
-export async function startOwnService(): Promise<OwnService> {
+export async function startOwnService(env: NodeJS.ProcessEnv = {}): Promise<OwnService> {
   const storage = await serviceStorage();
   let service: ServiceProcess;
   try {
-    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *' });
+    service = await startService({ ...storage.env, SETTLEMENT_CRON: '0 0 1 1 *', ...env });
   } catch (error) {
     await storage.close();
     throw error;

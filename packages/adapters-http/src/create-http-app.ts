@@ -30,6 +30,7 @@ import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
 import { assertNumbersExact } from './middleware/exact-numbers';
 import type { Application, Clock, IncomingTransferNotifications } from '@rcs/domain';
+import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
 
 export interface HttpOptions {
   readonly app: Application;
@@ -80,7 +81,7 @@ export function createHttpApp(options: HttpOptions): Express {
     assertNumbersExact(bytes.toString(encoding as BufferEncoding));
     keepRawBody(req, res, bytes);
   };
-  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: ['application/json', 'application/*+json'], verify })));
+  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly);
 
   const limits = rateLimitRules(options.rateLimits);
   const authenticated = [

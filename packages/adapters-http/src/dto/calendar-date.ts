@@ -3,8 +3,8 @@ import { ValidateBy } from 'class-validator';
 /** Years 0001 to 9999: PostgreSQL has no year 0000 (it would fail the statement, a 500, instead of a 400 here). */
 const DAY = /^(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-/** A time of day after a date, with an optional UTC offset (none: the server's local time, as JavaScript reads it). */
-const TIME = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
+/** A time of day after a date, with its UTC offset: without one, the instant would be the server's local time. */
+const TIME = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
 /** A YYYY-MM-DD date that exists (not 2026-02-30, not in year 0000). */
 export function isCalendarDate(value: unknown): boolean {
@@ -13,7 +13,7 @@ export function isCalendarDate(value: unknown): boolean {
   return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 }
 
-/** A calendar date as isCalendarDate says, alone or followed by a time: YYYY-MM-DD[Thh:mm[:ss[.fff]][Z|±hh:mm]]. */
+/** A calendar date as isCalendarDate says, alone or followed by a time: YYYY-MM-DD[Thh:mm[:ss[.fff]](Z|±hh:mm)]. */
 export function isDateOrTimestamp(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   const [day, time] = [value.slice(0, 10), value.slice(10)];

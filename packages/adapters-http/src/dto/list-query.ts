@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_PAGE_SIZE, ValidationError, type CommonListFilter, type PageKey, type PageRequest } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
@@ -8,10 +8,13 @@ import { PageCursor } from './page-cursor';
 
 const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
 
+/** Digits only: Number() would also read 0x10, 1e1, ' 1' and 10.0 as integers. */
+const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
 /** page and count, which every list accepts, and the cursor of a Link header (instead of page). */
 export class PageQuery {
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'page must be an integer' })
   @Min(1, { message: 'page must be 1 or more' })
   // Beyond it, the page's offset would reach the database in exponent notation, which it cannot read.
@@ -19,7 +22,7 @@ export class PageQuery {
   page?: number;
 
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'count must be an integer' })
   @Min(1, { message: 'count must be 1 or more' })
   @Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` })

@@ -5,8 +5,8 @@ import type { PageKey } from '@rcs/domain';
 import { allOf } from './all-of';
 import { isEntityId } from './entity-id';
 
-/** A sort value as the lists give it: a UTC instant, to the microsecond. */
-const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?Z$/;
+/** A sort value as the lists give it: a UTC instant, to the microsecond, in the years PostgreSQL has (0001 to 9999). */
+const INSTANT = /^((?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?Z$/;
 
 /** The opaque text a Link header carries for the page starting after `key`. */
 export function cursorOf(key: PageKey): string {

@@ -18,6 +18,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   'idempotency-request-in-progress': 409,
   'concurrent-modification': 409,
   'payload-too-large': 413,
+  'unsupported-media-type': 415,
   'rate-limit-exceeded': 429,
   'internal-error': 500,
   'external-provider-unavailable': 502,

@@ -57,7 +57,7 @@ export const openApiDocument = {
         'RateLimit/RateLimit-Policy of later drafts), telling the allowance closest to running out: per credential for ' +
         'a valid token; per source address for logins and for requests whose token is missing or refused; per clientId ' +
         'and source address for logins. Limits count requests per sliding minute. A 429 rate-limit-exceeded also ' +
-        'carries Retry-After. A body that cannot be read at all (400 or 413 before authentication) carries none.',
+        'carries Retry-After. A body that cannot be read at all (400, 413 or 415 before authentication) carries none.',
       'Amounts are JSON numbers with at most 2 decimals, always exact in the JSON text. A single amount is at most ' +
         '9999999999999.99 (15 significant digits, which a double holds exactly); sums (balances, settlements and their ' +
         'movements, settledAmount, pendingAmount, route settlement totals) may go past it and are then written with ' +

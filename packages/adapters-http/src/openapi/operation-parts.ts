@@ -164,7 +164,7 @@ export function operation(spec: OperationSpec): object {
     ...(authenticated && (spec.key || spec.body)
       ? { 'concurrent-modification': 'another transaction changed the same rows at the same moment; retrying is safe' }
       : {}),
-    ...(spec.body ? { 'payload-too-large': 'bodies are limited to 1 MB' } : {}),
+    ...(spec.body ? { 'payload-too-large': 'bodies are limited to 1 MB', 'unsupported-media-type': 'a body must be sent as application/json' } : {}),
     ...spec.refusals,
   };
   const answers = { ...spec.responses, ...refusalResponses(refusals) };

@@ -130,6 +130,11 @@ describe('clients', () => {
   it.each([
     ['a cursor no list gave', 'cursor=bm90LWEtY3Vyc29y', 'cursor'],
     ['a cursor naming a day that does not exist', `cursor=${Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', 1])).toString('base64url')}`, 'cursor'],
+    [
+      'a cursor naming year 0000, which PostgreSQL has not',
+      `cursor=${Buffer.from(JSON.stringify(['0000-12-31T23:59:59.999999Z', 1])).toString('base64url')}`,
+      'cursor',
+    ],
     ['both page and cursor', `page=2&cursor=${Buffer.from(JSON.stringify(['2026-02-01T00:00:00.000000Z', 1])).toString('base64url')}`, 'page'],
   ])('answers a list with %s with 400 validation', async (_what, query, field) => {
     const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
@@ -141,6 +146,10 @@ describe('clients', () => {
     ['count over 200', 'count=201', 'count'],
     ['page 0', 'page=0', 'page'],
     ['a non-numeric page', 'page=abc', 'page'],
+    ['a hexadecimal count', 'count=0x10', 'count'],
+    ['a count in exponent notation', 'count=1e1', 'count'],
+    ['a count with a decimal point', 'count=10.0', 'count'],
+    ['a page with a leading space', 'page=%201', 'page'],
     ['malformed ids', 'ids=1,x', 'ids'],
     ['a malformed fromDate', 'fromDate=yesterday', 'fromDate'],
     ['a short taxId', 'taxId=123', 'taxId'],

@@ -37,10 +37,24 @@ describe('HTTP conventions', () => {
     expect(res.body.code).toBe('validation');
   });
 
-  it('answers a body without JSON content type with 400 validation', async () => {
-    const res = await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'text/plain').send('hello');
-    expect(res.status).toBe(400);
-    expect(res.body.invalidParams[0].name).toBe('body');
+  it.each([
+    ['text/plain', 'hello', '30-71234567-1'],
+    ['application/x-www-form-urlencoded', 'businessName=Acme', '20-12345678-6'],
+  ])('answers a %s body with 415 unsupported-media-type and keeps nothing under its key', async (type, body, taxId) => {
+    const send = () => request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Idempotency-Key', `media-${type}`);
+    const res = await send().set('Content-Type', type).send(body);
+    expect(res.status).toBe(415);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('unsupported-media-type');
+    const retried = await send()
+      .set('Content-Type', 'application/json')
+      .send({ businessName: `Medios ${type}`, documentType: 'CUIT', taxId });
+    expect([retried.status, retried.headers['idempotent-replayed']]).toEqual([201, undefined]);
+  });
+
+  it('takes a body-less POST without a Content-Type', async () => {
+    const res = await request(ctx.api.http).post('/v1/sandbox/settlement-runs').set('Authorization', `Bearer ${ctx.token}`);
+    expect(res.status).toBe(201);
   });
 
   it.each(['gzip', 'deflate', 'br'])(
@@ -138,7 +152,7 @@ describe('HTTP conventions', () => {
       expect(res.body.map((a: { accountType: string }) => a.accountType).sort()).toEqual(['MAIN', 'SUB']);
     });
 
-    it.each(['0000-12-31', '0000-12-31T10:00:00Z', '2026-02-30', '2026-03-01T24:00:00Z', 'yesterday'])(
+    it.each(['0000-12-31', '0000-12-31T10:00:00Z', '2026-11-26T10:00', '2026-11-26T10:00:00', '2026-02-30', '2026-03-01T24:00:00Z', 'yesterday'])(
       'refuses %s with 400 validation naming the filter and the years it takes',
       async (date) => {
         const res = await list(`fromDate=${encodeURIComponent(date)}`);

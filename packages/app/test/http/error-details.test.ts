@@ -83,6 +83,10 @@ describe('error details', () => {
       await call('post', '/v1/clients', { headers, body: clientBody({ businessName: 'Primero SA' }) });
       return { res: await call('post', '/v1/clients', { headers, body: clientBody({ businessName: 'Segundo SA' }) }), names: ['Idempotency-Key'] };
     },
+    'unsupported-media-type': async () => ({
+      res: await request(ctx.api.http).post('/v1/clients').set('Authorization', `Bearer ${ctx.token}`).set('Content-Type', 'text/plain').send('hello'),
+      names: ['application/json', 'text/plain'],
+    }),
     'payload-too-large': async () => ({
       res: await call('post', '/v1/clients', { body: clientBody({ businessName: 'x'.repeat(1_100_000) }) }),
       names: ['1 MB'],

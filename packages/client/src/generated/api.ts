@@ -2435,6 +2435,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: too many logins from this source address, or to this clientId from it; see Retry-After */
       429: {
         headers: {
@@ -2897,6 +2913,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress */
       422: {
         headers: {
@@ -3252,6 +3284,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -3655,6 +3703,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description associate-disabled: the associate with this taxId, or the parent, is DISABLED */
       422: {
         headers: {
@@ -4015,6 +4079,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -4917,6 +4997,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description receivable-account-requires-owner: neither clientId nor associateId; owner-type-not-supported: the customer's account template does not take this kind of owner; associate-disabled: the associate is DISABLED */
       422: {
         headers: {
@@ -5137,6 +5233,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -5491,6 +5603,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -6621,6 +6749,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description current-account-not-receivable-enabled: the customer's current account does not take collections; receivable-account-not-active: the account is not ACTIVE; unmatching-receivable-currency-code: currencyCode is not the account's; unmatching-receivable-client-id: clientId is not the account's client; receivable-account-associate-conflict: associateId is not the account's associate; associate-disabled: the associate is DISABLED; missing-parent-receivable: a negative type (credit note, return...) without parentReceivableId; parent-receivable-not-modifiable: the parent is not PENDING or PAID; parent-receivable-different-account: the parent is on another account; parent-receivable-invalid-type: the parent is of a negative type, or a positive type names a parent; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
       422: {
         headers: {
@@ -6866,6 +7010,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -7220,6 +7380,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description updating-receivable-final-status: the receivable is SETTLED or DISABLED; invalid-status-transition: amount changes after PENDING; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
       422: {
         headers: {
@@ -7434,6 +7610,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -8007,6 +8199,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -9909,6 +10117,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description receivable-account-not-transfer-enabled: the sourceAccountId or destination.accountId names a receivable account, not a current account; unmatching-transfer-currency-code: currencyCode is not the source account's; source-account-not-active: the source account is not ACTIVE; equal-origin-destination: the destination is the source account itself (by id, CBU/CVU or alias) */
       422: {
         headers: {
@@ -10992,6 +11216,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -11351,6 +11591,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -12180,6 +12436,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -12516,6 +12788,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -13552,6 +13840,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -13749,6 +14053,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description receivable-account-not-active: the account is not ACTIVE; unmatching-movement-currency-code: currencyCode is not the account's; current-account-not-receivable-enabled: the customer's current account does not take collections */
       422: {
         headers: {
@@ -13934,6 +14254,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -14113,6 +14449,22 @@ export interface operations {
           };
         };
       };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -14282,6 +14634,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -14464,6 +14832,19 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: a body must be sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };

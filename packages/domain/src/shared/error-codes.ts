@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'concurrent-modification',
   'rate-limit-exceeded',
   'payload-too-large',
+  'unsupported-media-type',
   'internal-error',
   'external-provider-unavailable',
   'external-provider-timeout',

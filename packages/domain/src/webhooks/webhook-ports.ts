@@ -58,6 +58,11 @@ export interface WebhookDeliveryRepository {
   release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }>;
   /** Ends up to `limit` attempts held since before `heldBefore` as FAILED (expired); how many. */
   expireHeld(heldBefore: Date, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` finished attempts of test events (webhook.test) made before `before`, oldest first: no
+   * outbox event takes them with it when it is purged. How many.
+   */
+  purgeTestAttempts(before: Date, limit: number): Promise<number>;
 }
 
 /** Why an attempt held past the retention window ended FAILED: its history shows this. */

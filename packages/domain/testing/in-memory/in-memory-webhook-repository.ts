@@ -162,6 +162,16 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return old.length;
   }
 
+  async purgeTestAttempts(before: Date, limit: number): Promise<number> {
+    const rows = this.ref.tables.webhookDeliveries;
+    const old = [...rows.values()]
+      .filter((d) => d.eventType === 'webhook.test' && d.status !== 'PENDING' && d.createdAt < before)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .slice(0, limit);
+    for (const d of old) rows.delete(d.id);
+    return old.length;
+  }
+
   private update(ids: readonly number[], change: (d: StoredDelivery) => StoredDelivery): void {
     const rows = this.ref.tables.webhookDeliveries;
     for (const id of ids) rows.set(id, change(rows.get(id)!));

@@ -98,7 +98,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
     const [row] = await this.trx('webhook_deliveries')
-      .where({ id })
+      .where({ id, status: 'PENDING' })
       .update({
         status: result.status,
         response_code: result.responseCode,

@@ -37,8 +37,10 @@ export interface DeliveryClaim {
 
 export interface WebhookDeliveryRepository {
   insert(delivery: NewWebhookDelivery): Promise<WebhookDelivery>;
-  /** Ends a PENDING attempt with what the endpoint did; its lease goes with it. */
-  /** Undefined when the attempt is gone (its webhook was deleted). */
+  /**
+   * Ends a PENDING attempt with what the endpoint did; its lease goes with it. Undefined when the attempt is gone
+   * (its webhook was deleted) or already ended (a second sender, after a lapsed lease, recorded it first).
+   */
   complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined>;
   /** The highest attempt number of the event at the webhook; 0 when none. */
   lastAttempt(webhookId: number, eventId: string): Promise<number>;

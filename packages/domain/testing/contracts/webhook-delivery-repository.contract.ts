@@ -199,12 +199,15 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect((await statuses(webhook)).map(([eventId]) => eventId).sort()).toEqual([inFlight, recent].sort());
     });
 
-    it('completes a claimed attempt, so it is due no more', async () => {
+    it('completes a claimed attempt once, so it is due no more and a second sender’s result finds it ended', async () => {
       const webhook = await webhookOf();
       await schedule([attempt(webhook)]);
       const [claimed] = await claim([webhook]);
-      await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, FAILED));
+      const complete = (result: DeliveryResult) => ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, result));
+      expect(await complete(FAILED)).toMatchObject({ id: claimed.id, status: 'FAILED', responseCode: 500 });
       expect(await claim([webhook], { now: at(10) })).toEqual([]);
+      expect(await complete({ status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })).toBeUndefined();
+      expect(await statuses(webhook)).toEqual([[claimed.eventId, 'FAILED', 'answered 500']]);
     });
   });
 }

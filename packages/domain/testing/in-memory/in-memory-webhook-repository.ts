@@ -100,7 +100,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
     const found = this.ref.tables.webhookDeliveries.get(id);
-    if (!found) return undefined;
+    if (found?.status !== 'PENDING') return undefined;
     const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
     this.ref.tables.webhookDeliveries.set(id, done);
     return historyOf(done);

@@ -66,6 +66,7 @@ import {
 } from './route-settlements/use-cases/route-settlement-use-cases';
 import type { WebhookDeliveryPorts, WebhookQueries, WebhookUrlPolicy } from './webhooks/webhook-ports';
 import { RegisterWebhook } from './webhooks/use-cases/register-webhook';
+import { webhookSecretAtRest } from './webhooks/secret-at-rest';
 import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
 import { GetWebhook, ListWebhookDeliveries, ListWebhooks } from './webhooks/use-cases/read-webhooks';
 import { RedeliverEvent, SendTestDelivery } from './webhooks/use-cases/send-test-delivery';
@@ -224,6 +225,8 @@ export function createApplication(ports: ApplicationPorts) {
       pause: new PauseWebhook(uow, clock),
       activate: new ActivateWebhook(uow, clock, retentionMs),
       rotateSecret: new RotateWebhookSecret(uow, clock, vault),
+      /** How the answers of register and rotateSecret rest under an Idempotency-Key: their secret sealed. */
+      secretAtRest: webhookSecretAtRest(vault),
       get: getWebhook,
       list: new ListWebhooks(ports.webhookQueries),
       sendTest: new SendTestDelivery(uow, clock, ports.webhookDelivery),

@@ -73,6 +73,7 @@ export * from './events/use-cases/purge-events';
 export * from './webhooks/webhook';
 export * from './webhooks/webhook-delivery';
 export * from './webhooks/webhook-ports';
+export * from './webhooks/secret-at-rest';
 export * from './webhooks/use-cases/register-webhook';
 export * from './webhooks/use-cases/change-webhook';
 export * from './webhooks/use-cases/deliver-webhooks';

@@ -61,7 +61,7 @@ describe('receivable account state machine', () => {
     }
     const after = apply[operation](before);
     expect(after.status).toBe(outcome);
-    expect(after.events.map((e) => e.type)).toEqual(event ? [event] : []);
+    expect(after.eventsWith(0n).map((e) => e.type)).toEqual(event ? [event] : []);
     expect(after.toSnapshot().version).toBe(before.toSnapshot().version + 1);
   });
 
@@ -74,7 +74,7 @@ describe('receivable account state machine', () => {
     const again = failed.activate(T1);
     expect(again.status).toBe('PROVISIONING');
     expect(again.toSnapshot().provisioning).toEqual({ attempts: 0, nextAttemptAt: T1, lastError: null });
-    expect(again.events).toEqual([]);
+    expect(again.eventsWith(0n)).toEqual([]);
   });
 
   it("says why a DISABLED account is disabled: the provider's refusal with its words, exhausted retries, or the customer", () => {
@@ -86,11 +86,13 @@ describe('receivable account state machine', () => {
 
   it('has no disabled reason unless DISABLED, in its view and events too', () => {
     const disabled = accountIn('ACTIVE').disable(T1);
-    expect(disabled.events[0].data).toEqual({ receivableAccount: expect.objectContaining({ disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null }) });
+    expect(disabled.eventsWith(0n)[0].data).toEqual({
+      receivableAccount: expect.objectContaining({ disabledReason: 'DISABLED_BY_CUSTOMER', disabledMessage: null }),
+    });
     const active = disabled.activate(T1);
     expect(active.toSnapshot().disabled).toBeNull();
-    expect(receivableAccountView(active.toSnapshot())).toMatchObject({ disabledReason: null, disabledMessage: null });
-    expect(receivableAccountView(accountIn('PROVISIONING').toSnapshot())).toMatchObject({ disabledReason: null, disabledMessage: null });
+    expect(receivableAccountView(active.toSnapshot(), 0n)).toMatchObject({ disabledReason: null, disabledMessage: null });
+    expect(receivableAccountView(accountIn('PROVISIONING').toSnapshot(), 0n)).toMatchObject({ disabledReason: null, disabledMessage: null });
   });
 
   it('lets an associate be replaced before the CVU is active, never after', () => {

@@ -6,13 +6,14 @@ import { jsonAmount } from './json-amount';
  * adds displayName and taxId (or, for CLIENT_AND_ASSOCIATE, nested client and associate).
  */
 export function receivableAccountResponse(record: ReceivableAccountWithStats | ReceivableAccountRecord, expandOwner = false) {
-  const view = receivableAccountView(record.account.toSnapshot());
+  const view = receivableAccountView(record.account.toSnapshot(), record.pendingAmountMinor);
   const { client, associate } = 'owners' in record ? record.owners : {};
   const owner = !expandOwner
     ? view.owner
     : view.owner.type === 'CLIENT_AND_ASSOCIATE'
       ? { ...view.owner, client, associate }
       : { ...view.owner, ...(view.owner.type === 'CLIENT' ? pick(client) : pick(associate)) };
+  // The view's amount is a JSON number; past a double's exact digits the wire writes the bigint's own.
   return { ...view, owner, stats: { pendingAmount: jsonAmount(record.pendingAmountMinor) } };
 }
 

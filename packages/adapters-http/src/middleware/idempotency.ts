@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { DomainError, IdempotencyKeyReuseError, ValidationError, type Application, type Clock, type StoredResponse } from '@rcs/domain';
+import {
+  DomainError,
+  IdempotencyKeyReuseError,
+  IN_CLEAR,
+  ValidationError,
+  type AnswerAtRest,
+  type Application,
+  type Clock,
+  type StoredResponse,
+} from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { sendResponse, serialized, type AnswerHandler } from '../routes/answer';
 import { problemOfError } from './problem';
@@ -74,12 +83,21 @@ function keyOf(req: Request, required: boolean): string | undefined {
   return key;
 }
 
+/** What the handlers of one set share. */
+interface KeyContext {
+  readonly app: Application;
+  readonly clock: Clock;
+  readonly replays: ReplayCache;
+  /** How their answers are stored under the key (the database); the replay cache is process memory and keeps them as sent. */
+  readonly atRest: AnswerAtRest;
+}
+
 /**
  * `handler` under the request's Idempotency-Key: the application's idempotent execution runs it (SPEC
  * idempotency), a repeat is replayed, and completed answers are kept in `replays` too, so a repeat usually costs
  * no database round trip. Mount after the body is validated: the fingerprint covers the whitelisted body.
  */
-function idempotent(app: Application, clock: Clock, replays: ReplayCache, required: boolean, handler: AnswerHandler): RequestHandler {
+function idempotent({ app, clock, replays, atRest }: KeyContext, required: boolean, handler: AnswerHandler): RequestHandler {
   return async (req, res) => {
     const key = keyOf(req, required);
     if (key === undefined) return sendResponse(res, serialized(await handler(req)));
@@ -90,7 +108,7 @@ function idempotent(app: Application, clock: Clock, replays: ReplayCache, requir
       if (cached.fingerprint !== fingerprint) throw new IdempotencyKeyReuseError();
       return sendReplay(res, cached.response);
     }
-    const outcome = await app.idempotency.execution.run({ credentialId, key, fingerprint }, async () => serialized(await handler(req)), keptRefusal);
+    const outcome = await app.idempotency.execution.run({ credentialId, key, fingerprint }, async () => serialized(await handler(req)), keptRefusal, atRest);
     replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
     if (outcome.replayed) sendReplay(res, outcome.response);
     else sendResponse(res, outcome.response);
@@ -124,12 +142,19 @@ export interface IdempotencyKeys {
   required(handler: AnswerHandler): RequestHandler;
   /** `handler` under the Idempotency-Key when one is sent. */
   optional(handler: AnswerHandler): RequestHandler;
+  /** These handlers, for answers that carry what must not rest in clear: stored as `atRest` seals them. */
+  sealedBy(atRest: AnswerAtRest): IdempotencyKeys;
 }
 
 export function idempotencyKeys(app: Application, clock: Clock, replays = new ReplayCache()): IdempotencyKeys {
+  return keysOf({ app, clock, replays, atRest: IN_CLEAR });
+}
+
+function keysOf(context: KeyContext): IdempotencyKeys {
   return {
-    cachedReplay: cachedReplay(clock, replays),
-    required: (handler) => idempotent(app, clock, replays, true, handler),
-    optional: (handler) => idempotent(app, clock, replays, false, handler),
+    cachedReplay: cachedReplay(context.clock, context.replays),
+    required: (handler) => idempotent(context, true, handler),
+    optional: (handler) => idempotent(context, false, handler),
+    sealedBy: (atRest) => keysOf({ ...context, atRest }),
   };
 }

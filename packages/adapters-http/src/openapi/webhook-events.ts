@@ -3,7 +3,7 @@ import { ref } from './operation-parts';
 import { timestamp } from './shared-schemas';
 import { receivableExample } from './receivables';
 import { movementExample, settlementExample } from './money';
-import { accountExample, receivableAccountsApi } from './receivable-accounts';
+import { accountExample } from './receivable-accounts';
 import { transferExample } from './transfers';
 
 /**
@@ -11,16 +11,14 @@ import { transferExample } from './transfers';
  * endpoint. The body is the envelope GET /v1/events answers; `data` holds the resource the type names.
  */
 
-/** An account in an event: as GET answers it but without stats (the pending amount is not the event's to tell). */
-const { stats: _stats, ...accountInEvent } = accountExample;
-const { required, properties } = receivableAccountsApi.schemas?.ReceivableAccount as { required: string[]; properties: Record<string, object> };
-const { stats: _statsSchema, ...accountProperties } = properties;
-const accountSchema = { type: 'object', required: required.filter((name) => name !== 'stats'), properties: accountProperties };
-
 /** Each event type's data member: the resource under its name, as its GET answers it when the event happened. */
 const DATA: Readonly<Record<EventType, { member: string; schema: object; example: unknown }>> = {
-  'receivable-account.activated': { member: 'receivableAccount', schema: accountSchema, example: accountInEvent },
-  'receivable-account.disabled': { member: 'receivableAccount', schema: accountSchema, example: { ...accountInEvent, status: 'DISABLED' } },
+  'receivable-account.activated': { member: 'receivableAccount', schema: ref('ReceivableAccount'), example: accountExample },
+  'receivable-account.disabled': {
+    member: 'receivableAccount',
+    schema: ref('ReceivableAccount'),
+    example: { ...accountExample, status: 'DISABLED', disabledReason: 'DISABLED_BY_CUSTOMER' },
+  },
   'receivable.created': { member: 'receivable', schema: ref('Receivable'), example: receivableExample },
   'receivable.paid': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'PAID' } },
   'receivable.expired': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'EXPIRED' } },

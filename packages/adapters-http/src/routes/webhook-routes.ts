@@ -14,6 +14,8 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   const read = requireScope('webhooks:read');
   const write = requireScope('webhooks:write');
   const target = (req: Request) => ({ customerId: authOf(req).customerId, webhookId: parseId(req.params.id) });
+  // Creation and rotation answer with the secret: under an Idempotency-Key it is stored sealed, never in clear.
+  const secretKeys = keys.sealedBy(app.webhooks.secretAtRest);
 
   router.get('/webhooks', read, async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
@@ -25,7 +27,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks',
     write,
-    ...keyedBody(keys, 'optional', WebhookBody, async (req) => {
+    ...keyedBody(secretKeys, 'optional', WebhookBody, async (req) => {
       const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
       return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
     }),
@@ -67,7 +69,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks/:id/secret-rotations',
     write,
-    keys.optional(async (req) => {
+    secretKeys.optional(async (req) => {
       const { webhook, secret } = await app.webhooks.rotateSecret.execute(target(req));
       return ok(webhookResponse(webhook, secret));
     }),

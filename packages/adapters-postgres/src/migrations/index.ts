@@ -14,6 +14,7 @@ import * as events from './012-events';
 import * as listCounts from './013-list-counts';
 import * as transferPayouts from './014-transfer-payouts';
 import * as webhookDelivery from './015-webhook-delivery';
+import * as testAttemptsByAge from './020-test-attempts-by-age';
 import pg from 'pg';
 
 interface Migration {
@@ -38,6 +39,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['013-list-counts', listCounts],
   ['014-transfer-payouts', transferPayouts],
   ['015-webhook-delivery', webhookDelivery],
+  ['020-test-attempts-by-age', testAttemptsByAge],
 ];
 
 /** Every migration's name, in order. */

@@ -70,6 +70,9 @@ const INSERT_CHUNK = 1_000;
 /** A claim looks this many times its limit into the due attempts, to find the ones to take per webhook. */
 const CLAIM_SCAN_FACTOR = 4;
 
+/** The event type of test deliveries, which have no outbox event. */
+const TEST_EVENT: EventType = 'webhook.test';
+
 /** Held: PENDING, neither due nor leased (migration 015's partial index). */
 const HELD = "status = 'PENDING' AND next_attempt_at IS NULL AND claimed_until IS NULL";
 
@@ -95,7 +98,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
     const [row] = await this.trx('webhook_deliveries')
-      .where({ id })
+      .where({ id, status: 'PENDING' })
       .update({
         status: result.status,
         response_code: result.responseCode,
@@ -179,5 +182,19 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       .forUpdate()
       .skipLocked();
     return this.trx('webhook_deliveries').whereIn('id', oldest).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
+  }
+
+  async purgeTestAttempts(before: Date, limit: number): Promise<number> {
+    // Migration 020's partial index: the oldest test attempts, without reading the others.
+    const oldest = this.trx('webhook_deliveries')
+      .select('id')
+      .where('event_type', TEST_EVENT)
+      .where('created_at', '<', before)
+      .whereNot('status', 'PENDING')
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return this.trx('webhook_deliveries').whereIn('id', oldest).delete();
   }
 }

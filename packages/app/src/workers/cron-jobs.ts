@@ -45,7 +45,8 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
     }),
     job('event-purge', config.eventPurgeCron, async () => {
       const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
-      if (purged > 0) logger.info({ job: 'event-purge', purged }, 'dispatched events past their retention deleted');
+      if (purged.events + purged.testAttempts > 0)
+        logger.info({ job: 'event-purge', ...purged }, 'dispatched events and test attempts past their retention deleted');
     }),
     job('webhook-expiry', config.webhooks.expiryCron, async () => {
       const expired = await app.webhooks.expireHeld.execute();

@@ -103,4 +103,21 @@ describe('events API', () => {
     }
     expect((await get(`/v1/events/${world.events[0].id}`, await token(['webhooks:read']))).status).toBe(200);
   });
+
+  it('carries a receivable account as its GET answers it, stats included, when it is disabled and activated', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const body = { receivableAccountId: account.id, amount: '1234.56', currencyCode: 'ARS', receivableType: 'INVOICE' };
+    await ctx.api.call('post', '/v1/receivables', { token: ctx.token, body, headers: key('evt') });
+    const latest = async (type: string) => (await get(`/v1/events?type=${type}&count=1`)).body[0] as Envelope;
+
+    await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
+    const disabled = (await get(`/v1/receivable-accounts/${account.id}`)).body;
+    expect(disabled).toMatchObject({ status: 'DISABLED', stats: { pendingAmount: 1234.56 } });
+    expect((await latest('receivable-account.disabled')).data.receivableAccount).toEqual(disabled);
+
+    await ctx.api.call('post', `/v1/receivable-accounts/${account.id}/activations`, { token: ctx.token });
+    const activated = (await get(`/v1/receivable-accounts/${account.id}`)).body;
+    expect(activated.status).toBe('ACTIVE');
+    expect((await latest('receivable-account.activated')).data.receivableAccount).toEqual(activated);
+  });
 });

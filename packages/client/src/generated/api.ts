@@ -15025,6 +15025,9 @@ export interface operations {
          *             "clientId": 12,
          *             "associateId": 7
          *           },
+         *           "stats": {
+         *             "pendingAmount": 15000.5
+         *           },
          *           "creationDate": "2026-03-02T14:30:00.000Z",
          *           "modificationDate": "2026-03-02T14:30:01.000Z"
          *         }
@@ -15038,59 +15041,7 @@ export interface operations {
           /** Format: date-time */
           createdAt: string;
           data: {
-            receivableAccount: {
-              /** Format: int64 */
-              id: number;
-              /** @description null while PROVISIONING */
-              cvu: string | null;
-              /** @description Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias) */
-              alias: string | null;
-              /** @constant */
-              currencyCode: 'ARS';
-              /** @enum {unknown} */
-              status: 'PROVISIONING' | 'ACTIVE' | 'DISABLED';
-              /**
-               * @description Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.
-               * @enum {unknown}
-               */
-              disabledReason: 'PROVIDER_REJECTED' | 'PROVISIONING_RETRIES_EXHAUSTED' | 'DISABLED_BY_CUSTOMER' | null;
-              /** @description The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise */
-              disabledMessage: string | null;
-              /** @description displayName/taxId (or client/associate) only with expand=owner */
-              owner:
-                | {
-                    /** @enum {unknown} */
-                    type: 'CLIENT' | 'ASSOCIATE';
-                    /** Format: int64 */
-                    id: number;
-                    displayName?: string;
-                    /** @description 11 digits; input may carry dashes and spaces */
-                    taxId?: string;
-                  }
-                | {
-                    /** @constant */
-                    type: 'CLIENT_AND_ASSOCIATE';
-                    /** Format: int64 */
-                    clientId: number;
-                    /** Format: int64 */
-                    associateId: number;
-                    client?: {
-                      displayName: string;
-                      /** @description 11 digits; input may carry dashes and spaces */
-                      taxId: string;
-                      branchExternalCode: string | null;
-                    };
-                    associate?: {
-                      displayName: string;
-                      /** @description 11 digits; input may carry dashes and spaces */
-                      taxId: string;
-                    };
-                  };
-              /** Format: date-time */
-              creationDate: string;
-              /** Format: date-time */
-              modificationDate: string;
-            };
+            receivableAccount: components['schemas']['ReceivableAccount'];
           };
         };
       };
@@ -15156,12 +15107,15 @@ export interface operations {
          *           "alias": "norte.pereyra.31",
          *           "currencyCode": "ARS",
          *           "status": "DISABLED",
-         *           "disabledReason": null,
+         *           "disabledReason": "DISABLED_BY_CUSTOMER",
          *           "disabledMessage": null,
          *           "owner": {
          *             "type": "CLIENT_AND_ASSOCIATE",
          *             "clientId": 12,
          *             "associateId": 7
+         *           },
+         *           "stats": {
+         *             "pendingAmount": 15000.5
          *           },
          *           "creationDate": "2026-03-02T14:30:00.000Z",
          *           "modificationDate": "2026-03-02T14:30:01.000Z"
@@ -15176,59 +15130,7 @@ export interface operations {
           /** Format: date-time */
           createdAt: string;
           data: {
-            receivableAccount: {
-              /** Format: int64 */
-              id: number;
-              /** @description null while PROVISIONING */
-              cvu: string | null;
-              /** @description Generated from the customer template when the CVU is assigned (with a suffix -2 to -9 if another account holds that alias) */
-              alias: string | null;
-              /** @constant */
-              currencyCode: 'ARS';
-              /** @enum {unknown} */
-              status: 'PROVISIONING' | 'ACTIVE' | 'DISABLED';
-              /**
-               * @description Why a DISABLED account is disabled; null otherwise. PROVIDER_REJECTED: the banking provider refused to issue the CVU (for good; see disabledMessage). PROVISIONING_RETRIES_EXHAUSTED: the provider could not be reached or answered unusably PROVISIONING_MAX_ATTEMPTS times in a row. DISABLED_BY_CUSTOMER: DELETE. Activating the account clears it. Also in receivable-account.disabled events.
-               * @enum {unknown}
-               */
-              disabledReason: 'PROVIDER_REJECTED' | 'PROVISIONING_RETRIES_EXHAUSTED' | 'DISABLED_BY_CUSTOMER' | null;
-              /** @description The provider's own words when disabledReason is PROVIDER_REJECTED; null otherwise */
-              disabledMessage: string | null;
-              /** @description displayName/taxId (or client/associate) only with expand=owner */
-              owner:
-                | {
-                    /** @enum {unknown} */
-                    type: 'CLIENT' | 'ASSOCIATE';
-                    /** Format: int64 */
-                    id: number;
-                    displayName?: string;
-                    /** @description 11 digits; input may carry dashes and spaces */
-                    taxId?: string;
-                  }
-                | {
-                    /** @constant */
-                    type: 'CLIENT_AND_ASSOCIATE';
-                    /** Format: int64 */
-                    clientId: number;
-                    /** Format: int64 */
-                    associateId: number;
-                    client?: {
-                      displayName: string;
-                      /** @description 11 digits; input may carry dashes and spaces */
-                      taxId: string;
-                      branchExternalCode: string | null;
-                    };
-                    associate?: {
-                      displayName: string;
-                      /** @description 11 digits; input may carry dashes and spaces */
-                      taxId: string;
-                    };
-                  };
-              /** Format: date-time */
-              creationDate: string;
-              /** Format: date-time */
-              modificationDate: string;
-            };
+            receivableAccount: components['schemas']['ReceivableAccount'];
           };
         };
       };

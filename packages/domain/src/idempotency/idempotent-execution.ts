@@ -22,6 +22,18 @@ export interface IdempotentOutcome {
   readonly expiresAt: Date;
 }
 
+/**
+ * How an answer rests under its key when it carries what must never rest in clear (a webhook's signing secret):
+ * `seal` gives what is stored, `open` gives back from it, for a replay, the very answer that was first sent.
+ */
+export interface AnswerAtRest {
+  seal(response: StoredResponse): StoredResponse;
+  open(stored: StoredResponse): StoredResponse;
+}
+
+/** Most answers: stored as they were sent. */
+export const IN_CLEAR: AnswerAtRest = { seal: (response) => response, open: (stored) => stored };
+
 export class IdempotencyKeyReuseError extends DomainError {
   constructor() {
     super('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
@@ -46,25 +58,27 @@ export class IdempotentExecution {
    * `keptRefusal` gives the answer CONTRACT keeps for that error (a business refusal), stored under the key and
    * committed with the claim, so a duplicate waiting on the key replays it and never runs the operation again; or
    * undefined for an error that keeps nothing (a request refused as invalid, a conflict, a fault): the error is
-   * thrown again, the whole transaction rolls back and the key stays free for a retry.
+   * thrown again, the whole transaction rolls back and the key stays free for a retry. `atRest` says how the
+   * answer is stored and read back for a replay.
    */
   run(
     request: IdempotentRequest,
     operation: () => Promise<StoredResponse>,
     keptRefusal: (error: unknown) => StoredResponse | undefined,
+    atRest: AnswerAtRest = IN_CLEAR,
   ): Promise<IdempotentOutcome> {
     const now = this.clock.now();
     const claim: IdempotencyClaimRequest = { ...request, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
     return this.uow.run(async (tx) => {
       const claimed = await tx.idempotency.claim(claim);
       if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
-      if (claimed.kind === 'replay') return { response: claimed.response, replayed: true, expiresAt: claimed.expiresAt };
+      if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
       const response = await this.uow.isolated(operation).catch((error: unknown) => {
         const refusal = keptRefusal(error);
         if (refusal === undefined) throw error;
         return refusal;
       });
-      await tx.idempotency.complete(claim.credentialId, claim.key, response);
+      await tx.idempotency.complete(claim.credentialId, claim.key, atRest.seal(response));
       return { response, replayed: false, expiresAt: claim.expiresAt };
     });
   }

@@ -1,6 +1,6 @@
 import { DomainError, InvalidStatusTransitionError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
-import type { CurrencyCode } from '../shared/money';
+import { formatMinor, type CurrencyCode } from '../shared/money';
 import { ownerTypeOf, type AccountOwner, type OwnerType } from './owner';
 
 export type ReceivableAccountStatus =
@@ -83,8 +83,11 @@ export interface ReceivableAccountSnapshot extends AccountOwner {
   readonly version: number;
 }
 
-/** The public representation, shared by API responses and event payloads. */
-export function receivableAccountView(a: ReceivableAccountSnapshot) {
+/**
+ * The public representation, shared by API responses and event payloads: the account and the net sum of its
+ * PENDING receivables (stats.pendingAmount).
+ */
+export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmountMinor: bigint) {
   const type = ownerTypeOf(a);
   return {
     id: a.id,
@@ -97,16 +100,31 @@ export function receivableAccountView(a: ReceivableAccountSnapshot) {
     owner: type === 'CLIENT_AND_ASSOCIATE' ? { type, clientId: a.clientId, associateId: a.associateId } : { type, id: (a.clientId ?? a.associateId) as number },
     creationDate: a.creationDate.toISOString(),
     modificationDate: a.modificationDate.toISOString(),
+    stats: { pendingAmount: Number(formatMinor(pendingAmountMinor)) },
   };
 }
+
+type AccountEventType = Extract<DomainEvent['type'], `receivable-account.${string}`>;
 
 /** A collection account with a dedicated CVU, owned by a client, an associate or both. */
 export class ReceivableAccount {
   private constructor(
     private readonly state: ReceivableAccountSnapshot,
-    /** Events produced by the move that made this instance, to be stored with it. */
-    readonly events: readonly DomainEvent[] = [],
+    /** The event of the move that made this instance (a change of status), to be stored with it; null: none. */
+    readonly eventType: AccountEventType | null = null,
   ) {}
+
+  /**
+   * The event of the move that made this instance, if any, its data the account as GET answers it: with the sum
+   * of its pending receivables, which only storage knows (read in the move's transaction).
+   */
+  eventsWith(pendingAmountMinor: bigint): DomainEvent[] {
+    if (this.eventType === null) return [];
+    const { customerId, modificationDate } = this.state;
+    return [
+      { customerId, type: this.eventType, occurredAt: modificationDate, data: { receivableAccount: receivableAccountView(this.state, pendingAmountMinor) } },
+    ];
+  }
 
   /** A new account waiting for its CVU; the worker may ask the provider at once. */
   static open(input: { id: number; customerId: number; owner: AccountOwner; currencyCode: CurrencyCode }, now: Date): ReceivableAccount {
@@ -232,9 +250,6 @@ export class ReceivableAccount {
     const next: ReceivableAccountSnapshot = { ...this.state, ...changes, status, modificationDate: now, version: this.state.version + 1 };
     const type =
       status === this.state.status ? null : status === 'ACTIVE' ? 'receivable-account.activated' : status === 'DISABLED' ? 'receivable-account.disabled' : null;
-    const events: DomainEvent[] = type
-      ? [{ customerId: next.customerId, type, occurredAt: now, data: { receivableAccount: receivableAccountView(next) } }]
-      : [];
-    return new ReceivableAccount(next, events);
+    return new ReceivableAccount(next, type);
   }
 }

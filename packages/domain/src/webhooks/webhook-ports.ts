@@ -37,8 +37,10 @@ export interface DeliveryClaim {
 
 export interface WebhookDeliveryRepository {
   insert(delivery: NewWebhookDelivery): Promise<WebhookDelivery>;
-  /** Ends a PENDING attempt with what the endpoint did; its lease goes with it. */
-  /** Undefined when the attempt is gone (its webhook was deleted). */
+  /**
+   * Ends a PENDING attempt with what the endpoint did; its lease goes with it. Undefined when the attempt is gone
+   * (its webhook was deleted) or already ended (a second sender, after a lapsed lease, recorded it first).
+   */
   complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined>;
   /** The highest attempt number of the event at the webhook; 0 when none. */
   lastAttempt(webhookId: number, eventId: string): Promise<number>;
@@ -58,6 +60,11 @@ export interface WebhookDeliveryRepository {
   release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }>;
   /** Ends up to `limit` attempts held since before `heldBefore` as FAILED (expired); how many. */
   expireHeld(heldBefore: Date, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` finished attempts of test events (webhook.test) made before `before`, oldest first: no
+   * outbox event takes them with it when it is purged. How many.
+   */
+  purgeTestAttempts(before: Date, limit: number): Promise<number>;
 }
 
 /** Why an attempt held past the retention window ended FAILED: its history shows this. */

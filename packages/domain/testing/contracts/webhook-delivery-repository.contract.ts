@@ -1,4 +1,13 @@
-import { DispatchEvents, DispatchWebhookEvents, EXPIRED_REASON, PurgeEvents, Webhook, type DeliveryClaim, type ScheduledDelivery } from '../../src';
+import {
+  DispatchEvents,
+  DispatchWebhookEvents,
+  EXPIRED_REASON,
+  PurgeEvents,
+  Webhook,
+  type DeliveryClaim,
+  type DeliveryResult,
+  type ScheduledDelivery,
+} from '../../src';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
@@ -167,12 +176,38 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect(await history(paused)).toEqual([sent[1].eventId]);
     });
 
-    it('completes a claimed attempt, so it is due no more', async () => {
+    it('purges finished test attempts past the event retention, a batch at a time, keeping pending and recent ones', async () => {
+      const webhook = await webhookOf();
+      const sendTest = async (minutes: number, result?: DeliveryResult) => {
+        const { nextAttemptAt: _due, ...test } = attempt(webhook, { eventType: 'webhook.test', createdAt: at(minutes) });
+        const sent = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert({ ...test, claimedUntil: at(minutes + 1) }));
+        if (result) await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(sent.id, result));
+        return test.eventId;
+      };
+      const DAY = 24 * 60;
+      const [, , , inFlight, recent] = [
+        await sendTest(0, FAILED),
+        await sendTest(1, { ...FAILED, status: 'SUCCESS', responseCode: 204, failureReason: null }),
+        await sendTest(2, FAILED),
+        await sendTest(3),
+        await sendTest(11 * DAY, FAILED),
+      ];
+
+      const purged = await new PurgeEvents(ctx.h.uow, new FixedClock(at(40 * DAY))).execute({ retentionDays: 30, batchSize: 2 });
+
+      expect(purged.testAttempts).toBe(3);
+      expect((await statuses(webhook)).map(([eventId]) => eventId).sort()).toEqual([inFlight, recent].sort());
+    });
+
+    it('completes a claimed attempt once, so it is due no more and a second sender’s result finds it ended', async () => {
       const webhook = await webhookOf();
       await schedule([attempt(webhook)]);
       const [claimed] = await claim([webhook]);
-      await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, FAILED));
+      const complete = (result: DeliveryResult) => ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, result));
+      expect(await complete(FAILED)).toMatchObject({ id: claimed.id, status: 'FAILED', responseCode: 500 });
       expect(await claim([webhook], { now: at(10) })).toEqual([]);
+      expect(await complete({ status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })).toBeUndefined();
+      expect(await statuses(webhook)).toEqual([[claimed.eventId, 'FAILED', 'answered 500']]);
     });
   });
 }

@@ -100,7 +100,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
     const found = this.ref.tables.webhookDeliveries.get(id);
-    if (!found) return undefined;
+    if (found?.status !== 'PENDING') return undefined;
     const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
     this.ref.tables.webhookDeliveries.set(id, done);
     return historyOf(done);
@@ -159,6 +159,16 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       .slice(0, limit)
       .map((d) => d.id);
     this.update(old, (d) => ({ ...d, status: 'FAILED', failureReason: EXPIRED_REASON }));
+    return old.length;
+  }
+
+  async purgeTestAttempts(before: Date, limit: number): Promise<number> {
+    const rows = this.ref.tables.webhookDeliveries;
+    const old = [...rows.values()]
+      .filter((d) => d.eventType === 'webhook.test' && d.status !== 'PENDING' && d.createdAt < before)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .slice(0, limit);
+    for (const d of old) rows.delete(d.id);
     return old.length;
   }
 

@@ -1,22 +1,31 @@
 import type { Clock } from '../../shared/clock';
+import { drain } from '../../shared/drain';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { PurgePosition } from '../event-feed';
 
 const DAY_MS = 86_400_000;
 
+/** What a purge deleted. */
+export interface PurgedEvents {
+  readonly events: number;
+  /** Finished attempts of test events (webhook.test). */
+  readonly testAttempts: number;
+}
+
 /**
  * Deletes events older than the retention window once they were dispatched (EventFeed.purgeDispatched says which),
  * in batches, each its own short transaction, so the outbox stops growing without holding locks for long. An
- * event not yet dispatched is kept whatever its age: purging it would lose it for every webhook.
+ * event not yet dispatched is kept whatever its age: purging it would lose it for every webhook. An event's
+ * attempts go with it; those of test events, which the outbox never held, go after the same retention.
  */
 export class PurgeEvents {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'eventFeed'>>,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'eventFeed' | 'webhookDeliveries'>>,
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { retentionDays: number; batchSize?: number }): Promise<number> {
+  async execute(input: { retentionDays: number; batchSize?: number }): Promise<PurgedEvents> {
     const before = new Date(this.clock.now().getTime() - input.retentionDays * DAY_MS);
     const batchSize = input.batchSize ?? 5_000;
     let purged = 0;
@@ -26,6 +35,7 @@ export class PurgeEvents {
       purged += batch.purged;
       after = batch.next;
     } while (after !== undefined);
-    return purged;
+    const testAttempts = await drain(batchSize, () => this.uow.run((tx) => tx.webhookDeliveries.purgeTestAttempts(before, batchSize)));
+    return { events: purged, testAttempts };
   }
 }

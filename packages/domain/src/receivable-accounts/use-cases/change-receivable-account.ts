@@ -8,6 +8,7 @@ import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnerFree, assertUsableAssociate } from './account-parties';
+import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 
 interface Target {
@@ -15,11 +16,22 @@ interface Target {
   readonly accountId: number;
 }
 
+/** changeOwned, storing the move's event with the account as GET answers it (the entity cannot know its stats). */
 const change = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
   uow: UnitOfWork<Scope>,
   target: Target,
   apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount> | ReceivableAccount,
-) => changeOwned(uow, (tx) => tx.receivableAccounts, { customerId: target.customerId, id: target.accountId, resource: 'receivable account' }, apply);
+) =>
+  changeOwned(
+    uow,
+    (tx) => tx.receivableAccounts,
+    { customerId: target.customerId, id: target.accountId, resource: 'receivable account' },
+    async (current, tx) => {
+      const next = await apply(current, tx);
+      await recordAccountEvent(tx, next);
+      return next;
+    },
+  );
 
 /** The change, and the changed account's pending sum read in its transaction: all its answer needs. */
 const changeWithStats = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(

@@ -7,6 +7,7 @@ import { aliasCandidates } from '../alias-template';
 import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
 import type { ProvisioningClaim } from '../receivable-account-repository';
 import type { ReceivableAccount } from '../receivable-account';
+import { recordAccountEvent } from './record-account-event';
 
 export type ProvisioningOutcome = 'activated' | 'pending' | 'retrying' | 'disabled' | 'skipped';
 
@@ -57,7 +58,7 @@ export class ProvisionReceivableAccounts {
       if (!current || current.status !== 'PROVISIONING') return 'skipped';
       const [next, outcome] = await this.decide(tx, current, answer, claim.aliasTemplate);
       await tx.receivableAccounts.update(next);
-      await tx.outbox.record(next.events);
+      await recordAccountEvent(tx, next);
       return outcome;
     });
   }

@@ -68,14 +68,18 @@ export class DeliverWebhooks {
   private record(delivery: ClaimedDelivery, result: DeliveryResult): Promise<void> {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
+      // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
       if (!(await tx.webhookDeliveries.complete(delivery.id, result))) return;
       const failures = await tx.webhooks.recordDelivery(delivery.webhookId, now, result.status);
       if (result.status === 'SUCCESS') return;
       const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
       // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
       if (retryAt) {
-        const { id: _id, ...attempt } = delivery;
-        await tx.webhookDeliveries.schedule([{ ...attempt, attempt: delivery.attempt + 1, createdAt: retryAt, nextAttemptAt: retryAt }]);
+        // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
+        // (recordDelivery took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
+        const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
+        const { id: _id, ...retried } = delivery;
+        await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
       }
       if (failures === undefined || failures < this.ports.failureThreshold) return;
       const webhook = await tx.webhooks.getForUpdate(delivery.webhookId);

@@ -160,7 +160,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivables: {
       issue: issueReceivable,
-      issueBatch: new IssueReceivablesBatch(uow, issueReceivable),
+      issueBatch: new IssueReceivablesBatch(uow, clock),
       changeStatus: new ChangeReceivableStatus(uow, clock),
       edit: new EditReceivable(uow, clock),
       expire: new ExpireReceivables(uow, clock),

@@ -81,6 +81,17 @@ export class KnexAssociateRepository implements AssociateRepository {
     return row && toAssociate(row);
   }
 
+  async getManyForShare(ids: readonly number[]): Promise<Associate[]> {
+    if (ids.length === 0) return [];
+    // In id order, so two batches naming the same associates cannot deadlock against an edit locking them.
+    const rows = await this.trx('associates')
+      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
+      .orderBy('id')
+      .forShare()
+      .select<AssociateRow[]>('*');
+    return rows.map(toAssociate);
+  }
+
   async supervisorChain(id: number): Promise<number[]> {
     // The depth bound ends a walk up a loop: one stored before loops were refused, or made by three edits at once.
     const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(

@@ -69,6 +69,14 @@ export class KnexClientRepository implements ClientRepository {
     return row && toClient(row);
   }
 
+  async getMany(ids: readonly number[]): Promise<Client[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.trx('clients')
+      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
+      .select<ClientRow[]>('*');
+    return rows.map(toClient);
+  }
+
   async insertIfAbsent(client: NewClient): Promise<{ client: Client; created: boolean }> {
     // ON CONFLICT waits for a concurrent insert of the same identity to finish, then yields to it.
     const [inserted] = await this.trx('clients').insert(toRow(client)).onConflict().ignore().returning<ClientRow[]>('*');

@@ -54,6 +54,14 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return rows[0] && toReceivableAccount(rows[0]);
   }
 
+  async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.trx('receivable_accounts')
+      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
+      .select<ReceivableAccountRow[]>('*');
+    return rows.map(toReceivableAccount);
+  }
+
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
     const row = await lockedForChange(this.trx('receivable_accounts').where({ cvu })).first<ReceivableAccountRow | undefined>();
     return row && toReceivableAccount(row);

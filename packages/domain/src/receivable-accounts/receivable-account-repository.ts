@@ -19,6 +19,8 @@ export interface ReceivableAccountRepository {
   getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
   /** Reads without locking, for work that does not change the account (issuing receivables on it). */
   get(id: number): Promise<ReceivableAccount | undefined>;
+  /** The accounts among `ids` that exist, unlocked, in no particular order. */
+  getMany(ids: readonly number[]): Promise<ReceivableAccount[]>;
   /** The account a CVU belongs to, locked; CVUs are unique across customers. */
   getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined>;
   findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined>;

@@ -16,7 +16,7 @@ import {
   type ReceivableAccountRepository,
   type ReceivableAccountSnapshot,
 } from '../../src';
-import { nextId, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
+import { nextId, presentIn, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
@@ -58,6 +58,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
 
   async get(id: number): Promise<ReceivableAccount | undefined> {
     return this.getForUpdate(id);
+  }
+
+  async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    return presentIn(this.ref.tables.receivableAccounts, ids).map((s) => ReceivableAccount.rehydrate(s));
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {

@@ -33,14 +33,13 @@ export async function loadReferences(tx: ReferencesScope, customerId: number, it
   const foreignClients = items.map((i) => (i.clientId === accounts.get(i.receivableAccountId)?.owner.clientId ? null : i.clientId));
   const parents = items.map((i) => (isPositive(i.receivableType) ? null : i.parentReceivableId));
   const routed = items.map((i) => (i.associateId === undefined || i.associateId === null ? null : i.externalRoutingCode));
-  const [currentAccounts, clients, associates, families, legalNumbersInUse, routeSettlements] = await Promise.all([
-    unknownAccount ? tx.currentAccounts.listByCustomer(customerId) : [],
-    tx.clients.getMany(present(foreignClients)),
-    tx.associates.getManyForShare(present(items.map((i) => i.associateId))),
-    tx.receivables.familiesForUpdate(present(parents)),
-    tx.receivables.legalNumbersInUse(customerId, present(items.map((i) => i.legalNumber))),
-    tx.routeSettlements.findByCodes(customerId, present(routed)),
-  ]);
+  // One after another: they share the transaction's connection, which runs one statement at a time anyway.
+  const currentAccounts = unknownAccount ? await tx.currentAccounts.listByCustomer(customerId) : [];
+  const clients = await tx.clients.getMany(present(foreignClients));
+  const associates = await tx.associates.getManyForShare(present(items.map((i) => i.associateId)));
+  const families = await tx.receivables.familiesForUpdate(present(parents));
+  const legalNumbersInUse = await tx.receivables.legalNumbersInUse(customerId, present(items.map((i) => i.legalNumber)));
+  const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));
   return {
     accounts,
     currentAccountIds: currentAccounts.map((a) => a.id),

@@ -149,7 +149,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivableAccounts: {
       open: openAccount,
-      openBatch: new OpenReceivableAccountsBatch(uow, openAccount),
+      openBatch: new OpenReceivableAccountsBatch(uow, clock, provisioningTrigger),
       update: new UpdateReceivableAccount(uow, clock),
       disable: new DisableReceivableAccount(uow, clock),
       activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),

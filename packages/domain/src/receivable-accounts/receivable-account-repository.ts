@@ -14,8 +14,12 @@ export interface ProvisioningClaim {
 export interface ReceivableAccountRepository {
   /** From the id sequence shared with current accounts. */
   nextId(): Promise<number>;
+  /** `count` ids from the same sequence, in one go. */
+  nextIds(count: number): Promise<number[]>;
   /** Inserts unless the customer has an account for the same (client, associate, currency). */
   insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }>;
+  /** insertIfAbsent for accounts of distinct owners, in one write; answers in the order given. */
+  insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>>;
   getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
   /** Reads without locking, for work that does not change the account (issuing receivables on it). */
   get(id: number): Promise<ReceivableAccount | undefined>;

@@ -1,4 +1,4 @@
-import { MAX_AMOUNT_MINOR } from '../../src';
+import { MAX_AMOUNT_MINOR, ReceivableAccount } from '../../src';
 import { aReceivableDraft } from '../builders';
 import { useHarness, type HarnessFactory } from './harness';
 import { anAccount } from './receivable-repository.contract';
@@ -69,6 +69,24 @@ export function receivableBatchPortsContract(factory: HarnessFactory): void {
         [lone.id, []],
         [kept.id, []],
       ]);
+    });
+
+    it('opens many accounts at once, each once: an owner that has one gets it back, not created', async () => {
+      const base = await setUp();
+      const second = await ctx.h.uow.run((tx) => anAccount(tx, base.customerId));
+      const ids = await ctx.h.uow.run((tx) => tx.receivableAccounts.nextIds(2));
+      expect(new Set(ids).size).toBe(2);
+      const open = (id: number, owner: { clientId: number | null; associateId: number | null }) =>
+        ReceivableAccount.open({ id, customerId: base.customerId, owner, currencyCode: 'ARS' }, new Date('2026-03-01T10:00:00Z'));
+      const fresh = open(ids[0], { clientId: base.clientId, associateId: null });
+      const taken = open(ids[1], { clientId: second.client.id, associateId: second.associate.id });
+      const results = await ctx.h.uow.run((tx) => tx.receivableAccounts.insertManyIfAbsent([fresh, taken]));
+      expect(results.map((r) => [r.account.id, r.created])).toEqual([
+        [fresh.id, true],
+        [second.account.id, false],
+      ]);
+      expect(results[0].account.toSnapshot()).toEqual(fresh.toSnapshot());
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.nextIds(0))).toEqual([]);
     });
 
     it('reads accounts, clients, associates and route settlements by many ids or codes at once', async () => {

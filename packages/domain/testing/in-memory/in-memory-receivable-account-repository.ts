@@ -43,6 +43,16 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return nextId(this.ref.tables, 'account');
   }
 
+  async nextIds(count: number): Promise<number[]> {
+    return Array.from({ length: count }, () => nextId(this.ref.tables, 'account'));
+  }
+
+  async insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>> {
+    const results: Array<{ account: ReceivableAccount; created: boolean }> = [];
+    for (const account of accounts) results.push(await this.insertIfAbsent(account));
+    return results;
+  }
+
   async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
     const s = account.toSnapshot();
     const existing = await this.findByOwner(s.customerId, s, s.currencyCode);

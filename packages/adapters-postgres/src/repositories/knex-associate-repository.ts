@@ -13,6 +13,7 @@ import {
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 
 interface AssociateRow {
   id: string;
@@ -82,14 +83,7 @@ export class KnexAssociateRepository implements AssociateRepository {
   }
 
   async getManyForShare(ids: readonly number[]): Promise<Associate[]> {
-    if (ids.length === 0) return [];
-    // In id order, so two batches naming the same associates cannot deadlock against an edit locking them.
-    const rows = await this.trx('associates')
-      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
-      .orderBy('id')
-      .forShare()
-      .select<AssociateRow[]>('*');
-    return rows.map(toAssociate);
+    return (await rowsByIds<AssociateRow>(this.trx, 'associates', ids, (query) => query.forShare())).map(toAssociate);
   }
 
   async supervisorChain(id: number): Promise<number[]> {

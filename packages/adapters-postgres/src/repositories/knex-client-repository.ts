@@ -12,6 +12,7 @@ import {
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 
 interface ClientRow {
   id: string;
@@ -70,11 +71,7 @@ export class KnexClientRepository implements ClientRepository {
   }
 
   async getMany(ids: readonly number[]): Promise<Client[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.trx('clients')
-      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
-      .select<ClientRow[]>('*');
-    return rows.map(toClient);
+    return (await rowsByIds<ClientRow>(this.trx, 'clients', ids)).map(toClient);
   }
 
   async insertIfAbsent(client: NewClient): Promise<{ client: Client; created: boolean }> {

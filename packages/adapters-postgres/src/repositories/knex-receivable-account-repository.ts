@@ -10,6 +10,7 @@ import {
 } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 import { prepared } from './prepared';
 import {
   OWNER_COLUMNS,
@@ -78,11 +79,7 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.trx('receivable_accounts')
-      .whereRaw('id = ANY(?::bigint[])', [[...ids]])
-      .select<ReceivableAccountRow[]>('*');
-    return rows.map(toReceivableAccount);
+    return (await rowsByIds<ReceivableAccountRow>(this.trx, 'receivable_accounts', ids)).map(toReceivableAccount);
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {

@@ -19,17 +19,26 @@ const childrenOf = (pid: number): number[] => {
   }
 };
 
+/** `pid` and its live descendants (the service's HTTP workers). */
+export function processTree(pid: number): number[] {
+  const tree: number[] = [];
+  for (const stack = [pid]; stack.length > 0;) {
+    const next = stack.pop()!;
+    tree.push(next);
+    stack.push(...childrenOf(next));
+  }
+  return tree;
+}
+
 /** CPU seconds of a process and its live descendants (the service's HTTP workers). */
 export function treeCpuSeconds(pid: number): number {
   let total = 0;
-  for (const stack = [pid]; stack.length > 0;) {
-    const next = stack.pop()!;
+  for (const next of processTree(pid)) {
     try {
       total += processCpuSeconds(next);
     } catch {
-      continue; // it exited meanwhile
+      // it exited meanwhile
     }
-    stack.push(...childrenOf(next));
   }
   return total;
 }

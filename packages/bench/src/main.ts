@@ -15,6 +15,7 @@ import { halfLoadCreations, halfLoadRow, type HalfLoad } from './latency-scenari
 import { progress, type Measurement } from './stats';
 import { scaleCurves, type CurvePoint } from './scale-curves';
 import { curveTable, curveTargets } from './scale-report';
+import { batchIngestRows } from './batch-ingest';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -27,7 +28,9 @@ const TRANSFERS = env('BENCH_TRANSFERS', 10_000);
 const PGLITE_RECEIVABLES = env('BENCH_PGLITE_RECEIVABLES', 100_000);
 const SCALE_SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,10000,100000,1000000').split(',').map(Number);
 const SCALE_SECONDS = env('BENCH_SCALE_SECONDS', 1);
-/** 'scale' runs the scale curves alone. */
+const BATCH_RECEIVABLES = env('BENCH_BATCH_RECEIVABLES', 1_000_000);
+const BATCH_CLIENTS = env('BENCH_BATCH_CLIENTS', 4);
+/** 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone (printed, results files left as they are). */
 const ONLY = process.env.BENCH_ONLY;
 const POOL_SIZE = 10;
 /** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
@@ -213,6 +216,7 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
 
   rows.push(...(await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, (url) => settlementRows(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT))));
   rows.push(await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, (url) => transferRow(url, TRANSFERS)));
+  rows.push(...(await batchIngest(serverUrl, stamp)));
 
   rows.push({
     storage: 'postgres',
@@ -238,6 +242,9 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
   }
 }
 
+const batchIngest = (serverUrl: string, stamp: number) =>
+  withDatabase(serverUrl, `rcs_bench_batch_${stamp}`, (url) => batchIngestRows(url, BATCH_RECEIVABLES, BATCH_CLIENTS));
+
 /** Lists as the rows they match grow (scale-curves.ts), on a database of their own, against one HTTP process. */
 async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoint[]> {
   return withDatabase(serverUrl, `rcs_bench_scale_${stamp}`, async (url) => {
@@ -254,6 +261,11 @@ async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const stamp = Date.now();
   const rows: Row[] = [];
+  if (ONLY === 'batch') {
+    const batch = await batchIngest(serverUrl, stamp);
+    process.stdout.write(`\n${printTable(batch)}\n${batch.map((row) => `${row.scenario}: ${row.note}`).join('\n')}\n`);
+    return;
+  }
   if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
   const curves = await scaleScenario(serverUrl, stamp);
 

@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { tracked } from './children';
-import { treeCpuSeconds } from './cpu';
+import { processTree, treeCpuSeconds } from './cpu';
 
 export interface ServiceProcess {
   readonly url: string;
   readonly child: ChildProcess;
   login(clientId?: string, clientSecret?: string): Promise<string>;
   call(method: string, route: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>;
-  /** Peak resident memory of the service so far (VmHWM), in MiB. */
+  /** Peak resident memory of the service so far (VmHWM), of the largest of its processes, in MiB. */
   peakRssMiB(): number;
   /** CPU time the service's processes (the primary and its HTTP workers) have used so far, in seconds. */
   cpuSeconds(): number;
@@ -95,8 +95,14 @@ export async function startService(env: Record<string, string>): Promise<Service
       return treeCpuSeconds(child.pid!);
     },
     peakRssMiB() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+      const peak = (pid: number) => {
+        try {
+          return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+        } catch {
+          return 0; // it exited meanwhile
+        }
+      };
+      return Math.max(...processTree(child.pid!).map(peak));
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -149,7 +149,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivableAccounts: {
       open: openAccount,
-      openBatch: new OpenReceivableAccountsBatch(uow, openAccount),
+      openBatch: new OpenReceivableAccountsBatch(uow, clock, provisioningTrigger),
       update: new UpdateReceivableAccount(uow, clock),
       disable: new DisableReceivableAccount(uow, clock),
       activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),
@@ -160,7 +160,7 @@ export function createApplication(ports: ApplicationPorts) {
     },
     receivables: {
       issue: issueReceivable,
-      issueBatch: new IssueReceivablesBatch(uow, issueReceivable),
+      issueBatch: new IssueReceivablesBatch(uow, clock),
       changeStatus: new ChangeReceivableStatus(uow, clock),
       edit: new EditReceivable(uow, clock),
       expire: new ExpireReceivables(uow, clock),

@@ -13,6 +13,7 @@ import {
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 
 interface AssociateRow {
   id: string;
@@ -79,6 +80,10 @@ export class KnexAssociateRepository implements AssociateRepository {
   async getForShare(id: number): Promise<Associate | undefined> {
     const row = await this.trx('associates').where({ id }).forShare().first<AssociateRow | undefined>();
     return row && toAssociate(row);
+  }
+
+  async getManyForShare(ids: readonly number[]): Promise<Associate[]> {
+    return (await rowsByIds<AssociateRow>(this.trx, 'associates', ids, (query) => query.forShare())).map(toAssociate);
   }
 
   async supervisorChain(id: number): Promise<number[]> {

@@ -12,6 +12,7 @@ import {
 } from '@rcs/domain';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 
 interface ClientRow {
   id: string;
@@ -67,6 +68,10 @@ export class KnexClientRepository implements ClientRepository {
   async getForUpdate(id: number): Promise<Client | undefined> {
     const row = await lockedForChange(this.trx('clients').where({ id })).first<ClientRow | undefined>();
     return row && toClient(row);
+  }
+
+  async getMany(ids: readonly number[]): Promise<Client[]> {
+    return (await rowsByIds<ClientRow>(this.trx, 'clients', ids)).map(toClient);
   }
 
   async insertIfAbsent(client: NewClient): Promise<{ client: Client; created: boolean }> {

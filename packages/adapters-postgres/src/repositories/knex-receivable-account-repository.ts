@@ -10,6 +10,7 @@ import {
 } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
 import { lockedForChange } from './row-locks';
+import { rowsByIds } from './rows-by-ids';
 import { prepared } from './prepared';
 import {
   OWNER_COLUMNS,
@@ -35,6 +36,29 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return Number(rows[0].id);
   }
 
+  async nextIds(count: number): Promise<number[]> {
+    if (count === 0) return [];
+    const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(`SELECT nextval('account_id_seq') AS id FROM generate_series(1, ?::int)`, [count]);
+    return rows.map((row) => Number(row.id));
+  }
+
+  async insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>> {
+    if (accounts.length === 0) return [];
+    const inserted = await this.trx('receivable_accounts')
+      .insert(accounts.map((account) => toReceivableAccountRow(account.toSnapshot())))
+      .onConflict()
+      .ignore()
+      .returning<ReceivableAccountRow[]>('*');
+    const byId = new Map(inserted.map((row) => [Number(row.id), toReceivableAccount(row)]));
+    const results: Array<{ account: ReceivableAccount; created: boolean }> = [];
+    for (const account of accounts) {
+      const created = byId.get(account.id);
+      // Rare: another transaction opened the owner's account meanwhile; found one by one.
+      results.push(created ? { account: created, created: true } : await this.insertIfAbsent(account));
+    }
+    return results;
+  }
+
   async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
     const s = account.toSnapshot();
     const [inserted] = await this.trx('receivable_accounts').insert(toReceivableAccountRow(s)).onConflict().ignore().returning<ReceivableAccountRow[]>('*');
@@ -52,6 +76,10 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   async get(id: number): Promise<ReceivableAccount | undefined> {
     const { rows } = await prepared<ReceivableAccountRow>(this.trx, 'receivable_accounts.get', 'SELECT * FROM receivable_accounts WHERE id = ?', [id]);
     return rows[0] && toReceivableAccount(rows[0]);
+  }
+
+  async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    return (await rowsByIds<ReceivableAccountRow>(this.trx, 'receivable_accounts', ids)).map(toReceivableAccount);
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {

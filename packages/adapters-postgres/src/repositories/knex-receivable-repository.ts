@@ -1,9 +1,18 @@
 import type { Knex } from 'knex';
-import { ConcurrentModificationError, DomainError, POSITIVE_TYPES, type NewReceivable, type Receivable, type ReceivableRepository } from '@rcs/domain';
+import {
+  ConcurrentModificationError,
+  duplicatedLegalNumber,
+  POSITIVE_TYPES,
+  type NewReceivable,
+  type Receivable,
+  type ReceivableFamily,
+  type ReceivableRepository,
+} from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
 import { prepared } from './prepared';
 import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
 import { lockedForChange } from './row-locks';
+import { familiesForUpdate, insertReceivables, legalNumbersInUse } from './receivable-batches';
 
 type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
 const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
@@ -33,7 +42,7 @@ const INSERT_RECEIVABLE = `INSERT INTO receivables (${INSERTED_COLUMNS.join(', '
 
 function legalNumberClash(error: unknown, legalNumber: string | null): Error {
   if (violatedConstraint(error) === 'receivables_legal_number') {
-    return new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used by another receivable`);
+    return duplicatedLegalNumber(legalNumber);
   }
   return error as Error;
 }
@@ -54,6 +63,18 @@ export class KnexReceivableRepository implements ReceivableRepository {
     } catch (error) {
       throw legalNumberClash(error, draft.legalNumber);
     }
+  }
+
+  insertMany(drafts: readonly NewReceivable[]): Promise<Receivable[]> {
+    return insertReceivables(this.trx, drafts);
+  }
+
+  legalNumbersInUse(customerId: number, legalNumbers: readonly string[]): Promise<Set<string>> {
+    return legalNumbersInUse(this.trx, customerId, legalNumbers);
+  }
+
+  familiesForUpdate(ids: readonly number[]): Promise<ReceivableFamily[]> {
+    return familiesForUpdate(this.trx, ids);
   }
 
   async getForUpdate(id: number): Promise<Receivable | undefined> {

@@ -43,6 +43,15 @@ export class KnexRouteSettlementRepository implements RouteSettlementRepository 
     return row && toRouteSettlement(row);
   }
 
+  async findByCodes(customerId: number, routeCodes: readonly string[]): Promise<RouteSettlement[]> {
+    if (routeCodes.length === 0) return [];
+    const rows = await this.trx('route_settlements')
+      .where({ customer_id: customerId })
+      .whereRaw('route_code = ANY(?::text[])', [[...routeCodes]])
+      .select<RouteSettlementRow[]>('*');
+    return rows.map(toRouteSettlement);
+  }
+
   async insertIfAbsent(s: NewRouteSettlement): Promise<{ settlement: RouteSettlement; created: boolean }> {
     const [inserted] = await this.trx('route_settlements')
       .insert({

@@ -13,6 +13,8 @@ export interface AssociateRepository {
    * queueing, as receivables naming the same associate do.
    */
   getForShare(id: number): Promise<Associate | undefined>;
+  /** getForShare for each of `ids` that exists, in one go, in no particular order. */
+  getManyForShare(ids: readonly number[]): Promise<Associate[]>;
   /** The associate, its supervisor, theirs and so on up the hierarchy (at most MAX_SUPERVISOR_DEPTH steps up). */
   supervisorChain(id: number): Promise<number[]>;
   /** Inserts unless the customer has an associate with that taxId; concurrent callers agree on one row. */

@@ -6,6 +6,8 @@ import type { Client, NewClient } from './client';
 export interface ClientRepository {
   /** Reads and locks the row until the transaction ends, so concurrent edits serialise. */
   getForUpdate(id: number): Promise<Client | undefined>;
+  /** The clients among `ids` that exist, unlocked, in no particular order. */
+  getMany(ids: readonly number[]): Promise<Client[]>;
   /**
    * Inserts unless a client with the same identity exists for the customer; concurrent callers with one identity
    * agree on a single row.

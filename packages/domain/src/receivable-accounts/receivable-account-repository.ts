@@ -14,11 +14,17 @@ export interface ProvisioningClaim {
 export interface ReceivableAccountRepository {
   /** From the id sequence shared with current accounts. */
   nextId(): Promise<number>;
+  /** `count` ids from the same sequence, in one go. */
+  nextIds(count: number): Promise<number[]>;
   /** Inserts unless the customer has an account for the same (client, associate, currency). */
   insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }>;
+  /** insertIfAbsent for accounts of distinct owners, in one write; answers in the order given. */
+  insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>>;
   getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
   /** Reads without locking, for work that does not change the account (issuing receivables on it). */
   get(id: number): Promise<ReceivableAccount | undefined>;
+  /** The accounts among `ids` that exist, unlocked, in no particular order. */
+  getMany(ids: readonly number[]): Promise<ReceivableAccount[]>;
   /** The account a CVU belongs to, locked; CVUs are unique across customers. */
   getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined>;
   findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined>;

@@ -1,10 +1,27 @@
+import { DomainError } from '../shared/domain-error';
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
 import type { NewReceivable, Receivable, ReceivableStatus } from './receivable';
 import type { ReceivableType } from './receivable-type';
 
+/** A legalNumber the customer already used (SPEC: unique per customer). */
+export const duplicatedLegalNumber = (legalNumber: string | null) =>
+  new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used by another receivable`);
+
 export interface ReceivableRepository {
   /** Stores a new receivable; duplicated-legal-number when the customer already used its legalNumber. */
   insert(draft: NewReceivable): Promise<Receivable>;
+  /**
+   * Stores new receivables in one write, returned in the order given; duplicated-legal-number, and nothing
+   * stored, when one clashes with a stored legalNumber (a concurrent writer's: callers check the stored ones first).
+   */
+  insertMany(drafts: readonly NewReceivable[]): Promise<Receivable[]>;
+  /** Which of `legalNumbers` the customer's receivables already use. */
+  legalNumbersInUse(customerId: number, legalNumbers: readonly string[]): Promise<Set<string>>;
+  /**
+   * The receivables `ids` that exist, each locked with its active children, as getForUpdate and activeChildren
+   * lock one: every row of the families in one go, parents' parents first, then children, in id order.
+   */
+  familiesForUpdate(ids: readonly number[]): Promise<ReceivableFamily[]>;
   /**
    * Reads and locks the row: issuing children locks their parent, so their sum is checked one at a time. A child's
    * parent is locked too, before it: every change to a family locks parent then children (by id), so two changes
@@ -20,6 +37,11 @@ export interface ReceivableRepository {
    * `customerId`'s when given (the sandbox helper), every customer's without (the daily job).
    */
   dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]>;
+}
+
+export interface ReceivableFamily {
+  readonly parent: Receivable;
+  readonly activeChildren: readonly Receivable[];
 }
 
 export interface ReceivableListFilter extends CommonListFilter {

@@ -228,7 +228,10 @@ export class Receivable {
    * can still change, and within its amount together with its active children. Returns the status the child
    * starts in: paid with a PAID parent, owed otherwise.
    */
-  admitChild(child: { readonly receivableAccountId: number; readonly amountMinor: bigint }, activeChildren: readonly Receivable[]): ReceivableStatus {
+  admitChild(
+    child: { readonly receivableAccountId: number; readonly amountMinor: bigint },
+    activeChildren: readonly { readonly amountMinor: bigint }[],
+  ): ReceivableStatus {
     const { id, receivableAccountId, receivableType, status } = this.state;
     if (child.receivableAccountId !== receivableAccountId)
       throw new DomainError('parent-receivable-different-account', `parent ${id} is on account ${receivableAccountId}`);

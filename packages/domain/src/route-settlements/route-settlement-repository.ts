@@ -3,6 +3,8 @@ import type { NewRouteSettlement, RouteSettlement, RouteSettlementRecord, RouteS
 
 export interface RouteSettlementRepository {
   findByCode(customerId: number, routeCode: string): Promise<RouteSettlement | undefined>;
+  /** The customer's route settlements with any of `routeCodes`, in no particular order. */
+  findByCodes(customerId: number, routeCodes: readonly string[]): Promise<RouteSettlement[]>;
   /** Inserts unless the customer already has the code; concurrent callers agree on one row. */
   insertIfAbsent(settlement: NewRouteSettlement): Promise<{ settlement: RouteSettlement; created: boolean }>;
 }

@@ -6,6 +6,7 @@ import { idempotencyRepositoryContract } from './idempotency-repository.contract
 import { unitOfWorkContract } from './unit-of-work.contract';
 import { receivableAccountRepositoryContract } from './receivable-account-repository.contract';
 import { receivableRepositoryContract } from './receivable-repository.contract';
+import { receivableBatchPortsContract } from './receivable-batch-ports.contract';
 import { ledgerContract } from './ledger.contract';
 import { transferRepositoryContract } from './transfer-repository.contract';
 import { transferQueueContract } from './transfer-queue.contract';
@@ -26,6 +27,7 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   idempotencyRepositoryContract(factory);
   receivableAccountRepositoryContract(factory, itRacing);
   receivableRepositoryContract(factory, itRacing);
+  receivableBatchPortsContract(factory);
   ledgerContract(factory);
   transferRepositoryContract(factory, itRacing);
   transferQueueContract(factory, itRacing);

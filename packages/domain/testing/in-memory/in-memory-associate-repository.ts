@@ -10,7 +10,7 @@ import {
   type Page,
   type PageRequest,
 } from '../../src';
-import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
+import { nextId, presentIn, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 export class InMemoryAssociateRepository implements AssociateRepository {
@@ -23,6 +23,10 @@ export class InMemoryAssociateRepository implements AssociateRepository {
 
   getForShare(id: number): Promise<Associate | undefined> {
     return this.getForUpdate(id);
+  }
+
+  async getManyForShare(ids: readonly number[]): Promise<Associate[]> {
+    return presentIn(this.ref.tables.associates, ids).map((s) => Associate.rehydrate(s));
   }
 
   async supervisorChain(id: number): Promise<number[]> {

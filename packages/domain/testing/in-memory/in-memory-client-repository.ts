@@ -9,7 +9,7 @@ import {
   type Page,
   type PageRequest,
 } from '../../src';
-import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
+import { nextId, presentIn, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 const identityOf = (c: NewClient): string => [c.customerId, c.documentType, c.taxId, c.branchExternalCode ?? ''].join('|');
@@ -20,6 +20,10 @@ export class InMemoryClientRepository implements ClientRepository {
   async getForUpdate(id: number): Promise<Client | undefined> {
     const found = this.ref.tables.clients.get(id);
     return found && Client.rehydrate(found);
+  }
+
+  async getMany(ids: readonly number[]): Promise<Client[]> {
+    return presentIn(this.ref.tables.clients, ids).map((s) => Client.rehydrate(s));
   }
 
   async insertIfAbsent(client: NewClient): Promise<{ client: Client; created: boolean }> {

@@ -16,7 +16,7 @@ import {
   type ReceivableAccountRepository,
   type ReceivableAccountSnapshot,
 } from '../../src';
-import { nextId, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
+import { nextId, presentIn, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
@@ -43,6 +43,16 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return nextId(this.ref.tables, 'account');
   }
 
+  async nextIds(count: number): Promise<number[]> {
+    return Array.from({ length: count }, () => nextId(this.ref.tables, 'account'));
+  }
+
+  async insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>> {
+    const results: Array<{ account: ReceivableAccount; created: boolean }> = [];
+    for (const account of accounts) results.push(await this.insertIfAbsent(account));
+    return results;
+  }
+
   async insertIfAbsent(account: ReceivableAccount): Promise<{ account: ReceivableAccount; created: boolean }> {
     const s = account.toSnapshot();
     const existing = await this.findByOwner(s.customerId, s, s.currencyCode);
@@ -58,6 +68,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
 
   async get(id: number): Promise<ReceivableAccount | undefined> {
     return this.getForUpdate(id);
+  }
+
+  async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    return presentIn(this.ref.tables.receivableAccounts, ids).map((s) => ReceivableAccount.rehydrate(s));
   }
 
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {

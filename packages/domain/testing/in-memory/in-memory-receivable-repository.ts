@@ -1,20 +1,19 @@
 import {
   ConcurrentModificationError,
-  DomainError,
+  duplicatedLegalNumber,
   isPositive,
   Receivable,
   type NewReceivable,
   type Page,
   type PageRequest,
+  type ReceivableFamily,
   type ReceivableListFilter,
   type ReceivableQueries,
   type ReceivableRepository,
   type ReceivableSnapshot,
 } from '../../src';
-import { nextId, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
+import { nextId, presentIn, saveVersioned, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
-
-const duplicated = (legalNumber: string) => new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used`);
 
 export class InMemoryReceivableRepository implements ReceivableRepository {
   constructor(private readonly ref: TablesRef) {}
@@ -24,6 +23,31 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
     const stored: ReceivableSnapshot = { ...draft, id: nextId(this.ref.tables, 'receivable'), modificationDate: draft.creationDate, version: 1 };
     this.ref.tables.receivables.set(stored.id, stored);
     return Receivable.rehydrate(stored);
+  }
+
+  async insertMany(drafts: readonly NewReceivable[]): Promise<Receivable[]> {
+    // All or nothing, as one statement: every clash is found before anything is stored.
+    const numbers = drafts.map((d) => d.legalNumber).filter((n) => n !== null);
+    const repeated = numbers.find((n, i) => numbers.indexOf(n) !== i);
+    if (repeated !== undefined) throw duplicatedLegalNumber(repeated);
+    for (const draft of drafts) this.assertLegalNumberFree(draft.customerId, draft.legalNumber, 0);
+    const stored: Receivable[] = [];
+    for (const draft of drafts) stored.push(await this.insert(draft));
+    return stored;
+  }
+
+  async legalNumbersInUse(customerId: number, legalNumbers: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(legalNumbers);
+    const rows = [...this.ref.tables.receivables.values()];
+    return new Set(rows.filter((r) => r.customerId === customerId && r.legalNumber !== null && wanted.has(r.legalNumber)).map((r) => r.legalNumber!));
+  }
+
+  async familiesForUpdate(ids: readonly number[]): Promise<ReceivableFamily[]> {
+    const families: ReceivableFamily[] = [];
+    for (const parent of presentIn(this.ref.tables.receivables, ids)) {
+      families.push({ parent: Receivable.rehydrate(parent), activeChildren: await this.activeChildren(parent.id) });
+    }
+    return families;
   }
 
   async getForUpdate(id: number): Promise<Receivable | undefined> {
@@ -62,7 +86,7 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
   private assertLegalNumberFree(customerId: number, legalNumber: string | null, selfId: number): void {
     if (legalNumber === null) return;
     const clash = [...this.ref.tables.receivables.values()].some((r) => r.customerId === customerId && r.legalNumber === legalNumber && r.id !== selfId);
-    if (clash) throw duplicated(legalNumber);
+    if (clash) throw duplicatedLegalNumber(legalNumber);
   }
 }
 

@@ -21,6 +21,10 @@ export class InMemoryRouteSettlementRepository implements RouteSettlementReposit
     return [...this.ref.tables.routeSettlements.values()].find((s) => s.customerId === customerId && s.routeCode === routeCode);
   }
 
+  async findByCodes(customerId: number, routeCodes: readonly string[]): Promise<RouteSettlement[]> {
+    return [...this.ref.tables.routeSettlements.values()].filter((s) => s.customerId === customerId && routeCodes.includes(s.routeCode));
+  }
+
   async insertIfAbsent(settlement: NewRouteSettlement): Promise<{ settlement: RouteSettlement; created: boolean }> {
     const existing = await this.findByCode(settlement.customerId, settlement.routeCode);
     if (existing) return { settlement: existing, created: false };

@@ -91,6 +91,14 @@ export function emptyTables(): Tables {
 }
 
 /** Next value of a named sequence; accounts of both kinds share the 'account' sequence, as in PostgreSQL. */
+/** The rows of `table` with any of `ids`, each once. */
+export function presentIn<T>(table: ReadonlyMap<number, T>, ids: readonly number[]): T[] {
+  return [...new Set(ids)].flatMap((id) => {
+    const row = table.get(id);
+    return row === undefined ? [] : [row];
+  });
+}
+
 export function nextId(tables: Tables, sequence: string): number {
   const value = (tables.sequences[sequence] ?? 0) + 1;
   tables.sequences[sequence] = value;

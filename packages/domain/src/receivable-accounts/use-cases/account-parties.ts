@@ -12,7 +12,12 @@ export async function assertOwnClient(tx: Pick<TransactionScope, 'clients'>, cus
 
 /** The associate must be the customer's own and ACTIVE. */
 export async function assertUsableAssociate(tx: Pick<TransactionScope, 'associates'>, customerId: number, associateId: number): Promise<Associate> {
-  const associate = ownedBy(await tx.associates.getForShare(associateId), customerId, 'associate', associateId);
+  return usableAssociate(await tx.associates.getForShare(associateId), customerId, associateId);
+}
+
+/** assertUsableAssociate on an associate already read (`found`, undefined when there is none). */
+export function usableAssociate(found: Associate | undefined, customerId: number, associateId: number): Associate {
+  const associate = ownedBy(found, customerId, 'associate', associateId);
   if (associate.status !== 'ACTIVE') throw new DomainError('associate-disabled', `associate ${associateId} is DISABLED`);
   return associate;
 }
@@ -40,14 +45,20 @@ export async function receivingAccount(
   lock: 'lock' | 'read',
 ): Promise<ReceivableAccount> {
   const found = lock === 'lock' ? await tx.receivableAccounts.getForUpdate(accountId) : await tx.receivableAccounts.get(accountId);
-  if (!found) {
-    if ((await tx.currentAccounts.listByCustomer(customerId)).some((a) => a.id === accountId)) {
-      throw new DomainError(
-        'current-account-not-receivable-enabled',
-        `account ${accountId} is a current account; it takes neither receivables nor collections`,
-      );
-    }
-    throw new NotFoundError('receivable account', accountId);
+  const currentAccountIds = found ? [] : (await tx.currentAccounts.listByCustomer(customerId)).map((a) => a.id);
+  return ownReceivingAccount(found, customerId, accountId, currentAccountIds);
+}
+
+/** receivingAccount on an account already read (`found`), told the ids of the customer's current accounts when there is none. */
+export function ownReceivingAccount(
+  found: ReceivableAccount | undefined,
+  customerId: number,
+  accountId: number,
+  currentAccountIds: readonly number[],
+): ReceivableAccount {
+  if (!found && currentAccountIds.includes(accountId)) {
+    throw new DomainError('current-account-not-receivable-enabled', `account ${accountId} is a current account; it takes neither receivables nor collections`);
   }
+  if (!found) throw new NotFoundError('receivable account', accountId);
   return ownedBy(found, customerId, 'receivable account', accountId);
 }

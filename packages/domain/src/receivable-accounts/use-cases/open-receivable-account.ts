@@ -2,7 +2,8 @@ import type { Clock } from '../../shared/clock';
 import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { ownerTypeOf } from '../owner';
+import { ownerTypeOf, type AccountOwner } from '../owner';
+import type { Customer } from '../../customers/customer';
 import { ReceivableAccount } from '../receivable-account';
 import { alreadyExists, assertOwnClient, assertUsableAssociate } from './account-parties';
 
@@ -11,6 +12,20 @@ export interface OpenReceivableAccountInput {
   readonly clientId?: number | null;
   readonly associateId?: number | null;
   readonly currencyCode?: string;
+}
+
+/** The owner an opening names, which must be someone, in the one currency there is. */
+export function requestedOwner(input: Omit<OpenReceivableAccountInput, 'customerId'>): AccountOwner {
+  const owner = { clientId: input.clientId ?? null, associateId: input.associateId ?? null };
+  ownerTypeOf(owner);
+  if (input.currencyCode !== undefined && input.currencyCode !== 'ARS') throw ValidationError.of('currencyCode', 'only ARS is supported');
+  return owner;
+}
+
+/** The customer's operating model must allow the owner's type. */
+export function assertOwnerTypeEnabled(customer: Customer, owner: AccountOwner): void {
+  const type = ownerTypeOf(owner);
+  if (!customer.enabledOwnerTypes.includes(type)) throw new DomainError('owner-type-not-supported', `owner type ${type} is not enabled for this customer`);
 }
 
 /** Told when an account starts PROVISIONING, so a worker can ask the provider at once instead of at its next tick. */
@@ -27,15 +42,11 @@ export class OpenReceivableAccount {
   ) {}
 
   async execute(input: OpenReceivableAccountInput): Promise<ReceivableAccount> {
-    const owner = { clientId: input.clientId ?? null, associateId: input.associateId ?? null };
-    const type = ownerTypeOf(owner);
-    if (input.currencyCode !== undefined && input.currencyCode !== 'ARS') throw ValidationError.of('currencyCode', 'only ARS is supported');
+    const owner = requestedOwner(input);
     const account = await this.uow.run(async (tx) => {
       const customer = await tx.customers.get(input.customerId);
       if (!customer) throw new NotFoundError('customer', input.customerId);
-      if (!customer.enabledOwnerTypes.includes(type)) {
-        throw new DomainError('owner-type-not-supported', `owner type ${type} is not enabled for this customer`);
-      }
+      assertOwnerTypeEnabled(customer, owner);
       if (owner.clientId !== null) await assertOwnClient(tx, input.customerId, owner.clientId);
       if (owner.associateId !== null) await assertUsableAssociate(tx, input.customerId, owner.associateId);
       const draft = ReceivableAccount.open(

@@ -1,5 +1,4 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
 import type { Money } from '../../shared/money';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
@@ -9,7 +8,7 @@ import type { ReceivableAccount } from '../../receivable-accounts/receivable-acc
 import type { InvoiceData } from '../invoice-data';
 import { Receivable, type ReceivableStatus } from '../receivable';
 import { isPositive, type ReceivableType } from '../receivable-type';
-import { calendarDay } from '../calendar-day';
+import { assertIssuable, associateConflict, draftOf, routeSettlementIdOf, unmatchingClient } from './issue-rules';
 
 /** What issuing reaches: the receivable's account (bound to an associate on the way), its parties and parent. */
 type IssueScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
@@ -43,51 +42,19 @@ export class IssueReceivable {
   execute(input: IssueReceivableInput): Promise<Receivable> {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
-      const account = await this.account(tx, input);
-      if (input.currencyCode !== account.toSnapshot().currencyCode) {
-        throw new DomainError('unmatching-receivable-currency-code', `currencyCode must be ${account.toSnapshot().currencyCode}, the account's`);
-      }
+      // No lock: issuing does not change the account, and locking it would queue every receivable of one account
+      // behind the others. Binding an associate saves the account with a version check instead.
+      const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
+      assertIssuable(account, input.currencyCode);
       const clientId = await this.client(tx, input, account);
       const associateId = await this.associate(tx, input, account);
       const [status, parentReceivableId] = await this.parent(tx, input);
-      const receivableDate = input.receivableDate ?? calendarDay(now);
       const routeSettlementId = await this.route(tx, input.customerId, associateId, input.externalRoutingCode ?? null);
-      const draft = Receivable.draft(
-        {
-          customerId: input.customerId,
-          receivableAccountId: account.id,
-          clientId,
-          associateId,
-          amountMinor: input.amount.minor,
-          currencyCode: 'ARS',
-          receivableType: input.receivableType,
-          legalNumber: input.legalNumber ?? null,
-          description: input.description ?? null,
-          externalRoutingCode: input.externalRoutingCode ?? null,
-          issueDate: input.issueDate ?? null,
-          dueDate: input.dueDate ?? null,
-          receivableDate,
-          parentReceivableId,
-          attachmentUri: input.attachmentUri ?? null,
-          invoiceData: input.invoiceData ?? null,
-          routeSettlementId,
-        },
-        status,
-        now,
-      );
+      const draft = draftOf(input, { account, clientId, associateId, status, parentReceivableId, routeSettlementId }, now);
       const stored = await tx.receivables.insert(draft);
       await tx.outbox.record([Receivable.created(stored.toSnapshot())]);
       return stored;
     });
-  }
-
-  /** The customer's own receivable account, able to take receivables (not a current account, not DISABLED). */
-  private async account(tx: IssueScope, input: IssueReceivableInput): Promise<ReceivableAccount> {
-    // No lock: issuing does not change the account, and locking it would queue every receivable of one account
-    // behind the others. Binding an associate saves the account with a version check instead.
-    const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
-    if (account.status === 'DISABLED') throw new DomainError('receivable-account-not-active', `receivable account ${account.id} is DISABLED`);
-    return account;
   }
 
   /** Inherited from the account when omitted; one given must be the account's, and first the customer's own (404, 403). */
@@ -95,10 +62,7 @@ export class IssueReceivable {
     const own = account.owner.clientId;
     if (input.clientId === undefined || input.clientId === null || input.clientId === own) return own;
     await assertOwnClient(tx, input.customerId, input.clientId);
-    throw new DomainError(
-      'unmatching-receivable-client-id',
-      own === null ? 'clientId must be left out: the account has no client' : `clientId must be the account's client (${own})`,
-    );
+    throw unmatchingClient(own);
   }
 
   /**
@@ -114,7 +78,7 @@ export class IssueReceivable {
     await assertUsableAssociate(tx, input.customerId, input.associateId);
     const current = account.owner.associateId;
     if (input.associateId === current) return current;
-    if (current !== null) throw new DomainError('receivable-account-associate-conflict', `associateId must be the account's associate (${current})`);
+    if (current !== null) throw associateConflict(current);
     await assertOwnerFree(tx, input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
     const bound = account.update({ associateId: input.associateId }, this.clock.now());
     await tx.receivableAccounts.update(bound);
@@ -139,7 +103,6 @@ export class IssueReceivable {
   /** Grouping under the route settlement of the associate's route code, when one exists. */
   private async route(tx: IssueScope, customerId: number, associateId: number | null, code: string | null): Promise<number | null> {
     if (associateId === null || code === null) return null;
-    const settlement = await tx.routeSettlements.findByCode(customerId, code);
-    return settlement && settlement.associateId === associateId ? settlement.id : null;
+    return routeSettlementIdOf(await tx.routeSettlements.findByCode(customerId, code), associateId);
   }
 }

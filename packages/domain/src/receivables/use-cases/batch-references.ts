@@ -1,0 +1,52 @@
+import type { TransactionScope } from '../../transaction-scope';
+import type { Associate } from '../../associates/associate';
+import type { Client } from '../../clients/client';
+import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
+import type { RouteSettlement } from '../../route-settlements/route-settlement';
+import type { ReceivableFamily } from '../receivable-repository';
+import { isPositive } from '../receivable-type';
+import type { IssueReceivableInput } from './issue-receivable';
+
+export type ReferencesScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements'>;
+
+/** Everything the items of a batch name, read with one query per kind for the whole batch. */
+export interface BatchReferences {
+  readonly accounts: ReadonlyMap<number, ReceivableAccount>;
+  /** The customer's current accounts, read only when an item names an account that is not a receivable one. */
+  readonly currentAccountIds: readonly number[];
+  /** Only clients an item names in place of its account's own: the ones that can only be that item's error. */
+  readonly clients: ReadonlyMap<number, Client>;
+  /** Kept from changing (FOR SHARE) until the transaction ends, as a single creation keeps its associate. */
+  readonly associates: ReadonlyMap<number, Associate>;
+  /** Parents named by negative items, locked with their active children, as a single creation locks them. */
+  readonly families: ReadonlyMap<number, ReceivableFamily>;
+  readonly legalNumbersInUse: ReadonlySet<string>;
+  readonly routeSettlements: ReadonlyMap<string, RouteSettlement>;
+}
+
+const byId = <T extends { readonly id: number }>(rows: readonly T[]) => new Map(rows.map((row) => [row.id, row]));
+const present = <T>(values: ReadonlyArray<T | null | undefined>): T[] => [...new Set(values.filter((v): v is T => v !== null && v !== undefined))];
+
+export async function loadReferences(tx: ReferencesScope, customerId: number, items: readonly IssueReceivableInput[]): Promise<BatchReferences> {
+  const accounts = byId(await tx.receivableAccounts.getMany(present(items.map((i) => i.receivableAccountId))));
+  const unknownAccount = items.some((i) => !accounts.has(i.receivableAccountId));
+  const foreignClients = items.map((i) => (i.clientId === accounts.get(i.receivableAccountId)?.owner.clientId ? null : i.clientId));
+  const parents = items.map((i) => (isPositive(i.receivableType) ? null : i.parentReceivableId));
+  const routed = items.map((i) => (i.associateId === undefined || i.associateId === null ? null : i.externalRoutingCode));
+  // One after another: they share the transaction's connection, which runs one statement at a time anyway.
+  const currentAccounts = unknownAccount ? await tx.currentAccounts.listByCustomer(customerId) : [];
+  const clients = await tx.clients.getMany(present(foreignClients));
+  const associates = await tx.associates.getManyForShare(present(items.map((i) => i.associateId)));
+  const families = await tx.receivables.familiesForUpdate(present(parents));
+  const legalNumbersInUse = await tx.receivables.legalNumbersInUse(customerId, present(items.map((i) => i.legalNumber)));
+  const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));
+  return {
+    accounts,
+    currentAccountIds: currentAccounts.map((a) => a.id),
+    clients: byId(clients),
+    associates: byId(associates),
+    families: new Map(families.map((family) => [family.parent.id, family])),
+    legalNumbersInUse,
+    routeSettlements: new Map(routeSettlements.map((s) => [s.routeCode, s])),
+  };
+}

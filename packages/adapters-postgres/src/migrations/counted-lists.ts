@@ -18,6 +18,11 @@ export interface CountedTable {
   readonly table: string;
   /** Scope name -> the column holding its id; null ids are not counted under that scope. */
   readonly scopes: Readonly<Record<string, string>>;
+  /**
+   * The column splitting each count (list_counts.status), for the filter a list is most read with: `status`
+   * unless told (an event's `type`); null for a list with no such filter, whose counts all hold ''.
+   */
+  readonly status?: string | null;
 }
 
 /** The list_counts table; created once, by the first migration that counts a list. */
@@ -38,7 +43,8 @@ export const LIST_COUNTS_SQL = `
 /** One row per counted scope of each row of `rows`, with `delta`. */
 function keysOf(counted: CountedTable, rows: string, delta: number): string {
   const scopes = [`('customer', 0::bigint)`, ...Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`)];
-  return `SELECT r.customer_id, k.scope, k.scope_id, r.status, ${delta} AS delta
+  const status = counted.status === null ? `''::text` : `r.${counted.status ?? 'status'}`;
+  return `SELECT r.customer_id, k.scope, k.scope_id, ${status} AS status, ${delta} AS delta
           FROM ${rows} r CROSS JOIN LATERAL (VALUES ${scopes.join(', ')}) AS k (scope, scope_id)
           WHERE k.scope_id IS NOT NULL`;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Money, type Application, type ReceivableStatus } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { countMismatches } from './support/list-count-checks';
 import { instanceOn } from './support/settlement-world';
 
 /**
@@ -142,25 +143,7 @@ describe('maintained list counts', () => {
     }
   }
 
-  /** Every non-zero maintained count of the customer, against count(*) of the rows it counts. */
-  async function mismatches(customerId: number) {
-    const { rows } = await db.knex.raw<{ rows: unknown[] }>(
-      `WITH kept AS (
-         SELECT list, scope, scope_id, status, sum(n)::bigint AS n FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
-       ), counted AS (
-         SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n
-         FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
-         WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
-         UNION ALL
-         SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*)
-         FROM receivable_accounts a CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('client', a.client_id), ('associate', a.associate_id)) k (scope, scope_id)
-         WHERE a.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
-       )
-       SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status) WHERE kept.n IS DISTINCT FROM counted.n`,
-      { c: customerId },
-    );
-    return rows;
-  }
+  const mismatches = (customerId: number) => countMismatches(db, customerId);
 
   /** The lists' X-Total-Count for every maintained filter, against count(*). */
   async function listTotals(app: Application, w: World) {

@@ -1,0 +1,38 @@
+import type { TestDatabase } from '@rcs/adapters-postgres/testing';
+
+/**
+ * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, written
+ * out here rather than derived from the migrations' definitions, so a wrong key there shows as a mismatch.
+ */
+const COUNTED_ROWS = `
+  SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n
+  FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
+  WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*)
+  FROM receivable_accounts a CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('client', a.client_id), ('associate', a.associate_id)) k (scope, scope_id)
+  WHERE a.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'transfers', 'customer', 0, status, count(*) FROM transfers WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'outbox_events', 'customer', 0, type, count(*) FROM outbox_events WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'webhook_deliveries', k.scope, k.scope_id, d.status, count(*)
+  FROM webhook_deliveries d CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('webhook', d.webhook_id)) k (scope, scope_id)
+  WHERE d.customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'contacts', 'customer', 0, '', count(*) FROM contacts WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'webhooks', 'customer', 0, '', count(*) FROM webhooks WHERE customer_id = :c GROUP BY 1, 2, 3, 4`;
+
+/** Every non-zero maintained count of the customer that differs from count(*) of the rows it counts. */
+export async function countMismatches(db: TestDatabase, customerId: number): Promise<unknown[]> {
+  const { rows } = await db.knex.raw<{ rows: unknown[] }>(
+    `WITH kept AS (
+       SELECT list, scope, scope_id, status, sum(n)::bigint AS n FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+     ), counted AS (${COUNTED_ROWS})
+     SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status) WHERE kept.n IS DISTINCT FROM counted.n`,
+    { c: customerId },
+  );
+  return rows;
+}

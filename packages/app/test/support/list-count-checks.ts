@@ -18,7 +18,7 @@ const COUNTED_ROWS = `
   SELECT 'outbox_events', 'customer', 0, type, count(*) FROM outbox_events WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
   SELECT 'webhook_deliveries', k.scope, k.scope_id, d.status, count(*)
-  FROM webhook_deliveries d CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('webhook', d.webhook_id)) k (scope, scope_id)
+  FROM webhook_deliveries d CROSS JOIN LATERAL (VALUES ('webhook', d.webhook_id)) k (scope, scope_id)
   WHERE d.customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
   SELECT 'contacts', 'customer', 0, '', count(*) FROM contacts WHERE customer_id = :c GROUP BY 1, 2, 3, 4

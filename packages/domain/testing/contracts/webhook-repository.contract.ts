@@ -70,7 +70,9 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
         tx.webhookDeliveries.insert(attempt(webhook, { eventId: 'evt_b', eventType: 'movement.created', createdAt: at(5) })),
       );
       const ids = (filter: object) =>
-        ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((d) => d.id));
+        ctx.h.webhookQueries
+          .deliveries({ webhookId: webhook.id, customerId: webhook.customerId, ...filter }, { page: 1, count: 20 })
+          .then((p) => p.items.map((d) => d.id));
       expect(await ids({})).toEqual([other.id, second.id, first.id]);
       expect(await ids({ status: 'FAILED' })).toEqual([first.id]);
       expect(await ids({ status: 'PENDING', eventType: 'receivable.paid' })).toEqual([second.id]);

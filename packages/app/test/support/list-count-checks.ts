@@ -1,4 +1,7 @@
-import type { TestDatabase } from '@rcs/adapters-postgres/testing';
+import fc from 'fast-check';
+import type { Application } from '@rcs/domain';
+import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
+import { instanceOn } from './settlement-world';
 
 /**
  * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, written
@@ -35,4 +38,41 @@ export async function countMismatches(db: TestDatabase, customerId: number): Pro
     { c: customerId },
   );
   return rows;
+}
+
+/**
+ * A test database and the application instances racing on it: two (two pools) on a server, so their transactions
+ * really race; one on PGlite, which has one connection. Opened before the suite's tests, closed after.
+ */
+export function racingInstances(): { db: TestDatabase; instances: Array<ReturnType<typeof instanceOn>> } {
+  const world = {} as { db: TestDatabase; instances: Array<ReturnType<typeof instanceOn>> };
+  beforeAll(async () => {
+    world.db = await openTestDatabase();
+    world.instances = world.db.storage === 'pglite' ? [instanceOn(world.db)] : [instanceOn(world.db), instanceOn(world.db)];
+  });
+  afterAll(async () => {
+    await Promise.all(world.instances.map((instance) => instance.knex.destroy()));
+    await world.db.close();
+  });
+  return world;
+}
+
+/**
+ * Random rounds of `operation` on a fresh world each run, a round's operations at the same time spread over the
+ * instances (refusals and lost races are outcomes like any other), then `check` of what they left.
+ */
+export async function assertAfterRandomMix<W, O>(
+  instances: ReadonlyArray<ReturnType<typeof instanceOn>>,
+  operation: fc.Arbitrary<O>,
+  run: { world: (app: Application) => Promise<W>; apply: (app: Application, w: W, op: O) => Promise<void>; check: (w: W) => Promise<void> },
+): Promise<void> {
+  const racing = instances.length > 1;
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.array(operation, { minLength: 1, maxLength: racing ? 4 : 1 }), { minLength: 5, maxLength: 25 }), async (rounds) => {
+      const w = await run.world(instances[0].app);
+      for (const round of rounds) await Promise.allSettled(round.map((op, i) => run.apply(instances[i % instances.length].app, w, op)));
+      await run.check(w);
+    }),
+    { numRuns: racing ? 12 : 6 },
+  );
 }

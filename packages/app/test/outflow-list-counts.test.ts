@@ -118,7 +118,7 @@ describe('maintained counts of the outflow lists', () => {
         await deliverAllDue(app);
         return;
       case 'purge':
-        purged += await app.events.purge.execute({ retentionDays: 0 });
+        purged += (await app.events.purge.execute({ retentionDays: 0 })).events;
         return;
     }
     const ids = { cancel: w.transfers, 'delete-contact': w.contacts, 'delete-webhook': w.webhooks, pause: w.webhooks, activate: w.webhooks }[op.kind];

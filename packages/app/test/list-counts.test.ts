@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { Money, type Application, type ReceivableStatus } from '@rcs/domain';
-import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
-import { instanceOn } from './support/settlement-world';
+import { assertAfterRandomMix, countMismatches, racingInstances } from './support/list-count-checks';
 
 /**
  * The counts that answer X-Total-Count for the most used list filters are kept by triggers in the writers'
@@ -9,17 +8,7 @@ import { instanceOn } from './support/settlement-world';
  * and the lists answer it.
  */
 describe('maintained list counts', () => {
-  let db: TestDatabase;
-  let instances: Array<ReturnType<typeof instanceOn>>;
-  beforeAll(async () => {
-    db = await openTestDatabase();
-    // Two instances (two pools) on a server: their transactions really race. PGlite has one connection.
-    instances = db.storage === 'pglite' ? [instanceOn(db)] : [instanceOn(db), instanceOn(db)];
-  });
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.knex.destroy()));
-    await db.close();
-  });
+  const suite = racingInstances();
 
   interface World {
     readonly customerId: number;
@@ -35,7 +24,7 @@ describe('maintained list counts', () => {
       table === 'clients'
         ? { ...common, business_name: `Payer ${n}`, document_type: 'CUIT' }
         : { ...common, type: 'COLLECTOR', name: 'A', last_name: `B${n}`, document_number: String(n), email: 'a@b.c', phone: '+541100000000', status: 'ACTIVE' };
-    return db
+    return suite.db
       .knex(table)
       .insert(row)
       .returning('id')
@@ -51,7 +40,7 @@ describe('maintained list counts', () => {
     const accounts = [];
     for (const owner of owners) {
       const account = await app.receivableAccounts.open.execute({ customerId, ...owner });
-      await db
+      await suite.db
         .knex('receivable_accounts')
         .where({ id: account.id })
         .update({ status: 'ACTIVE', cvu: `00000449${String(account.id).padStart(14, '0')}`, next_attempt_at: null });
@@ -133,39 +122,21 @@ describe('maintained list counts', () => {
       case 'delete':
         // No operation deletes a receivable; a purge in SQL would, and the counts follow it too.
         if (w.receivables.length > 0)
-          await db
+          await suite.db
             .knex('receivables')
             .where({ id: pick(op.receivable) })
-            .whereNotExists(db.knex('receivables as child').whereRaw('child.parent_receivable_id = receivables.id'))
+            .whereNotExists(suite.db.knex('receivables as child').whereRaw('child.parent_receivable_id = receivables.id'))
             .delete();
         return;
     }
   }
 
-  /** Every non-zero maintained count of the customer, against count(*) of the rows it counts. */
-  async function mismatches(customerId: number) {
-    const { rows } = await db.knex.raw<{ rows: unknown[] }>(
-      `WITH kept AS (
-         SELECT list, scope, scope_id, status, sum(n)::bigint AS n FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
-       ), counted AS (
-         SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n
-         FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
-         WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
-         UNION ALL
-         SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*)
-         FROM receivable_accounts a CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('client', a.client_id), ('associate', a.associate_id)) k (scope, scope_id)
-         WHERE a.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
-       )
-       SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status) WHERE kept.n IS DISTINCT FROM counted.n`,
-      { c: customerId },
-    );
-    return rows;
-  }
+  const mismatches = (customerId: number) => countMismatches(suite.db, customerId);
 
   /** The lists' X-Total-Count for every maintained filter, against count(*). */
   async function listTotals(app: Application, w: World) {
     const { customerId } = w;
-    const clients = await db.knex('receivable_accounts').where({ customer_id: customerId }).distinct('client_id').pluck('client_id');
+    const clients = await suite.db.knex('receivable_accounts').where({ customer_id: customerId }).distinct('client_id').pluck('client_id');
     const associates = w.accounts.flatMap((a) => (a.associateId ? [a.associateId] : []));
     const scopes = [
       {},
@@ -182,7 +153,7 @@ describe('maintained list counts', () => {
         const where = Object.fromEntries(
           Object.entries(filter).map(([k, v]) => [k === 'customerId' ? 'customer_id' : k === 'status' ? 'status' : column[k as keyof typeof column], v]),
         );
-        const counted = Number((await db.knex('receivables').where(where).count({ n: '*' }))[0].n);
+        const counted = Number((await suite.db.knex('receivables').where(where).count({ n: '*' }))[0].n);
         if (listed !== counted) wrong.push({ filter, listed, counted });
       }
     }
@@ -190,23 +161,18 @@ describe('maintained list counts', () => {
   }
 
   it('keeps every count equal to count(*) through a random mix of writes, some of them racing', async () => {
-    const racing = instances.length > 1;
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(operation, { minLength: 1, maxLength: racing ? 4 : 1 }), { minLength: 5, maxLength: 25 }), async (rounds) => {
-        const w = await world(instances[0].app);
-        for (const round of rounds) {
-          // A round's operations run at the same time, spread over the instances.
-          await Promise.allSettled(round.map((op, i) => apply(instances[i % instances.length].app, w, op)));
-        }
+    await assertAfterRandomMix(suite.instances, operation, {
+      world,
+      apply,
+      check: async (w) => {
         expect(await mismatches(w.customerId)).toEqual([]);
-        expect(await listTotals(instances[0].app, w)).toEqual([]);
-      }),
-      { numRuns: racing ? 12 : 6 },
-    );
+        expect(await listTotals(suite.instances[0].app, w)).toEqual([]);
+      },
+    });
   }, 240_000);
 
   it('answers the account lists by customer, client and associate from the counts, with the status they filter on', async () => {
-    const { app } = instances[0];
+    const { app } = suite.instances[0];
     const w = await world(app);
     await app.receivableAccounts.disable.execute({ customerId: w.customerId, accountId: w.accounts[1].id });
     const total = async (filter: object) =>
@@ -219,7 +185,7 @@ describe('maintained list counts', () => {
   });
 
   it('counts a set-based settlement of many receivables in one grouped change', async () => {
-    const { app } = instances[0];
+    const { app } = suite.instances[0];
     const w = await world(app);
     const account = w.accounts[0].id;
     const item = {

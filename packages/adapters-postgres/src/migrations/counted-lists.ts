@@ -18,6 +18,13 @@ export interface CountedTable {
   readonly table: string;
   /** Scope name -> the column holding its id; null ids are not counted under that scope. */
   readonly scopes: Readonly<Record<string, string>>;
+  /**
+   * The column splitting each count (list_counts.status), for the filter a list is most read with: `status`
+   * unless told (an event's `type`); null for a list with no such filter, whose counts all hold ''.
+   */
+  readonly status?: string | null;
+  /** False for a list only ever read within one of its scopes (a webhook's attempts): no count of the whole customer's. */
+  readonly wholeCustomer?: boolean;
 }
 
 /** The list_counts table; created once, by the first migration that counts a list. */
@@ -37,8 +44,10 @@ export const LIST_COUNTS_SQL = `
 
 /** One row per counted scope of each row of `rows`, with `delta`. */
 function keysOf(counted: CountedTable, rows: string, delta: number): string {
-  const scopes = [`('customer', 0::bigint)`, ...Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`)];
-  return `SELECT r.customer_id, k.scope, k.scope_id, r.status, ${delta} AS delta
+  const scopes = Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`);
+  if (counted.wholeCustomer !== false) scopes.unshift(`('customer', 0::bigint)`);
+  const status = counted.status === null ? `''::text` : `r.${counted.status ?? 'status'}`;
+  return `SELECT r.customer_id, k.scope, k.scope_id, ${status} AS status, ${delta} AS delta
           FROM ${rows} r CROSS JOIN LATERAL (VALUES ${scopes.join(', ')}) AS k (scope, scope_id)
           WHERE k.scope_id IS NOT NULL`;
 }
@@ -54,10 +63,15 @@ function upsert(counted: CountedTable, deltas: string): string {
           ON CONFLICT (list, customer_id, scope, scope_id, status, slot) DO UPDATE SET n = c.n + excluded.n;`;
 }
 
-/** The triggers keeping `counted`'s counts, and the counts of the rows it already holds. */
+/**
+ * The triggers keeping `counted`'s counts, and the counts of the rows it already holds. A row's customer never
+ * changes, so a list counted by customer alone (no scopes, no status) has no UPDATE trigger: its updates (a
+ * webhook's last delivery, on every attempt) would pay for capturing their rows and change no count.
+ */
 export function countedListSql(counted: CountedTable): string {
   const fn = `count_${counted.table}`;
   const { table, list } = counted;
+  const updates = counted.status !== null || Object.keys(counted.scopes).length > 0;
   return `
     CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
@@ -75,8 +89,12 @@ export function countedListSql(counted: CountedTable): string {
     END
     $fn$;
     CREATE TRIGGER ${table}_counted_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
-    CREATE TRIGGER ${table}_counted_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    ${
+      updates
+        ? `CREATE TRIGGER ${table}_counted_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+             FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`
+        : ''
+    }
     CREATE TRIGGER ${table}_counted_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
     CREATE TRIGGER ${table}_counted_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
     ${upsert(counted, keysOf(counted, table, 1))}

@@ -10,6 +10,7 @@ import {
   type Page,
   type PageRequest,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage } from './paging';
 import { violatedConstraint } from './pg-errors';
 import { lockedForChange } from './row-locks';
@@ -97,6 +98,9 @@ export class KnexContactRepository implements ContactRepository {
   }
 }
 
+/** By customer (migration 018); taxId and alias match a few recipients, counted from their index. */
+const COUNTED: CountedList<ContactListFilter> = { list: 'contacts', scopes: {}, status: null };
+
 export class KnexContactQueries implements ContactQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
   constructor(private readonly db: () => Knex) {}
@@ -111,6 +115,6 @@ export class KnexContactQueries implements ContactQueries {
     if (filter.taxId !== undefined) query.where('tax_id', filter.taxId);
     // lower(alias) is what the contacts_alias index holds.
     if (filter.alias !== undefined) query.whereRaw('lower(alias) = lower(?)', [filter.alias]);
-    return fetchPage(query, 'contacts', page, toContact);
+    return fetchPage(query, 'contacts', page, toContact, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventFeed, EventListFilter, EventQueries, EventType, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage } from './paging';
 import { prepared } from './prepared';
 
@@ -69,6 +70,9 @@ export class KnexEventFeed implements EventFeed {
   }
 }
 
+/** By customer, with or without type (migration 018). */
+const COUNTED: CountedList<EventListFilter> = { list: 'outbox_events', scopes: {}, status: 'type' };
+
 /** The events API's reads: one customer's events, by the indexes of migration 012. */
 export class KnexEventQueries implements EventQueries {
   constructor(private readonly db: () => Knex) {}
@@ -83,6 +87,10 @@ export class KnexEventQueries implements EventQueries {
     if (filter.type !== undefined) query.where('type', filter.type);
     if (filter.fromDate !== undefined) query.where('occurred_at', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('occurred_at', '<=', filter.toDate);
-    return fetchPage(query, 'outbox_events', page, toEvent, { orderBy: { column: 'occurred_at', order: 'desc' }, tieBreaker: 'seq' });
+    return fetchPage(query, 'outbox_events', page, toEvent, {
+      orderBy: { column: 'occurred_at', order: 'desc' },
+      tieBreaker: 'seq',
+      total: maintainedTotal(this.db(), COUNTED, filter),
+    });
   }
 }

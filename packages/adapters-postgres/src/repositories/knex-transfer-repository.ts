@@ -11,6 +11,7 @@ import {
   type TransferRepository,
   type TransferSnapshot,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { toTransfer, toTransferRow, type TransferRow } from './transfer-rows';
@@ -110,6 +111,9 @@ const EXACT: ReadonlyArray<[string, keyof TransferListFilter]> = [
   ['external_id', 'externalId'],
 ];
 
+/** By customer, with or without status (migration 018). */
+const COUNTED: CountedList<TransferListFilter> = { list: 'transfers', scopes: {} };
+
 export class KnexTransferQueries implements TransferQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
   constructor(private readonly db: () => Knex) {}
@@ -122,6 +126,6 @@ export class KnexTransferQueries implements TransferQueries {
   list(filter: TransferListFilter, page: PageRequest): Promise<Page<Transfer>> {
     const query = applyCommonFilter(this.db()('transfers').where('customer_id', filter.customerId), filter, 'transfers');
     for (const [column, member] of EXACT) if (filter[member] !== undefined) query.where(column, filter[member] as string | number);
-    return fetchPage(query, 'transfers', page, toTransfer);
+    return fetchPage(query, 'transfers', page, toTransfer, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 }

@@ -14,6 +14,7 @@ import {
   type WebhookDeliveryListFilter,
   type WebhookStatus,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { toDelivery, type DeliveryRow } from './knex-webhook-delivery-repository';
@@ -126,6 +127,10 @@ export class KnexWebhookRepository implements WebhookRepository {
   }
 }
 
+/** Webhooks by customer, and one webhook's attempts with or without status (migration 018). */
+const COUNTED: CountedList<WebhookListFilter> = { list: 'webhooks', scopes: {}, status: null };
+const COUNTED_DELIVERIES: CountedList<WebhookDeliveryListFilter> = { list: 'webhook_deliveries', scopes: { webhookId: 'webhook' } };
+
 export class KnexWebhookQueries implements WebhookQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
   constructor(private readonly db: () => Knex) {}
@@ -136,7 +141,8 @@ export class KnexWebhookQueries implements WebhookQueries {
   }
 
   list(filter: WebhookListFilter, page: PageRequest): Promise<Page<Webhook>> {
-    return fetchPage(applyCommonFilter(this.db()('webhooks').where('customer_id', filter.customerId), filter, 'webhooks'), 'webhooks', page, toWebhook);
+    const query = applyCommonFilter(this.db()('webhooks').where('customer_id', filter.customerId), filter, 'webhooks');
+    return fetchPage(query, 'webhooks', page, toWebhook, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 
   deliveries(filter: WebhookDeliveryListFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
@@ -146,6 +152,9 @@ export class KnexWebhookQueries implements WebhookQueries {
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.eventType !== undefined) query.where('event_type', filter.eventType);
     if (filter.eventId !== undefined) query.where('event_id', filter.eventId);
-    return fetchPage<DeliveryRow, WebhookDelivery>(query, 'webhook_deliveries', page, toDelivery, { orderBy: { column: 'created_at', order: 'desc' } });
+    return fetchPage<DeliveryRow, WebhookDelivery>(query, 'webhook_deliveries', page, toDelivery, {
+      orderBy: { column: 'created_at', order: 'desc' },
+      total: maintainedTotal(this.db(), COUNTED_DELIVERIES, filter),
+    });
   }
 }

@@ -76,6 +76,8 @@ export interface WebhookListFilter extends CommonListFilter {
 
 export interface WebhookDeliveryListFilter {
   readonly webhookId: number;
+  /** The webhook's customer, whose counts of its attempts storage may keep. */
+  readonly customerId: number;
   /** On the attempt's creation time; toDate inclusive. */
   readonly fromDate?: Date;
   readonly toDate?: Date;

@@ -45,8 +45,10 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       ctx.h.uow
         .run((tx) => tx.webhookDeliveries.claimDue({ now: at(1), claimedUntil: at(2), limit: 100, perWebhook: 100, skipWebhooks: [], ...overrides }))
         .then((claimed) => claimed.filter((d) => webhooks.some((w) => w.id === d.webhookId)));
-    const statuses = async (webhook: Webhook) =>
-      (await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id }, { page: 1, count: 100 })).items.map((d) => [d.eventId, d.status, d.failureReason]);
+    const statuses = async (webhook: Webhook) => {
+      const history = await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId }, { page: 1, count: 100 });
+      return history.items.map((d) => [d.eventId, d.status, d.failureReason]);
+    };
 
     it('schedules an attempt once: the same webhook, event and attempt again is left as it is', async () => {
       const webhook = await webhookOf();

@@ -70,7 +70,9 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
         tx.webhookDeliveries.insert(attempt(webhook, { eventId: 'evt_b', eventType: 'movement.created', createdAt: at(5) })),
       );
       const ids = (filter: object) =>
-        ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, ...filter }, { page: 1, count: 20 }).then((p) => p.items.map((d) => d.id));
+        ctx.h.webhookQueries
+          .deliveries({ webhookId: webhook.id, customerId: webhook.customerId, ...filter }, { page: 1, count: 20 })
+          .then((p) => p.items.map((d) => d.id));
       expect(await ids({})).toEqual([other.id, second.id, first.id]);
       expect(await ids({ status: 'FAILED' })).toEqual([first.id]);
       expect(await ids({ status: 'PENDING', eventType: 'receivable.paid' })).toEqual([second.id]);
@@ -86,7 +88,7 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       expect(
         await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(delivery.id, { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })),
       ).toBeUndefined();
-      expect((await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id }, { page: 1, count: 20 })).total).toBe(0);
+      expect((await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId }, { page: 1, count: 20 })).total).toBe(0);
     });
   });
 }

@@ -196,6 +196,7 @@ export class InMemoryWebhookQueries implements WebhookQueries {
       .filter(
         (d) =>
           d.webhookId === filter.webhookId &&
+          d.customerId === filter.customerId &&
           (filter.fromDate === undefined || d.createdAt >= filter.fromDate) &&
           (filter.toDate === undefined || d.createdAt <= filter.toDate) &&
           (filter.status === undefined || d.status === filter.status) &&

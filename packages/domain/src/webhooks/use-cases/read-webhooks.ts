@@ -28,8 +28,10 @@ export class ListWebhookDeliveries {
     private readonly queries: WebhookQueries,
   ) {}
 
-  async execute(input: WebhookTarget & { filter: Omit<WebhookDeliveryListFilter, 'webhookId'>; page: PageRequest }): Promise<Page<WebhookDelivery>> {
+  async execute(
+    input: WebhookTarget & { filter: Omit<WebhookDeliveryListFilter, 'webhookId' | 'customerId'>; page: PageRequest },
+  ): Promise<Page<WebhookDelivery>> {
     await this.get.execute(input);
-    return this.queries.deliveries({ ...input.filter, webhookId: input.webhookId }, input.page);
+    return this.queries.deliveries({ ...input.filter, webhookId: input.webhookId, customerId: input.customerId }, input.page);
   }
 }

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Express } from 'express';
+import type { Server } from 'node:net';
 
 const running = new Set<ChildProcess>();
 
@@ -27,8 +27,8 @@ export async function forkServer(script: string, env: Record<string, string> = {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** In a server forked by forkServer: listens on a free port and tells the bench which. */
-export function listenForBench(app: Express): void {
+/** In a server forked by forkServer (an Express app, an HTTPS server): listens on a free port and tells the bench which. */
+export function listenForBench(app: { listen(port: number, host: string, listening: () => void): Server }): void {
   const server = app.listen(0, '127.0.0.1', () => {
     const address = server.address();
     process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
 import type { Measurement } from './stats';
 
 /**
@@ -68,6 +69,31 @@ export function postgresCpuMeter(): () => number | undefined {
   return () => {
     const end = postgresCpuSeconds();
     return start === undefined || end === undefined ? undefined : end - start;
+  };
+}
+
+/**
+ * Starts counting the CPU of the PostgreSQL backends connected to `database` only: other work on a shared server
+ * (other databases' tests) is not counted, nor are the server's own processes (WAL writer, checkpointer). The
+ * returned call says how many seconds they have spent since; a backend that connected meanwhile counts from its start.
+ */
+export async function databaseCpuMeter(admin: pg.Client, database: string): Promise<() => Promise<number>> {
+  const backends = async () => {
+    const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    const cpu = (pid: number) => {
+      try {
+        return processCpuSeconds(pid);
+      } catch {
+        return 0; // exited meanwhile
+      }
+    };
+    return new Map(rows.map(({ pid }) => [pid, cpu(pid)]));
+  };
+  const before = await backends();
+  return async () => {
+    let seconds = 0;
+    for (const [pid, after] of await backends()) seconds += after - (before.get(pid) ?? 0);
+    return seconds;
   };
 }
 

@@ -13,6 +13,8 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Status a request must answer to count as a success. */
   readonly expectStatus: number;
+  /** For an https url: the CA its certificate is trusted through. */
+  readonly ca?: string;
 }
 
 /** Drives HTTP load with autocannon (this process; the target runs in another) and records every latency. */
@@ -24,6 +26,7 @@ export async function httpLoad(options: LoadOptions): Promise<Measurement> {
     url: options.url,
     connections: options.connections,
     duration: options.seconds,
+    ...(options.ca ? { tlsOptions: { ca: options.ca } } : {}),
     requests: [
       {
         method: options.method ?? 'GET',

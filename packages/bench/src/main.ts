@@ -16,6 +16,7 @@ import { progress, type Measurement } from './stats';
 import { scaleCurves, type CurvePoint } from './scale-curves';
 import { curveTable, curveTargets } from './scale-report';
 import { batchIngestRows } from './batch-ingest';
+import { fanoutRows } from './fanout-scenario';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -30,7 +31,12 @@ const SCALE_SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,10000,100000,1000000'
 const SCALE_SECONDS = env('BENCH_SCALE_SECONDS', 1);
 const BATCH_RECEIVABLES = env('BENCH_BATCH_RECEIVABLES', 1_000_000);
 const BATCH_CLIENTS = env('BENCH_BATCH_CLIENTS', 4);
-/** 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone (printed, results files left as they are). */
+const FANOUT_RECEIVABLES = env('BENCH_FANOUT_RECEIVABLES', 5_000);
+const FANOUT_WEBHOOKS = env('BENCH_FANOUT_WEBHOOKS', 2);
+/**
+ * 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone and 'fanout' the webhook fan-out and its
+ * baseline alone (both printed, results files left as they are).
+ */
 const ONLY = process.env.BENCH_ONLY;
 const POOL_SIZE = 10;
 /** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
@@ -217,13 +223,7 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
   rows.push(...(await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, (url) => settlementRows(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT))));
   rows.push(await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, (url) => transferRow(url, TRANSFERS)));
   rows.push(...(await batchIngest(serverUrl, stamp)));
-
-  rows.push({
-    storage: 'postgres',
-    scenario: 'webhook fan-out',
-    result: null,
-    note: 'pending: delivery is built (README, Webhooks), its fan-out measurement is not yet',
-  });
+  rows.push(...(await fanoutScenario(serverUrl, stamp)));
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rcs-bench-'));
   leftovers.set(dataDir, () => rmSync(dataDir, { recursive: true, force: true }));
@@ -244,6 +244,11 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
 
 const batchIngest = (serverUrl: string, stamp: number) =>
   withDatabase(serverUrl, `rcs_bench_batch_${stamp}`, (url) => batchIngestRows(url, BATCH_RECEIVABLES, BATCH_CLIENTS));
+/** The webhook fan-out and its baseline (e), on a database of their own. */
+const fanoutScenario = (serverUrl: string, stamp: number) =>
+  withDatabase(serverUrl, `rcs_bench_fanout_${stamp}`, (url) =>
+    fanoutRows(url, { receivables: FANOUT_RECEIVABLES, webhooks: FANOUT_WEBHOOKS, httpWorkers: HTTP_WORKERS, seconds: SECONDS }),
+  );
 
 /** Lists as the rows they match grow (scale-curves.ts), on a database of their own, against one HTTP process. */
 async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoint[]> {
@@ -266,8 +271,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${printTable(batch)}\n${batch.map((row) => `${row.scenario}: ${row.note}`).join('\n')}\n`);
     return;
   }
-  if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
-  const curves = await scaleScenario(serverUrl, stamp);
+  if (ONLY === 'fanout') rows.push(...(await fanoutScenario(serverUrl, stamp)));
+  else if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
+  const curves = ONLY === 'fanout' ? [] : await scaleScenario(serverUrl, stamp);
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
   const table = printTable(rows);
@@ -279,6 +285,8 @@ async function main(): Promise<void> {
     const row = notes.find((r) => r.note === note)!;
     process.stdout.write(`${shared(note) ? row.storage : row.scenario}: ${note}\n`);
   }
+  // Alone, the fan-out is a quick measurement: latest.json keeps the last full run's rows.
+  if (ONLY === 'fanout') return;
   process.stdout.write(`\nScale curves: CPU us per list, service + database (matching rows)\n${curveTable(curves)}\n\n`);
   for (const t of curveTargets(curves)) process.stdout.write(`${t.met ? 'met' : 'NOT MET'}: ${t.what}: ${t.ratio.toFixed(2)}x (target <= ${t.limit}x)\n`);
   process.stdout.write(`results: ${writeResults(rows, machine, curves)}/latest.json and latest.svg\n`);

@@ -16,12 +16,14 @@ export interface Row {
   readonly note?: string;
 }
 
-/** The throughput of work measured as a whole, not request by request: a settlement cycle. */
+/** The throughput of work measured as a whole, not request by request: a settlement cycle, a webhook fan-out. */
 export interface Rate {
   readonly throughput: number;
   readonly unit: string;
   readonly errors: number;
   readonly count: number;
+  /** CPU time per unit of work (a delivery), as a Measurement's per request. */
+  readonly cpuPerRequestUs?: Measurement['cpuPerRequestUs'];
 }
 
 const isRequests = (result: Row['result']): result is Measurement => result !== null && !('unit' in result);
@@ -31,7 +33,7 @@ const fixed = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractio
 export function printTable(rows: readonly Row[]): string {
   const header = ['storage', 'scenario', 'throughput', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU us/req svc+db', 'vs baseline', 'target', 'met'];
   const cpu = (result: Row['result']) => {
-    const c = isRequests(result) ? result.cpuPerRequestUs : undefined;
+    const c = result?.cpuPerRequestUs;
     return c ? `${fixed(c.service)}${c.database === undefined ? '' : ` + ${fixed(c.database)}`}` : '';
   };
   const latency = (r: Row, quantile: 'p50' | 'p95' | 'p99') => (isRequests(r.result) ? fixed(r.result[quantile], 1) : '');

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { createDatabase } from '@rcs/adapters-postgres';
+import { databaseCpuMeter } from './cpu';
 import type { ServiceProcess } from './service-process';
 import { progress } from './stats';
 
@@ -25,25 +25,6 @@ const FILTERS = {
   // 30 of the 365 due dates the seeding spreads rows over.
   dueDate: '&fromDueDate=2026-03-01&toDueDate=2026-03-30',
 } as const;
-
-/** CPU seconds of a process, all threads (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0; // exited meanwhile
-  }
-}
-
-/**
- * CPU seconds of the backends connected to `database` only: other work on a shared server (other databases' tests)
- * is not the lists'. The service's pool keeps its connections, so the same backends are read before and after.
- */
-async function backendsCpu(admin: pg.Client, database: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
-  return new Map(rows.map(({ pid }) => [pid, cpuOf(pid)]));
-}
 
 /**
  * `size` receivables on one new account of the customer (one client of its own), 1 in 10 PAID, the rest PENDING,
@@ -106,12 +87,10 @@ async function measure(admin: pg.Client, database: string, service: ServiceProce
   const total = Number(warm.headers.get('x-total-count'));
   const next = /<([^>]+)>; rel="next"/.exec(warm.headers.get('link') ?? '')?.[1];
   await warm.arrayBuffer();
-  const [service0, database0] = [service.cpuSeconds(), await backendsCpu(admin, database)];
+  const [service0, databaseCpu] = [service.cpuSeconds(), await databaseCpuMeter(admin, database)];
   let requests = 0;
   for (const until = Date.now() + seconds * 1000; Date.now() < until || requests < 3; requests++) await (await get()).arrayBuffer();
-  const [service1, database1] = [service.cpuSeconds(), await backendsCpu(admin, database)];
-  let databaseSeconds = 0;
-  for (const [pid, after] of database1) databaseSeconds += after - (database0.get(pid) ?? after);
+  const [service1, databaseSeconds] = [service.cpuSeconds(), await databaseCpu()];
   const perRequest = (s: number) => (s * 1e6) / requests;
   return { total, next, requests, serviceUs: perRequest(service1 - service0), databaseUs: perRequest(databaseSeconds) };
 }

@@ -138,7 +138,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     // The due attempts first (the partial due index), at most perWebhook of each webhook, then locked with SKIP
-    // LOCKED and rechecked: an attempt another worker leased meanwhile is skipped or no longer due.
+    // LOCKED and rechecked: an attempt another worker leased meanwhile is skipped or no longer due. The chosen ids go
+    // to the lock as an array, read by primary key: joined, a burst whose rows the statistics do not know yet was
+    // planned as a second scan of every due attempt (10,000 due: 70 ms a claim, one claim per few deliveries).
     const { rows } = await prepared<ClaimedRow>(
       this.trx,
       'webhook_deliveries.claim',
@@ -149,8 +151,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        ), ranked AS (
          SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY due_at, id) AS rank FROM due
        ), locked AS (
-         SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id AND r.rank <= ?
-         WHERE d.status = 'PENDING' AND COALESCE(d.claimed_until, d.next_attempt_at) <= ?
+         SELECT d.id FROM webhook_deliveries d
+         WHERE d.id = ANY(ARRAY(SELECT id FROM ranked WHERE rank <= ?)) AND d.status = 'PENDING' AND COALESCE(d.claimed_until, d.next_attempt_at) <= ?
          ORDER BY COALESCE(d.claimed_until, d.next_attempt_at) LIMIT ?
          FOR UPDATE OF d SKIP LOCKED
        )

@@ -3,13 +3,15 @@ import type { Logger } from 'pino';
 
 /**
  * Runs `pass` every `intervalMs`, never two at once in this process; `wake` runs it soon instead of at the next
- * tick. A pass that filled its batch runs again at once. Several instances may run the same worker: passes claim
+ * tick, or right after the pass running when it is called. A pass that filled its batch runs again at once. Several instances may run the same worker: passes claim
  * their rows in the database (SKIP LOCKED and leases), so they share the work instead of repeating it.
  */
 export class PollingWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /** A wake that came while a pass ran: what it announced may have come too late for that pass to see. */
+  private wokenWhileRunning = false;
   /**
    * Passes run in the async context the worker was created in. wake() is called from inside requests, and a
    * timer set there would otherwise carry the request's context, ambient transaction included, into the pass.
@@ -30,7 +32,9 @@ export class PollingWorker {
   }
 
   wake(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
+    if (this.stopped) return;
+    if (this.running) this.wokenWhileRunning = true;
+    else this.schedule(0);
   }
 
   async stop(): Promise<void> {
@@ -48,6 +52,7 @@ export class PollingWorker {
   private async tick(): Promise<void> {
     if (this.stopped || this.running) return;
     let more = false;
+    this.wokenWhileRunning = false;
     this.running = this.pass().then(
       (result) => {
         more = result;
@@ -56,6 +61,6 @@ export class PollingWorker {
     );
     await this.running;
     this.running = undefined;
-    if (!this.stopped) this.schedule(more ? 0 : this.intervalMs);
+    if (!this.stopped) this.schedule(more || this.wokenWhileRunning ? 0 : this.intervalMs);
   }
 }

@@ -51,20 +51,27 @@ export class WebhookDeliveryWorker {
     const { webhookId } = item.delivery;
     this.total += 1;
     this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
+    // The slot is the HTTP call's: it comes free once the endpoint answered, while the result is being recorded.
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      this.total -= 1;
+      const left = (this.inFlight.get(webhookId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(webhookId, left);
+      else this.inFlight.delete(webhookId);
+      this.poller.wake();
+    };
     const sent: Promise<void> = this.app.webhooks.deliver
-      .send(item)
+      .send(item, free)
       .then(
         () => undefined,
         // Recording failed (the database went away): the lease lapses and the attempt is sent again, same webhook-id.
         (err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', deliveryId: item.delivery.id }, 'recording a webhook attempt failed'),
       )
       .finally(() => {
-        this.total -= 1;
-        const left = (this.inFlight.get(webhookId) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(webhookId, left);
-        else this.inFlight.delete(webhookId);
+        free();
         this.sending.delete(sent);
-        this.poller.wake();
       });
     this.sending.add(sent);
   }

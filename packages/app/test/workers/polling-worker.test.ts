@@ -49,4 +49,24 @@ describe('polling worker', () => {
     await jest.advanceTimersByTimeAsync(INTERVAL_MS * 2);
     expect(passes).toBe(3);
   });
+
+  it('runs again at once when woken during a pass, instead of at the next tick', async () => {
+    jest.useFakeTimers();
+    let passes = 0;
+    const worker: PollingWorker = new PollingWorker(
+      'test',
+      INTERVAL_MS,
+      async () => {
+        // The first pass is told of new work while it waits on the database (a delivery slot came free), after
+        // it looked for work.
+        if (++passes === 1) await Promise.resolve().then(() => worker.wake());
+        return false;
+      },
+      pino({ level: 'silent' }),
+    );
+    worker.start();
+    await jest.advanceTimersByTimeAsync(AT_ONCE_MS);
+    expect(passes).toBe(2);
+    await worker.stop();
+  });
 });

@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import { drain } from '../../shared/drain';
+import { GroupCommit } from '../../shared/group-commit';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { nextAttemptAt } from '../retry-schedule';
@@ -7,6 +8,9 @@ import type { ClaimedDelivery, DeliveryResult } from '../webhook-delivery';
 import type { WebhookDeliveryPorts, WebhookRequest } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
+
+/** Results recorded in one transaction at most: a batch's transaction stays short. */
+const MAX_RECORDS_PER_TRANSACTION = 100;
 
 /** A leased attempt and the request that sends it. */
 export interface DeliveryToSend {
@@ -20,8 +24,23 @@ export interface DeliveryToSend {
  * mid-call leaves the attempt due again when it lapses: at least once, with the event id as webhook-id), and
  * `send` calls the endpoint and records the result, the next attempt on the CONTRACT schedule when it failed, and
  * the webhook's run of consecutive failures, which past WEBHOOK_FAILURE_THRESHOLD makes an ACTIVE webhook FAILED.
+ * Results that come back while others are being recorded are recorded together, in one transaction: each result
+ * updates its webhook's row (last delivery, failures), so recorded one transaction each, every delivery to a
+ * webhook waited for the previous one's commit to take that row, about a hundred a second here.
  */
 export class DeliverWebhooks {
+  private readonly results = new GroupCommit<{ delivery: ClaimedDelivery; result: DeliveryResult }>(
+    (results) =>
+      this.uow.run(async (tx) => {
+        // A success sets its attempt and its webhook's last delivery, whatever the others did: all side by side,
+        // so their statements travel together. A failure reads the run of failures the one before it left, and
+        // may schedule a retry and fail the webhook: one by one, after the successes.
+        await Promise.all(results.filter(({ result }) => result.status === 'SUCCESS').map(({ delivery, result }) => this.record(tx, delivery, result)));
+        for (const { delivery, result } of results.filter(({ result }) => result.status !== 'SUCCESS')) await this.record(tx, delivery, result);
+      }),
+    MAX_RECORDS_PER_TRANSACTION,
+  );
+
   constructor(
     private readonly uow: UnitOfWork<Scope>,
     private readonly clock: Clock,
@@ -58,33 +77,36 @@ export class DeliverWebhooks {
     });
   }
 
-  /** Sends one claimed attempt and records what came of it. Never throws for what the endpoint does. */
-  async send(item: DeliveryToSend): Promise<DeliveryResult> {
+  /**
+   * Sends one claimed attempt and records what came of it; `answered` is called between the two, so a worker may
+   * use the connection again while the result waits for its transaction (the lease still holds the attempt). Never
+   * throws for what the endpoint does.
+   */
+  async send(item: DeliveryToSend, answered?: () => void): Promise<DeliveryResult> {
     const result = await this.ports.sender.send(item.request);
-    await this.record(item.delivery, result);
+    answered?.();
+    await this.results.add({ delivery: item.delivery, result });
     return result;
   }
 
-  private record(delivery: ClaimedDelivery, result: DeliveryResult): Promise<void> {
-    return this.uow.run(async (tx) => {
-      const now = this.clock.now();
-      // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
-      if (!(await tx.webhookDeliveries.complete(delivery.id, result))) return;
-      const failures = await tx.webhooks.recordDelivery(delivery.webhookId, now, result.status);
-      if (result.status === 'SUCCESS') return;
-      const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
-      // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
-      if (retryAt) {
-        // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
-        // (recordDelivery took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
-        const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
-        const { id: _id, ...retried } = delivery;
-        await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
-      }
-      if (failures === undefined || failures < this.ports.failureThreshold) return;
-      const webhook = await tx.webhooks.getForUpdate(delivery.webhookId);
-      if (webhook?.status === 'ACTIVE') await tx.webhooks.update(webhook.fail(now));
-    });
+  private async record(tx: Scope, delivery: ClaimedDelivery, result: DeliveryResult): Promise<void> {
+    const now = this.clock.now();
+    // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
+    if (!(await tx.webhookDeliveries.complete(delivery.id, result))) return;
+    const failures = await tx.webhooks.recordDelivery(delivery.webhookId, now, result.status);
+    if (result.status === 'SUCCESS') return;
+    const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
+    // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
+    if (retryAt) {
+      // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
+      // (recordDelivery took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
+      const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
+      const { id: _id, ...retried } = delivery;
+      await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
+    }
+    if (failures === undefined || failures < this.ports.failureThreshold) return;
+    const webhook = await tx.webhooks.getForUpdate(delivery.webhookId);
+    if (webhook?.status === 'ACTIVE') await tx.webhooks.update(webhook.fail(now));
   }
 }
 

@@ -1925,6 +1925,8 @@ export interface components {
         taxId: string;
       } | null;
       settlementId: number | null;
+      /** @description The transfer that moved the money (TRANSFER_OUT, TRANSFER_IN, TRANSFER_REVERSAL); null otherwise */
+      transferId: number | null;
       /** Format: date-time */
       movementDate: string;
     };
@@ -9015,6 +9017,7 @@ export interface operations {
            *         "currencyCode": "ARS",
            *         "counterParty": null,
            *         "settlementId": 88,
+           *         "transferId": null,
            *         "movementDate": "2026-03-05T13:00:00.000Z"
            *       }
            *     ]
@@ -9180,6 +9183,7 @@ export interface operations {
            *           "taxId": "20123456786"
            *         },
            *         "settlementId": null,
+           *         "transferId": null,
            *         "movementDate": "2026-03-05T12:30:00.000Z"
            *       }
            *     ]
@@ -13644,6 +13648,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -14382,6 +14387,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -14409,6 +14415,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -15375,6 +15382,7 @@ export interface operations {
          *             "taxId": "20123456786"
          *           },
          *           "settlementId": null,
+         *           "transferId": null,
          *           "movementDate": "2026-03-05T12:30:00.000Z"
          *         }
          *       }

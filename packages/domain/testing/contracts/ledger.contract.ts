@@ -1,8 +1,10 @@
 import {
   Client,
+  movementView,
   openCurrentAccounts,
   ReceivableAccount,
   RunSettlementCycle,
+  type AccountKind,
   type NewMovement,
   type ReceivableSnapshot,
   type TransactionScope,
@@ -143,6 +145,40 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id, paidA2.id]);
       const listed = await ctx.h.settlementQueries.list({ customerId, receivableAccountId: a.account.id }, { page: 1, count: 20 });
       expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
+    });
+
+    it('writes a movement.created per settlement movement in its transaction, carrying the movement as its list renders it', async () => {
+      const { customerId, a, b, c, mainId } = await setUp();
+      await ctx.h.uow.run(async (tx) => {
+        await tx.ledger.append(collection(customerId, a.account.id, 10_050n, at(1)));
+        await tx.ledger.append(collection(customerId, b.account.id, 7n, at(1)));
+        await tx.ledger.append(collection(customerId, c.account.id, 20_000n, at(1)));
+      });
+      const now = at(10);
+      await ctx.h.uow.run(async (tx) => tx.settlements.credit(await tx.settlements.settleDue(now, 10_000, customerId), now));
+      const settlementMovements = async (accountId: number, accountKind: AccountKind) =>
+        (await ctx.h.ledgerQueries.listMovements({ customerId, accountId, accountKind, operationType: 'SETTLEMENT', order: 'asc' }, { page: 1, count: 10 }))
+          .items;
+      const movements = [
+        ...(await settlementMovements(a.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(b.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(c.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(mainId, 'CURRENT')),
+      ].sort((x, y) => x.id - y.id);
+      expect(movements.map((m) => m.subtype)).toEqual([...Array<string>(3).fill('SETTLEMENT_OUT'), ...Array<string>(3).fill('SETTLEMENT_IN')]);
+      const events = (await ctx.h.readOutbox(customerId)).filter((e) => e.type === 'movement.created');
+      expect(events.every((e) => /^evt_\w{24}$/.test(e.id) && e.occurredAt.getTime() === now.getTime())).toBe(true);
+      const carried = events.map((e) => e.data.movement as { id: number }).sort((x, y) => x.id - y.id);
+      expect(carried).toEqual(movements.map(movementView));
+
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.ledger.append(collection(customerId, a.account.id, 1n, at(11)));
+          await tx.settlements.credit(await tx.settlements.settleDue(at(12), 10_000, customerId), at(12));
+          throw new Error('crash before commit');
+        }),
+      ).rejects.toThrow('crash');
+      expect((await ctx.h.readOutbox(customerId)).filter((e) => e.type === 'movement.created')).toHaveLength(6);
     });
 
     it("settles only one customer's accounts when asked for that customer, and the others' at the next run for all", async () => {

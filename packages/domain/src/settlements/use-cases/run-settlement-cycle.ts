@@ -24,7 +24,8 @@ const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, se
 
 /**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
- * receivable, settlement.completed per settlement). Chunks skip accounts another transaction holds, so `workers`
+ * receivable, settlement.completed per settlement, movement.created per movement, the latter written by the
+ * settlement repository). Chunks skip accounts another transaction holds, so `workers`
  * loops run side by side in one run (one settles while another waits on the database), as two runs in two
  * instances do; a run that dies loses only its open chunks, which the next run does again. Called inside an open
  * transaction, it runs one loop, whose chunks all join that transaction. Accounts holding no unsettled money are

@@ -10,7 +10,7 @@ const movementParams = [
   param('fromDate', 'movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'movementDate <= (inclusive)'),
   param('movementType', 'CREDIT or DEBIT'),
-  param('operationType', 'DEPOSIT or SETTLEMENT'),
+  param('operationType', 'DEPOSIT, SETTLEMENT or TRANSFER'),
 ];
 
 const read = 'current-accounts:read';

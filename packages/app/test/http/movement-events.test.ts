@@ -47,6 +47,8 @@ describe('movement.created: one event per movement, carrying it as GET movements
       ['TRANSFER_OUT', rejected],
       ['TRANSFER_REVERSAL', rejected],
     ]);
+    const ofTransfers = (await get(`/v1/current-accounts/${main.id}/movements?operationType=TRANSFER&sort=movementDate`)) as MovementAnswer[];
+    expect(ofTransfers.map((m) => m.subtype).sort()).toEqual(['TRANSFER_OUT', 'TRANSFER_OUT', 'TRANSFER_OUT', 'TRANSFER_REVERSAL']);
     const events = (await get(`/v1/events?type=movement.created&fromDate=${since}&count=50`)) as Array<{ data: { movement: MovementAnswer } }>;
     for (const event of events) assertMatchesWebhookEvent('movement.created', event);
     expect(events.map((e) => e.data.movement).sort((a, b) => a.id - b.id)).toEqual(movements);

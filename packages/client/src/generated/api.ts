@@ -8978,7 +8978,7 @@ export interface operations {
         toDate?: string;
         /** @description CREDIT or DEBIT */
         movementType?: string;
-        /** @description DEPOSIT or SETTLEMENT */
+        /** @description DEPOSIT, SETTLEMENT or TRANSFER */
         operationType?: string;
       };
       header?: {
@@ -9141,7 +9141,7 @@ export interface operations {
         toDate?: string;
         /** @description CREDIT or DEBIT */
         movementType?: string;
-        /** @description DEPOSIT or SETTLEMENT */
+        /** @description DEPOSIT, SETTLEMENT or TRANSFER */
         operationType?: string;
       };
       header?: {

@@ -169,7 +169,10 @@ const schemas = {
       currencyCode: { const: 'ARS' },
       counterParty: { type: ['object', 'null'], required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId } },
       settlementId: { type: ['integer', 'null'] },
-      transferId: { type: ['integer', 'null'], description: 'The transfer that moved the money (TRANSFER_OUT, TRANSFER_IN, TRANSFER_REVERSAL); null otherwise' },
+      transferId: {
+        type: ['integer', 'null'],
+        description: 'The transfer that moved the money (TRANSFER_OUT, TRANSFER_IN, TRANSFER_REVERSAL); null otherwise',
+      },
       movementDate: timestamp,
     },
   },

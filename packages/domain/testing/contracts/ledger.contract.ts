@@ -61,6 +61,11 @@ export function ledgerContract(factory: HarnessFactory): void {
       return { customerId, a, b, c, mainId: main.account.id };
     };
     const mine = (ids: number[]) => (s: { receivableAccountId: number }) => ids.includes(s.receivableAccountId);
+    /** A collection of each amount on its account, in one transaction. */
+    const collect = (customerId: number, credits: Array<[accountId: number, amountMinor: bigint]>) =>
+      ctx.h.uow.run(async (tx) => {
+        for (const [accountId, amountMinor] of credits) await tx.ledger.append(collection(customerId, accountId, amountMinor, at(1)));
+      });
 
     it('appends movements, keeps each balance equal to their sum, and lists them by date', async () => {
       const { customerId, a } = await setUp();
@@ -149,11 +154,11 @@ export function ledgerContract(factory: HarnessFactory): void {
 
     it('writes a movement.created per settlement movement in its transaction, carrying the movement as its list renders it', async () => {
       const { customerId, a, b, c, mainId } = await setUp();
-      await ctx.h.uow.run(async (tx) => {
-        await tx.ledger.append(collection(customerId, a.account.id, 10_050n, at(1)));
-        await tx.ledger.append(collection(customerId, b.account.id, 7n, at(1)));
-        await tx.ledger.append(collection(customerId, c.account.id, 20_000n, at(1)));
-      });
+      await collect(customerId, [
+        [a.account.id, 10_050n],
+        [b.account.id, 7n],
+        [c.account.id, 20_000n],
+      ]);
       const now = at(10);
       await ctx.h.uow.run(async (tx) => tx.settlements.credit(await tx.settlements.settleDue(now, 10_000, customerId), now));
       const settlementMovements = async (accountId: number, accountKind: AccountKind) =>
@@ -203,11 +208,11 @@ export function ledgerContract(factory: HarnessFactory): void {
 
     it('settles each account once when the settlement cycle runs inside an open transaction', async () => {
       const { customerId, a, b, c, mainId } = await setUp();
-      await ctx.h.uow.run(async (tx) => {
-        await tx.ledger.append(collection(customerId, a.account.id, 500n, at(1)));
-        await tx.ledger.append(collection(customerId, b.account.id, 700n, at(1)));
-        await tx.ledger.append(collection(customerId, c.account.id, 11n, at(1)));
-      });
+      await collect(customerId, [
+        [a.account.id, 500n],
+        [b.account.id, 700n],
+        [c.account.id, 11n],
+      ]);
       const cycle = new RunSettlementCycle(ctx.h.uow, new FixedClock(at(5)));
       const result = await ctx.h.uow.run(() => cycle.execute({ customerId, chunkSize: 1 }));
       expect(result).toEqual({ settlements: 3, settledReceivables: 0, settledAmountMinor: 1_211n });

@@ -1,7 +1,7 @@
 /**
  * The domain's movementView (ledger/movement.ts) of a movements row `m`, in SQL: a settlement chunk's movements get
  * their movement.created events from the statement that inserts them, instead of every row travelling to the
- * service and back. The ledger contract holds the two equal, against the GET movements answer.
+ * service and back. The ledger contract checks the events against movementView of the movements as listed.
  */
 const MOVEMENT_VIEW = `json_build_object(
   'id', m.id,

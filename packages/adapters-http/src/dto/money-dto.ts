@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { OPERATION_TYPES, type OperationType } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery, PageQuery } from './list-query';
@@ -41,7 +42,7 @@ export class MovementListQuery extends PageQuery {
   @IsOptional() @DateOrTimestamp() fromDate?: string;
   @IsOptional() @DateOrTimestamp() toDate?: string;
   @IsOptional() @IsIn(['CREDIT', 'DEBIT'], { message: 'movementType must be CREDIT or DEBIT' }) movementType?: 'CREDIT' | 'DEBIT';
-  @IsOptional() @IsIn(['DEPOSIT', 'SETTLEMENT'], { message: 'operationType must be DEPOSIT or SETTLEMENT' }) operationType?: 'DEPOSIT' | 'SETTLEMENT';
+  @IsOptional() @IsIn(OPERATION_TYPES, { message: 'operationType must be DEPOSIT, SETTLEMENT or TRANSFER' }) operationType?: OperationType;
 }
 
 export class CurrentAccountListQuery extends ListQuery {

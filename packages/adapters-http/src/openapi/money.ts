@@ -10,7 +10,7 @@ const movementParams = [
   param('fromDate', 'movementDate >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
   param('toDate', 'movementDate <= (inclusive)'),
   param('movementType', 'CREDIT or DEBIT'),
-  param('operationType', 'DEPOSIT or SETTLEMENT'),
+  param('operationType', 'DEPOSIT, SETTLEMENT or TRANSFER'),
 ];
 
 const read = 'current-accounts:read';
@@ -24,6 +24,7 @@ export const movementExample = {
   currencyCode: 'ARS',
   counterParty: { name: 'Almacén Don José', taxId: '20123456786' },
   settlementId: null,
+  transferId: null,
   movementDate: '2026-03-05T12:30:00.000Z',
 };
 const currentAccount = {
@@ -58,6 +59,7 @@ const settledIn = {
   currencyCode: 'ARS',
   counterParty: null,
   settlementId: 88,
+  transferId: null,
   movementDate: '2026-03-05T13:00:00.000Z',
 };
 
@@ -155,7 +157,7 @@ const paths = {
 const schemas = {
   Movement: {
     type: 'object',
-    required: ['id', 'movementType', 'operationType', 'subtype', 'amount', 'currencyCode', 'counterParty', 'settlementId', 'movementDate'],
+    required: ['id', 'movementType', 'operationType', 'subtype', 'amount', 'currencyCode', 'counterParty', 'settlementId', 'transferId', 'movementDate'],
     properties: {
       id,
       receivableAccountId: { ...id, description: 'On receivable account movements' },
@@ -167,6 +169,10 @@ const schemas = {
       currencyCode: { const: 'ARS' },
       counterParty: { type: ['object', 'null'], required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId } },
       settlementId: { type: ['integer', 'null'] },
+      transferId: {
+        type: ['integer', 'null'],
+        description: 'The transfer that moved the money (TRANSFER_OUT, TRANSFER_IN, TRANSFER_REVERSAL); null otherwise',
+      },
       movementDate: timestamp,
     },
   },

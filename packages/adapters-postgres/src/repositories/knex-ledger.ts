@@ -77,23 +77,25 @@ export class KnexLedgerRepository implements LedgerRepository {
     return toMovement(rows[0]);
   }
 
-  async appendAll(movements: readonly NewMovement[]): Promise<void> {
-    if (movements.length === 0) return;
+  async appendAll(movements: readonly NewMovement[]): Promise<Movement[]> {
+    if (movements.length === 0) return [];
     if (movements.some((m) => m.accountKind !== 'CURRENT')) throw new Error('appendAll moves current accounts only');
     // One statement whatever the count: the rows, then each account's balance by their sum. The balance's CHECK
     // (>= 0) refuses an overdraft the caller's check let through, failing the whole transaction.
     const column = (pick: (m: NewMovement) => Knex.Value): Knex.Value => movements.map(pick) as Knex.Value;
-    await this.trx.raw(
+    const { rows } = await this.trx.raw<{ rows: MovementRow[] }>(
       `WITH moved AS (
          INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
                                 counterparty_name, counterparty_tax_id, transfer_id, movement_date)
          SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[],
                               ?::text[], ?::text[], ?::bigint[], ?::timestamptz[])
-         RETURNING account_id, movement_type, amount_minor
+         RETURNING *
        ), total AS (
          SELECT account_id, SUM(CASE WHEN movement_type = 'CREDIT' THEN amount_minor ELSE -amount_minor END) AS delta FROM moved GROUP BY account_id
+       ), balance AS (
+         UPDATE current_accounts ca SET balance_minor = ca.balance_minor + total.delta FROM total WHERE ca.id = total.account_id
        )
-       UPDATE current_accounts ca SET balance_minor = ca.balance_minor + total.delta FROM total WHERE ca.id = total.account_id`,
+       SELECT * FROM moved`,
       [
         column((m) => m.customerId),
         column((m) => m.accountId),
@@ -109,6 +111,7 @@ export class KnexLedgerRepository implements LedgerRepository {
         column((m) => m.movementDate),
       ],
     );
+    return rows.map(toMovement);
   }
 
   async findByProviderReference(reference: string): Promise<Movement | undefined> {

@@ -10,6 +10,8 @@ import {
   type SettlementQueries,
   type SettlementRepository,
 } from '@rcs/domain';
+import { newEventIds } from './knex-outbox';
+import { withMovementEvents } from './movement-events';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
@@ -69,17 +71,16 @@ export class KnexSettlementRepository implements SettlementRepository {
       [now, now, accountIds],
     );
     const settlementIds = created.map((r) => r.id);
+    // The SETTLEMENT_OUT movements, their events and the balances they empty, in one statement.
     await this.trx.raw(
-      `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
-        settlement_id, movement_date)
-       SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
-       FROM settlements WHERE id = ANY(?::bigint[])`,
-      [now, settlementIds],
-    );
-    await this.trx.raw(
-      `UPDATE receivable_accounts ra SET balance_minor = ra.balance_minor - s.amount_minor
-       FROM settlements s WHERE s.id = ANY(?::bigint[]) AND ra.id = s.receivable_account_id`,
-      [settlementIds],
+      `${withMovementEvents(
+        `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+           settlement_id, movement_date)
+         SELECT customer_id, receivable_account_id, 'RECEIVABLE', 'DEBIT', 'SETTLEMENT', 'SETTLEMENT_OUT', amount_minor, currency_code, id, ?::timestamptz
+         FROM settlements WHERE id = ANY(?::bigint[])`,
+      )}
+       UPDATE receivable_accounts ra SET balance_minor = ra.balance_minor - moved.amount_minor FROM moved WHERE ra.id = moved.account_id`,
+      [now, settlementIds, newEventIds(settlementIds.length)],
     );
     // The domain's rule says which statuses settle and into what. No RETURNING: an account may hold a million
     // receivables to settle; settledReceivables streams them.
@@ -112,20 +113,19 @@ export class KnexSettlementRepository implements SettlementRepository {
     // Current accounts locked in id order, so two runs crediting the same accounts cannot deadlock. NO KEY
     // UPDATE, not UPDATE: the settlement rows of this transaction hold KEY SHARE on them through their foreign key.
     await this.trx.raw(
-      `WITH moved AS (
-         INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
+      `${withMovementEvents(
+        `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
            settlement_id, movement_date)
          SELECT customer_id, current_account_id, 'CURRENT', 'CREDIT', 'SETTLEMENT', 'SETTLEMENT_IN', amount_minor, currency_code, id, ?::timestamptz
-         FROM settlements WHERE id = ANY(?::bigint[])
-         RETURNING account_id, amount_minor
-       ), credit AS (
+         FROM settlements WHERE id = ANY(?::bigint[])`,
+      )}, credit AS (
          SELECT account_id, SUM(amount_minor) AS total FROM moved GROUP BY account_id
        ), locked AS (
          SELECT ca.id FROM current_accounts ca JOIN credit ON credit.account_id = ca.id ORDER BY ca.id FOR NO KEY UPDATE OF ca
        )
        UPDATE current_accounts ca SET balance_minor = ca.balance_minor + credit.total, last_settlement_date = ?, modification_date = ?
        FROM credit, locked WHERE ca.id = credit.account_id AND locked.id = ca.id`,
-      [now, settlements.map((s) => s.id), now, now],
+      [now, settlements.map((s) => s.id), newEventIds(settlements.length), now, now],
     );
   }
 }

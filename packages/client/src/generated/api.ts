@@ -1925,6 +1925,8 @@ export interface components {
         taxId: string;
       } | null;
       settlementId: number | null;
+      /** @description The transfer that moved the money (TRANSFER_OUT, TRANSFER_IN, TRANSFER_REVERSAL); null otherwise */
+      transferId: number | null;
       /** Format: date-time */
       movementDate: string;
     };
@@ -9184,7 +9186,7 @@ export interface operations {
         toDate?: string;
         /** @description CREDIT or DEBIT */
         movementType?: string;
-        /** @description DEPOSIT or SETTLEMENT */
+        /** @description DEPOSIT, SETTLEMENT or TRANSFER */
         operationType?: string;
       };
       header?: {
@@ -9223,6 +9225,7 @@ export interface operations {
            *         "currencyCode": "ARS",
            *         "counterParty": null,
            *         "settlementId": 88,
+           *         "transferId": null,
            *         "movementDate": "2026-03-05T13:00:00.000Z"
            *       }
            *     ]
@@ -9346,7 +9349,7 @@ export interface operations {
         toDate?: string;
         /** @description CREDIT or DEBIT */
         movementType?: string;
-        /** @description DEPOSIT or SETTLEMENT */
+        /** @description DEPOSIT, SETTLEMENT or TRANSFER */
         operationType?: string;
       };
       header?: {
@@ -9388,6 +9391,7 @@ export interface operations {
            *           "taxId": "20123456786"
            *         },
            *         "settlementId": null,
+           *         "transferId": null,
            *         "movementDate": "2026-03-05T12:30:00.000Z"
            *       }
            *     ]
@@ -13948,6 +13952,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -14750,6 +14755,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -14777,6 +14783,7 @@ export interface operations {
            *         "taxId": "20123456786"
            *       },
            *       "settlementId": null,
+           *       "transferId": null,
            *       "movementDate": "2026-03-05T12:30:00.000Z"
            *     }
            */
@@ -15658,6 +15665,7 @@ export interface operations {
          *             "taxId": "20123456786"
          *           },
          *           "settlementId": null,
+         *           "transferId": null,
          *           "movementDate": "2026-03-05T12:30:00.000Z"
          *         }
          *       }

@@ -6,9 +6,9 @@ export interface LedgerRepository {
   append(movement: NewMovement): Promise<Movement>;
   /**
    * Appends movements of current accounts, set-based, each applied to its account's balance; a balance that would go below zero fails the whole transaction. No settlement or provider
-   * reference: transfers are what moves this way.
+   * reference: transfers are what moves this way. Answers the movements as recorded (with their ids), for their events.
    */
-  appendAll(movements: readonly NewMovement[]): Promise<void>;
+  appendAll(movements: readonly NewMovement[]): Promise<Movement[]>;
   /** The movement recorded for a provider transfer id, if any. */
   findByProviderReference(reference: string): Promise<Movement | undefined>;
 }

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../shared/events';
 import { formatMinor, type CurrencyCode } from '../shared/money';
 
 export const MOVEMENT_TYPES = ['CREDIT', 'DEBIT'] as const;
@@ -55,9 +56,18 @@ export function movementView(m: Movement) {
     currencyCode: m.currencyCode,
     counterParty: m.counterParty,
     settlementId: m.settlementId,
+    transferId: m.transferId,
     movementDate: m.movementDate.toISOString(),
   };
 }
+
+/** movement.created, in the transaction that records the movement (SPEC "Events" 3). */
+export const movementCreated = (m: Movement): DomainEvent => ({
+  customerId: m.customerId,
+  type: 'movement.created',
+  occurredAt: m.movementDate,
+  data: { movement: movementView(m) },
+});
 
 /** Signed effect of a movement on its account's balance. */
 export const signedAmount = (m: Pick<Movement, 'movementType' | 'amountMinor'>): bigint => (m.movementType === 'CREDIT' ? m.amountMinor : -m.amountMinor);

@@ -6,8 +6,8 @@ export interface SettlementRepository {
   /**
    * Settles up to `limit` receivable accounts holding unsettled collected funds, skipping accounts another run
    * holds: per account one settlement record into the customer's MAIN current account, its SETTLEMENT_OUT
-   * movement and balance, and its PAID receivables turned SETTLED. Set-based, in the caller's transaction, so the
-   * chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
+   * movement (with its movement.created event) and balance, and its PAID receivables turned SETTLED. Set-based,
+   * in the caller's transaction, so the chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
    * With `customerId`, only that customer's accounts (the sandbox helper); without, every customer's (the cycle).
    */
   settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]>;
@@ -17,9 +17,11 @@ export interface SettlementRepository {
    */
   settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]>;
   /**
-   * The receiving side of `settlements`: the SETTLEMENT_IN movements, the MAIN current accounts' balances and
-   * lastSettlementDate. It locks those current accounts, which every chunk of a customer shares, so the caller
-   * runs it last, just before committing, and concurrent chunks overlap everything else.
+   * The receiving side of `settlements`: the SETTLEMENT_IN movements with their movement.created events, the MAIN
+   * current accounts' balances and lastSettlementDate. The movement events are the repository's to write, beside
+   * the movements, so a chunk's rows need not travel to the service and back. It locks those current accounts,
+   * which every chunk of a customer shares, so the caller runs it last, just before committing, and concurrent
+   * chunks overlap everything else.
    */
   credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void>;
 }

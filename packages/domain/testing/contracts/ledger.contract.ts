@@ -1,8 +1,10 @@
 import {
   Client,
+  movementView,
   openCurrentAccounts,
   ReceivableAccount,
   RunSettlementCycle,
+  type AccountKind,
   type NewMovement,
   type ReceivableSnapshot,
   type TransactionScope,
@@ -59,6 +61,11 @@ export function ledgerContract(factory: HarnessFactory): void {
       return { customerId, a, b, c, mainId: main.account.id };
     };
     const mine = (ids: number[]) => (s: { receivableAccountId: number }) => ids.includes(s.receivableAccountId);
+    /** A collection of each amount on its account, in one transaction. */
+    const collect = (customerId: number, credits: Array<[accountId: number, amountMinor: bigint]>) =>
+      ctx.h.uow.run(async (tx) => {
+        for (const [accountId, amountMinor] of credits) await tx.ledger.append(collection(customerId, accountId, amountMinor, at(1)));
+      });
 
     it('appends movements, keeps each balance equal to their sum, and lists them by date', async () => {
       const { customerId, a } = await setUp();
@@ -145,6 +152,40 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect(listed.items.map((s) => s.id)).toEqual([ours[0].id]);
     });
 
+    it('writes a movement.created per settlement movement in its transaction, carrying the movement as its list renders it', async () => {
+      const { customerId, a, b, c, mainId } = await setUp();
+      await collect(customerId, [
+        [a.account.id, 10_050n],
+        [b.account.id, 7n],
+        [c.account.id, 20_000n],
+      ]);
+      const now = at(10);
+      await ctx.h.uow.run(async (tx) => tx.settlements.credit(await tx.settlements.settleDue(now, 10_000, customerId), now));
+      const settlementMovements = async (accountId: number, accountKind: AccountKind) =>
+        (await ctx.h.ledgerQueries.listMovements({ customerId, accountId, accountKind, operationType: 'SETTLEMENT', order: 'asc' }, { page: 1, count: 10 }))
+          .items;
+      const movements = [
+        ...(await settlementMovements(a.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(b.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(c.account.id, 'RECEIVABLE')),
+        ...(await settlementMovements(mainId, 'CURRENT')),
+      ].sort((x, y) => x.id - y.id);
+      expect(movements.map((m) => m.subtype)).toEqual([...Array<string>(3).fill('SETTLEMENT_OUT'), ...Array<string>(3).fill('SETTLEMENT_IN')]);
+      const events = (await ctx.h.readOutbox(customerId)).filter((e) => e.type === 'movement.created');
+      expect(events.every((e) => /^evt_\w{24}$/.test(e.id) && e.occurredAt.getTime() === now.getTime())).toBe(true);
+      const carried = events.map((e) => e.data.movement as { id: number }).sort((x, y) => x.id - y.id);
+      expect(carried).toEqual(movements.map(movementView));
+
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.ledger.append(collection(customerId, a.account.id, 1n, at(11)));
+          await tx.settlements.credit(await tx.settlements.settleDue(at(12), 10_000, customerId), at(12));
+          throw new Error('crash before commit');
+        }),
+      ).rejects.toThrow('crash');
+      expect((await ctx.h.readOutbox(customerId)).filter((e) => e.type === 'movement.created')).toHaveLength(6);
+    });
+
     it("settles only one customer's accounts when asked for that customer, and the others' at the next run for all", async () => {
       const mine = await setUp();
       const theirs = await setUp();
@@ -167,11 +208,11 @@ export function ledgerContract(factory: HarnessFactory): void {
 
     it('settles each account once when the settlement cycle runs inside an open transaction', async () => {
       const { customerId, a, b, c, mainId } = await setUp();
-      await ctx.h.uow.run(async (tx) => {
-        await tx.ledger.append(collection(customerId, a.account.id, 500n, at(1)));
-        await tx.ledger.append(collection(customerId, b.account.id, 700n, at(1)));
-        await tx.ledger.append(collection(customerId, c.account.id, 11n, at(1)));
-      });
+      await collect(customerId, [
+        [a.account.id, 500n],
+        [b.account.id, 700n],
+        [c.account.id, 11n],
+      ]);
       const cycle = new RunSettlementCycle(ctx.h.uow, new FixedClock(at(5)));
       const result = await ctx.h.uow.run(() => cycle.execute({ customerId, chunkSize: 1 }));
       expect(result).toEqual({ settlements: 3, settledReceivables: 0, settledAmountMinor: 1_211n });

@@ -1,4 +1,4 @@
-import { transferMovement } from '../../src';
+import { transferMovement, type Movement } from '../../src';
 import { A_CBU, aTransferDraft } from '../builders';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 import { aSource } from './transfer-repository.contract';
@@ -67,15 +67,25 @@ export function transferQueueContract(factory: HarnessFactory, itRacing: TestDef
       expect(inProgress.map((t) => t.id)).toEqual([ended.id, held.id]);
     });
 
-    it('debits and credits current accounts in one write, refusing a balance below zero, and reads balances under lock', async () => {
+    it('debits and credits current accounts in one write, answering the movements recorded, refusing a balance below zero, and reads balances under lock', async () => {
       const on = await setUp();
       const transfer = await insert(on, { amountMinor: 700n });
       const move = (subtype: 'TRANSFER_OUT' | 'TRANSFER_IN', accountId: number, amountMinor: bigint) => ({
         ...transferMovement(transfer, subtype, accountId, at(1)),
         amountMinor,
       });
-      await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_IN', on.sourceAccountId, 1_000n)]));
-      await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_OUT', on.sourceAccountId, 700n)]));
+      const moved: Movement[] = [];
+      moved.push(...(await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_IN', on.sourceAccountId, 1_000n)]))));
+      moved.push(...(await ctx.h.uow.run((tx) => tx.ledger.appendAll([move('TRANSFER_OUT', on.sourceAccountId, 700n)]))));
+      const listed = await ctx.h.ledgerQueries.listMovements(
+        { customerId: on.customerId, accountId: on.sourceAccountId, accountKind: 'CURRENT', order: 'asc' },
+        { page: 1, count: 10 },
+      );
+      expect(moved).toEqual(listed.items);
+      expect(moved.map((m) => [m.subtype, m.transferId])).toEqual([
+        ['TRANSFER_IN', transfer.id],
+        ['TRANSFER_OUT', transfer.id],
+      ]);
       const balances = await ctx.h.uow.run((tx) => tx.currentAccounts.lockBalances([on.otherAccountId, on.sourceAccountId, on.sourceAccountId]));
       expect(balances.map((b) => [b.account.id, b.balanceMinor])).toEqual(
         [

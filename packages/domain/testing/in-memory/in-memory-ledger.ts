@@ -33,14 +33,14 @@ export class InMemoryLedgerRepository implements LedgerRepository {
     return appendMovement(this.ref.tables, movement);
   }
 
-  async appendAll(movements: readonly NewMovement[]): Promise<void> {
-    for (const m of movements) {
+  async appendAll(movements: readonly NewMovement[]): Promise<Movement[]> {
+    return movements.map((m) => {
       if (m.transferId !== null && this.ref.tables.movements.some((seen) => seen.transferId === m.transferId && seen.subtype === m.subtype)) {
         throw new Error(`transfer ${m.transferId} already has its ${m.subtype} movement`);
       }
       if ((this.ref.tables.balances.get(m.accountId) ?? 0n) + signedAmount(m) < 0n) throw new Error(`account ${m.accountId} cannot go below zero`);
-      appendMovement(this.ref.tables, m);
-    }
+      return appendMovement(this.ref.tables, m);
+    });
   }
 
   async findByProviderReference(reference: string): Promise<Movement | undefined> {

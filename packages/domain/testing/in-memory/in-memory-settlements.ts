@@ -1,4 +1,5 @@
 import {
+  movementCreated,
   Receivable,
   SETTLEMENT_RULE,
   type Page,
@@ -12,6 +13,7 @@ import {
 } from '../../src';
 import { nextId, type TablesRef, type TablesSource } from './in-memory-tables';
 import { appendMovement } from './in-memory-ledger';
+import { recordEvents } from './in-memory-outbox';
 import { pageOf } from './in-memory-paging';
 
 /** What both movements of a settlement share; each side adds its account, kind, direction and subtype. */
@@ -62,13 +64,14 @@ export class InMemorySettlementRepository implements SettlementRepository {
         settlementDate: now,
         creationDate: now,
       };
-      appendMovement(tables, {
+      const out = appendMovement(tables, {
         ...settlementMovement(settlement, now),
         accountId: account.id,
         accountKind: 'RECEIVABLE',
         movementType: 'DEBIT',
         subtype: 'SETTLEMENT_OUT',
       });
+      recordEvents(tables, [movementCreated(out)]);
       tables.settlements.set(id, settlement);
       settlements.push(settlement);
     }
@@ -84,13 +87,14 @@ export class InMemorySettlementRepository implements SettlementRepository {
   async credit(settlements: readonly OpenedSettlement[], now: Date): Promise<void> {
     const { tables } = this.ref;
     for (const s of settlements) {
-      appendMovement(tables, {
+      const into = appendMovement(tables, {
         ...settlementMovement(s, now),
         accountId: s.currentAccountId,
         accountKind: 'CURRENT',
         movementType: 'CREDIT',
         subtype: 'SETTLEMENT_IN',
       });
+      recordEvents(tables, [movementCreated(into)]);
       tables.currentAccounts.set(s.currentAccountId, { ...tables.currentAccounts.get(s.currentAccountId)!, lastSettlementDate: now, modificationDate: now });
     }
   }

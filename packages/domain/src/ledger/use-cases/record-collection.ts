@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import { receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
-import { movementView, type CounterParty, type Movement } from '../movement';
+import { movementCreated, type CounterParty, type Movement } from '../movement';
 
 export interface RecordIncomingTransferInput {
   /** The provider's transfer id: a repeated notification records nothing new. */
@@ -85,9 +85,7 @@ export class RecordCollection {
       transferId: null,
       movementDate: this.clock.now(),
     });
-    await tx.outbox.record([
-      { customerId: account.customerId, type: 'movement.created', occurredAt: movement.movementDate, data: { movement: movementView(movement) } },
-    ]);
+    await tx.outbox.record([movementCreated(movement)]);
     return movement;
   }
 }

@@ -24,11 +24,12 @@ const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, se
 
 /**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
- * receivable, settlement.completed per settlement). Chunks skip accounts another transaction holds, so `workers`
- * loops run side by side in one run (one settles while another waits on the database), as two runs in two
- * instances do; a run that dies loses only its open chunks, which the next run does again. Called inside an open
- * transaction, it runs one loop, whose chunks all join that transaction. Accounts holding no unsettled money are
- * not settled: their PAID receivables wait for the money. The scheduled cycle settles every customer; with
+ * receivable, settlement.completed per settlement, and movement.created per movement, which the settlement
+ * repository writes with the movements). Chunks skip accounts another transaction holds, so `workers` loops run
+ * side by side in one run (one settles while another waits on the database), as two runs in two instances do; a
+ * run that dies loses only its open chunks, which the next run does again. Called inside an open transaction, it
+ * runs one loop, whose chunks all join that transaction. Accounts holding no unsettled money are not settled:
+ * their PAID receivables wait for the money. The scheduled cycle settles every customer; with
  * `customerId` (the sandbox helper) the same statements settle that customer's accounts alone.
  */
 export class RunSettlementCycle {

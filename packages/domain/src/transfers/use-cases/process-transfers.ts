@@ -4,6 +4,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import type { BankProvider } from '../../bank/bank-provider';
 import { ProviderError } from '../../bank/bank-provider';
 import { calendarDay } from '../../receivables/calendar-day';
+import { movementCreated } from '../../ledger/movement';
 import type { Transfer, TransferLease } from '../transfer';
 import { planDebits } from '../transfer-movements';
 import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
@@ -73,9 +74,9 @@ export class ProcessTransfers {
         const due = await tx.transfers.lockDue({ today, limit: this.policy.chunkSize, customerId });
         const accountIds = due.flatMap((t) => [t.toSnapshot().sourceAccountId, t.toSnapshot().destination.accountId ?? []].flat());
         const plan = planDebits(due, await tx.currentAccounts.lockBalances(accountIds), today, this.clock.now(), lease);
-        await tx.ledger.appendAll(plan.movements);
+        const moved = await tx.ledger.appendAll(plan.movements);
         await tx.transfers.updateAll(plan.transfers);
-        await tx.outbox.record(plan.events);
+        await tx.outbox.record([...moved.map(movementCreated), ...plan.events]);
         return { claimed: due.length, toPay: plan.toPay, decided: plan.transfers };
       });
       count(
@@ -113,10 +114,10 @@ export class ProcessTransfers {
       const settled = current.map((t) => settleOutcome(t, outcomeOf.get(t.id)!, lease, now));
       const reversals = settled.flatMap((s) => s.reversal ?? []);
       await tx.currentAccounts.lockBalances(reversals.map((m) => m.accountId));
-      await tx.ledger.appendAll(reversals);
+      const moved = await tx.ledger.appendAll(reversals);
       const changed = settled.map((s) => s.transfer).filter((t, i) => t !== current[i]);
       await tx.transfers.updateAll(changed);
-      await tx.outbox.record(changed.flatMap((t) => t.events));
+      await tx.outbox.record([...moved.map(movementCreated), ...changed.flatMap((t) => t.events)]);
       return changed;
     });
     count(tally, changed);

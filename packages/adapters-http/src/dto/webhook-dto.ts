@@ -3,6 +3,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'cl
 import { DELIVERY_STATUSES, EVENT_TYPES, type DeliveryStatus } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
 import { PageQuery } from './list-query';
+import { Omittable } from './omittable';
 
 /** Every event type once is the most a subscription can name. */
 const MAX_EVENTS = EVENT_TYPES.length;
@@ -35,12 +36,12 @@ export class UpdateWebhookBody {
 
 /** POST /v1/webhooks/{id}/deliveries: a test delivery (eventType) or a redelivery (eventId), one of the two. */
 export class DeliveryRequestBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(100)
   eventType?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(100)
   eventId?: string;

@@ -210,6 +210,10 @@ describe('webhooks', () => {
       expect((await call('post', url(id, '/deliveries'), { body: {} })).body.invalidParams).toEqual([
         { name: 'body', reason: 'must carry eventType (a test event) or eventId (a redelivery), one of them' },
       ]);
+      for (const member of ['eventType', 'eventId']) {
+        const nulled = await call('post', url(id, '/deliveries'), { body: { [member]: null } });
+        expect([nulled.status, nulled.body.code, nulled.body.invalidParams]).toEqual([400, 'validation', [{ name: member, reason: 'must not be null' }]]);
+      }
     });
 
     it('filters the history by status, eventId, eventType and date, newest first', async () => {

@@ -22,12 +22,12 @@ export class WebhookBody {
 
 /** PUT /v1/webhooks/{id}: url, events or both (SPEC "Updates url or events"). */
 export class UpdateWebhookBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(2048)
   url?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_EVENTS * 2)
   @IsString({ each: true })

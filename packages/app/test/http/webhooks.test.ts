@@ -83,6 +83,11 @@ describe('webhooks', () => {
     expect(moved.body).toMatchObject({ url: 'https://erp.example/v2/hooks', events: ['receivable.settled'] });
     expect((await call('put', url(id), { body: {} })).body.code).toBe('validation');
     expect((await call('put', url(id), { body: { url: 'http://erp.example' } })).body.invalidParams[0].name).toBe('url');
+    for (const member of ['url', 'events']) {
+      const nulled = await call('put', url(id), { body: { [member]: null } });
+      expect([nulled.status, nulled.body.invalidParams]).toEqual([400, [{ name: member, reason: 'must not be null' }]]);
+    }
+    expect((await call('get', url(id))).body.modificationDate).toBe(moved.body.modificationDate);
   });
 
   it('pauses and activates, refusing a move the status does not allow with 422 webhook-status-conflict', async () => {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DELIVERY_STATUSES, EVENT_TYPES, type DeliveryStatus } from '@rcs/domain';
+import { DELIVERY_STATUSES, EVENT_TYPES, type DeliveryStatus, type EventType } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
+import { EventTypeFilter } from './event-dto';
 import { PageQuery } from './list-query';
 import { Omittable } from './omittable';
 
@@ -56,6 +57,6 @@ export class DeliveryListQuery extends PageQuery {
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })
   status?: DeliveryStatus;
 
-  @IsOptional() @IsString() @MaxLength(100) eventType?: string;
+  @EventTypeFilter() eventType?: EventType;
   @IsOptional() @IsString() @MaxLength(100) eventId?: string;
 }

@@ -168,7 +168,7 @@ const paths = {
         param('fromDate', 'Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
         param('toDate', 'Attempt made at or before (inclusive; a bare date includes the whole day)'),
         param('status', DELIVERY_STATUSES.join(', '), { enum: DELIVERY_STATUSES }),
-        param('eventType', 'Exact'),
+        param('eventType', 'Exact event type', { enum: EVENT_TYPES }),
         param('eventId', 'Exact (evt_...)'),
       ],
       responses: { '200': listOf('WebhookDelivery', delivery) },

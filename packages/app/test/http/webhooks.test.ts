@@ -239,6 +239,8 @@ describe('webhooks', () => {
       expect(await ids('?fromDate=2000-01-01&toDate=2000-01-02')).toEqual([]);
       expect(await ids(`?fromDate=${new Date(Date.now() - 60_000).toISOString()}`)).toEqual([failed.id, ok.id]);
       expect((await call('get', url(id, '/deliveries?status=LOST'))).body.invalidParams[0].name).toBe('status');
+      const unknown = await call('get', url(id, '/deliveries?eventType=nope'));
+      expect([unknown.status, unknown.body.code, unknown.body.invalidParams.map((p: { name: string }) => p.name)]).toEqual([400, 'validation', ['eventType']]);
     });
   });
 });

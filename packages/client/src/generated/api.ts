@@ -13550,8 +13550,20 @@ export interface operations {
         toDate?: string;
         /** @description PENDING, SUCCESS, FAILED */
         status?: 'PENDING' | 'SUCCESS' | 'FAILED';
-        /** @description Exact */
-        eventType?: string;
+        /** @description Exact event type */
+        eventType?:
+          | 'receivable-account.activated'
+          | 'receivable-account.disabled'
+          | 'receivable.created'
+          | 'receivable.paid'
+          | 'receivable.expired'
+          | 'receivable.disabled'
+          | 'receivable.settled'
+          | 'movement.created'
+          | 'settlement.completed'
+          | 'transfer.completed'
+          | 'transfer.failed'
+          | 'webhook.test';
         /** @description Exact (evt_...) */
         eventId?: string;
       };

@@ -6,7 +6,8 @@ import { makeCertificates, startReceiver, type Receiver } from '../support/https
 const certificates = makeCertificates();
 
 describe('webhooks', () => {
-  const ctx = useTestApi({ WEBHOOK_CA_FILE: certificates.caFile, WEBHOOK_TIMEOUT_MS: '2000' });
+  // A threshold of 2: two failed attempts in a row make an ACTIVE webhook FAILED.
+  const ctx = useTestApi({ WEBHOOK_CA_FILE: certificates.caFile, WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_FAILURE_THRESHOLD: '2' });
   const receivers: Receiver[] = [];
   const receiver = async (...answer: Parameters<typeof startReceiver> extends [unknown, ...infer Rest] ? Rest : never) => {
     const started = await startReceiver(certificates, ...answer);
@@ -196,6 +197,16 @@ describe('webhooks', () => {
       const res = await call('post', url(id, '/deliveries'), { body: { eventType: 'movement.created' } });
       expect(res.body).toMatchObject({ status: 'FAILED', responseCode: 500, failureReason: 'answered 500' });
       expect((await call('get', url(id))).body).toMatchObject({ status: 'PAUSED', lastDeliveryStatus: 'FAILED' });
+    });
+
+    it('counts failed test deliveries towards WEBHOOK_FAILURE_THRESHOLD: the second in a row makes the webhook FAILED', async () => {
+      const endpoint = await receiver((_req, res) => res.writeHead(503).end());
+      const { id } = await register({ url: endpoint.url });
+      const send = () => call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } });
+      expect((await send()).body.status).toBe('FAILED');
+      expect((await call('get', url(id))).body.status).toBe('ACTIVE');
+      expect((await send()).body.status).toBe('FAILED');
+      expect((await call('get', url(id))).body).toMatchObject({ status: 'FAILED', lastDeliveryStatus: 'FAILED' });
     });
 
     it('records an endpoint that cannot be reached as FAILED without a response code', async () => {

@@ -143,7 +143,8 @@ const paths = {
       summary: 'Send a test event, or redeliver an event',
       description:
         '{eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). ' +
-        "{eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and " +
+        "{eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events; a test event is not stored and " +
+        'cannot be redelivered: send another test), with its original webhook-id and ' +
         'body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, ' +
         'whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
         'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of ' +
@@ -152,7 +153,7 @@ const paths = {
       body: { schema: ref('DeliveryRequestInput'), example: { eventType: 'receivable.paid' } },
       responses: { '200': one('WebhookDelivery', 'The attempt and its result', delivery) },
       refusals: {
-        'resource-not-found': 'no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS)',
+        'resource-not-found': 'no webhook has this id, or no stored event has eventId (never, a test event, or purged past EVENT_RETENTION_DAYS)',
         'resource-not-accessible': "the webhook or the event is another customer's",
         'invalid-event-type': 'eventType is not an event type',
       },
@@ -216,7 +217,10 @@ const schemas = {
       id,
       webhookId: id,
       eventId: { type: 'string', pattern: '^evt_' },
-      eventType: { enum: EVENT_TYPES },
+      eventType: {
+        enum: EVENT_TYPES,
+        description: 'webhook.test marks a test delivery: its event is not stored, so GET /v1/events/{id} and a redelivery of it are 404',
+      },
       attempt: { type: 'integer', minimum: 1 },
       status: { enum: DELIVERY_STATUSES },
       responseCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when none came" },

@@ -179,6 +179,17 @@ describe('webhooks', () => {
       expect((await call('get', url(id))).body).toMatchObject({ lastDeliveryStatus: 'SUCCESS', lastDeliveryAt: expect.any(String) });
     });
 
+    it('stores no test event: its id, in the history as webhook.test, is not an event to read or redeliver', async () => {
+      const endpoint = await receiver();
+      const { id } = await register({ url: endpoint.url });
+      const test = (await call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } })).body;
+      expect((await call('get', url(id, `/deliveries?eventId=${test.eventId}`))).body).toEqual([expect.objectContaining({ eventType: 'webhook.test' })]);
+      const read = await call('get', `/v1/events/${test.eventId}`);
+      const redelivered = await call('post', url(id, '/deliveries'), { body: { eventId: test.eventId } });
+      expect([read.status, redelivered.status, redelivered.body.code]).toEqual([404, 404, 'resource-not-found']);
+      expect(endpoint.received).toHaveLength(1);
+    });
+
     it('signs with the old and the new secret after a rotation, each verifying alone', async () => {
       const endpoint = await receiver();
       const { id, secret: old } = await register({ url: endpoint.url });

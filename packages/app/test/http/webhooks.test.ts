@@ -201,6 +201,18 @@ describe('webhooks', () => {
         expect(new StandardWebhook(secret).verify(body, headers as Record<string, string>)).toMatchObject({ id: headers['webhook-id'] });
     });
 
+    it('keeps signing with every secret a rotation replaced within 24 h, each verifying alone', async () => {
+      const endpoint = await receiver();
+      const { id, secret: original } = await register({ url: endpoint.url });
+      const rotate = async () => (await call('post', url(id, '/secret-rotations'))).body.secret as string;
+      const rotated = [await rotate(), await rotate()];
+      expect((await call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } })).body.status).toBe('SUCCESS');
+      const [{ headers, body }] = endpoint.received;
+      expect(String(headers['webhook-signature']).split(' ')).toHaveLength(3);
+      for (const secret of [original, ...rotated])
+        expect(new StandardWebhook(secret).verify(body, headers as Record<string, string>)).toMatchObject({ id: headers['webhook-id'] });
+    });
+
     it('records a failing endpoint as FAILED with its status and reason, whatever the webhook status', async () => {
       const endpoint = await receiver((_req, res) => res.writeHead(500).end());
       const { id } = await register({ url: endpoint.url });

@@ -1117,7 +1117,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description Answers the webhook with its new `secret`. For 24 hours deliveries carry two signatures in webhook-signature, one per secret, space separated, so verification with either secret passes while the new one is deployed.
+     * @description Answers the webhook with its new `secret`. The secret it replaces keeps signing for 24 hours, as do those replaced before it within their own 24 hours: deliveries carry one signature per secret in webhook-signature, space separated, at most 5 (the current one and the 4 newest replaced ones), so verification with any of them passes while the new one is deployed.
      *
      *     Needs the scope `webhooks:write`.
      */

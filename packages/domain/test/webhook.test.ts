@@ -1,4 +1,4 @@
-import { parseSubscription, SECRET_GRACE_MS, Webhook, type ErrorCode, type WebhookOperation, type WebhookStatus } from '../src';
+import { parseSubscription, MAX_SIGNING_SECRETS, SECRET_GRACE_MS, Webhook, type ErrorCode, type WebhookOperation, type WebhookStatus } from '../src';
 import { everyPair, expectMove } from '../testing';
 
 const NOW = new Date('2026-02-01T00:00:00Z');
@@ -74,6 +74,17 @@ describe('webhook secrets', () => {
     expect(rotated.signingSecrets(at(SECRET_GRACE_MS - 1))).toEqual(['s2', 's1']);
     expect(rotated.signingSecrets(at(SECRET_GRACE_MS))).toEqual(['s2']);
     expect(rotated.toSnapshot().secrets.current.tail).toBe('wxyz');
+  });
+
+  it('keeps every replaced secret signing through its own grace window, up to MAX_SIGNING_SECRETS in all', () => {
+    const at = (ms: number) => new Date(LATER.getTime() + ms);
+    let webhook = webhookIn('ACTIVE');
+    for (const n of [2, 3, 4, 5, 6]) webhook = webhook.rotateSecret({ sealed: `s${n}`, tail: `t${n}` }, at(n * 1000));
+    expect(webhook.signingSecrets(at(6000))).toEqual(['s6', 's5', 's4', 's3', 's2']);
+    expect(webhook.signingSecrets(at(6000))).toHaveLength(MAX_SIGNING_SECRETS);
+    // s2 was replaced at 3 s: its grace ends 24 h later, while s5's (replaced at 6 s) still runs.
+    expect(webhook.signingSecrets(at(3000 + SECRET_GRACE_MS))).toEqual(['s6', 's5', 's4', 's3']);
+    expect(webhook.signingSecrets(at(6000 + SECRET_GRACE_MS))).toEqual(['s6']);
   });
 });
 

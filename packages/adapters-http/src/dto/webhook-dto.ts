@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DELIVERY_STATUSES, EVENT_TYPES, type DeliveryStatus } from '@rcs/domain';
+import { DELIVERY_STATUSES, EVENT_TYPES, type DeliveryStatus, type EventType } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
+import { EventTypeFilter } from './event-dto';
 import { PageQuery } from './list-query';
+import { Omittable } from './omittable';
 
 /** Every event type once is the most a subscription can name. */
 const MAX_EVENTS = EVENT_TYPES.length;
@@ -21,12 +23,12 @@ export class WebhookBody {
 
 /** PUT /v1/webhooks/{id}: url, events or both (SPEC "Updates url or events"). */
 export class UpdateWebhookBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(2048)
   url?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_EVENTS * 2)
   @IsString({ each: true })
@@ -35,12 +37,12 @@ export class UpdateWebhookBody {
 
 /** POST /v1/webhooks/{id}/deliveries: a test delivery (eventType) or a redelivery (eventId), one of the two. */
 export class DeliveryRequestBody {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(100)
   eventType?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(100)
   eventId?: string;
@@ -55,6 +57,6 @@ export class DeliveryListQuery extends PageQuery {
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })
   status?: DeliveryStatus;
 
-  @IsOptional() @IsString() @MaxLength(100) eventType?: string;
+  @EventTypeFilter() eventType?: EventType;
   @IsOptional() @IsString() @MaxLength(100) eventId?: string;
 }

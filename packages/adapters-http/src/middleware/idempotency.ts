@@ -102,7 +102,7 @@ function idempotent({ app, clock, replays, atRest }: KeyContext, required: boole
     const key = keyOf(req, required);
     if (key === undefined) return sendResponse(res, serialized(await handler(req)));
     const { credentialId } = authOf(req);
-    const fingerprint = requestDigest(req, canonicalJson(req.body ?? null));
+    const fingerprint = fingerprintOf(req);
     const cached = replays.get(credentialId, key, clock.now());
     if (cached) {
       if (cached.fingerprint !== fingerprint) throw new IdempotencyKeyReuseError();
@@ -112,6 +112,27 @@ function idempotent({ app, clock, replays, atRest }: KeyContext, required: boole
     replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
     if (outcome.replayed) sendReplay(res, outcome.response);
     else sendResponse(res, outcome.response);
+  };
+}
+
+/** The validated body's fingerprint: what a key's record is matched on. */
+const fingerprintOf = (req: Request): string => requestDigest(req, canonicalJson(req.body ?? null));
+
+/**
+ * Before steps that run ahead of the key's transaction (a call to the provider): a key a completed request left
+ * answers now, with its replay or idempotency-key-reuse, and those steps never run for it (SPEC idempotency). A
+ * free key, or one held by a request still running, goes on: the key's handler claims it as ever.
+ */
+function answeredEarlier({ app, replays, atRest }: KeyContext, required: boolean): RequestHandler {
+  return async (req, res, next) => {
+    const key = keyOf(req, required);
+    if (key === undefined) return next();
+    const { credentialId } = authOf(req);
+    const fingerprint = fingerprintOf(req);
+    const earlier = await app.idempotency.execution.answered({ credentialId, key, fingerprint }, atRest);
+    if (earlier === undefined) return next();
+    replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), earlier.response, earlier.expiresAt);
+    sendReplay(res, earlier.response);
   };
 }
 
@@ -138,6 +159,8 @@ function cachedReplay(clock: Clock, replays: ReplayCache): RequestHandler {
 export interface IdempotencyKeys {
   /** Before body validation: a repeat of an answered request, byte for byte, is answered from the cache. */
   readonly cachedReplay: RequestHandler;
+  /** Ahead of steps outside the key's transaction: a key already answered replays or is refused as reused here. */
+  answeredEarlier(key: 'required' | 'optional'): RequestHandler;
   /** `handler` where the Idempotency-Key header must be present (SPEC: creations of money-bearing resources). */
   required(handler: AnswerHandler): RequestHandler;
   /** `handler` under the Idempotency-Key when one is sent. */
@@ -155,6 +178,7 @@ function keysOf(context: KeyContext): IdempotencyKeys {
     cachedReplay: cachedReplay(context.clock, context.replays),
     required: (handler) => idempotent(context, true, handler),
     optional: (handler) => idempotent(context, false, handler),
+    answeredEarlier: (key) => answeredEarlier(context, key === 'required'),
     sealedBy: (atRest) => keysOf({ ...context, atRest }),
   };
 }

@@ -127,8 +127,9 @@ const paths = {
       tag,
       summary: 'Rotate the signing secret',
       description:
-        'Answers the webhook with its new `secret`. For 24 hours deliveries carry two signatures in webhook-signature, ' +
-        'one per secret, space separated, so verification with either secret passes while the new one is deployed.',
+        'Answers the webhook with its new `secret`. The secret it replaces keeps signing for 24 hours, as do those replaced ' +
+        'before it within their own 24 hours: deliveries carry one signature per secret in webhook-signature, space separated, ' +
+        'at most 5 (the current one and the 4 newest replaced ones), so verification with any of them passes while the new one is deployed.',
       scope: write,
       key: 'optional',
       responses: { '200': one('WebhookWithSecret', 'Rotated', withSecret) },
@@ -143,7 +144,8 @@ const paths = {
       summary: 'Send a test event, or redeliver an event',
       description:
         '{eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). ' +
-        "{eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and " +
+        "{eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events; a test event is not stored and " +
+        'cannot be redelivered: send another test), with its original webhook-id and ' +
         'body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, ' +
         'whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
         'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of ' +
@@ -152,7 +154,7 @@ const paths = {
       body: { schema: ref('DeliveryRequestInput'), example: { eventType: 'receivable.paid' } },
       responses: { '200': one('WebhookDelivery', 'The attempt and its result', delivery) },
       refusals: {
-        'resource-not-found': 'no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS)',
+        'resource-not-found': 'no webhook has this id, or no stored event has eventId (never, a test event, or purged past EVENT_RETENTION_DAYS)',
         'resource-not-accessible': "the webhook or the event is another customer's",
         'invalid-event-type': 'eventType is not an event type',
       },
@@ -168,7 +170,7 @@ const paths = {
         param('fromDate', 'Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
         param('toDate', 'Attempt made at or before (inclusive; a bare date includes the whole day)'),
         param('status', DELIVERY_STATUSES.join(', '), { enum: DELIVERY_STATUSES }),
-        param('eventType', 'Exact'),
+        param('eventType', 'Exact event type', { enum: EVENT_TYPES }),
         param('eventId', 'Exact (evt_...)'),
       ],
       responses: { '200': listOf('WebhookDelivery', delivery) },
@@ -216,7 +218,10 @@ const schemas = {
       id,
       webhookId: id,
       eventId: { type: 'string', pattern: '^evt_' },
-      eventType: { enum: EVENT_TYPES },
+      eventType: {
+        enum: EVENT_TYPES,
+        description: 'webhook.test marks a test delivery: its event is not stored, so GET /v1/events/{id} and a redelivery of it are 404',
+      },
       attempt: { type: 'integer', minimum: 1 },
       status: { enum: DELIVERY_STATUSES },
       responseCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when none came" },

@@ -16,6 +16,7 @@ import * as transferPayouts from './014-transfer-payouts';
 import * as webhookDelivery from './015-webhook-delivery';
 import * as outflowListCounts from './018-outflow-list-counts';
 import * as testAttemptsByAge from './020-test-attempts-by-age';
+import * as secretsInGrace from './021-secrets-in-grace';
 import pg from 'pg';
 
 interface Migration {
@@ -42,6 +43,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['015-webhook-delivery', webhookDelivery],
   ['018-outflow-list-counts', outflowListCounts],
   ['020-test-attempts-by-age', testAttemptsByAge],
+  ['021-secrets-in-grace', secretsInGrace],
 ];
 
 /** Every migration's name, in order. */

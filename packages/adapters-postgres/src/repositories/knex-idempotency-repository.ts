@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { DomainError, type IdempotencyClaim, type IdempotencyClaimRequest, type IdempotencyRepository, type StoredResponse } from '@rcs/domain';
+import {
+  DomainError,
+  type IdempotencyClaim,
+  type IdempotencyClaimRequest,
+  type IdempotencyRecord,
+  type IdempotencyRepository,
+  type StoredResponse,
+} from '@rcs/domain';
 import { PG_LOCK_NOT_AVAILABLE, pgCode } from './pg-errors';
 import { prepared } from './prepared';
 import type { TransactionWrites } from './transaction-writes';
@@ -50,12 +57,23 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       }
       throw error;
     }
-    const row: IdempotencyRow | undefined = await this.trx('idempotency_keys')
-      .where({ credential_id: request.credentialId, key: request.key })
-      .first('fingerprint', 'response_status', this.trx.raw('response_body::text AS response_body'), 'response_location', 'expires_at');
+    const row = await this.record(request.credentialId, request.key).first();
     if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
     return { kind: 'replay', response: storedResponse(row), expiresAt: row.expires_at };
+  }
+
+  async find(credentialId: number, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+    // A plain read: a record a transaction is still claiming is not visible yet, so this never waits on it.
+    const row = await this.record(credentialId, key).where('expires_at', '>', now).whereNotNull('response_status').first();
+    return row && { fingerprint: row.fingerprint, response: storedResponse(row), expiresAt: row.expires_at };
+  }
+
+  /** The key's row, its body as the stored JSON's text. */
+  private record(credentialId: number, key: string) {
+    return this.trx('idempotency_keys')
+      .where({ credential_id: credentialId, key })
+      .select<IdempotencyRow[]>('fingerprint', 'response_status', this.trx.raw('response_body::text AS response_body'), 'response_location', 'expires_at');
   }
 
   async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {

@@ -27,8 +27,8 @@ interface WebhookRow {
   status: WebhookStatus;
   secret_sealed: string;
   secret_tail: string;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
+  /** Newest first; expiresAt as JSON keeps it, an ISO timestamp. */
+  previous_secrets: Array<{ sealed: string; expiresAt: string }>;
   last_delivery_at: Date | null;
   last_delivery_status: DeliveryOutcome | null;
   creation_date: Date;
@@ -45,10 +45,7 @@ const toWebhook = (row: WebhookRow): Webhook =>
     status: row.status,
     secrets: {
       current: { sealed: row.secret_sealed, tail: row.secret_tail },
-      previous:
-        row.previous_secret_sealed === null || row.previous_secret_expires_at === null
-          ? null
-          : { sealed: row.previous_secret_sealed, expiresAt: row.previous_secret_expires_at },
+      previous: row.previous_secrets.map(({ sealed, expiresAt }) => ({ sealed, expiresAt: new Date(expiresAt) })),
     },
     lastDeliveryAt: row.last_delivery_at,
     lastDeliveryStatus: row.last_delivery_status,
@@ -64,8 +61,7 @@ const toRow = (w: NewWebhook) => ({
   status: w.status,
   secret_sealed: w.secrets.current.sealed,
   secret_tail: w.secrets.current.tail,
-  previous_secret_sealed: w.secrets.previous?.sealed ?? null,
-  previous_secret_expires_at: w.secrets.previous?.expiresAt ?? null,
+  previous_secrets: JSON.stringify(w.secrets.previous),
   last_delivery_at: w.lastDeliveryAt,
   last_delivery_status: w.lastDeliveryStatus,
   creation_date: w.creationDate,

@@ -53,6 +53,24 @@ describe('contacts (recipients)', () => {
     expect(await list('?alias=replay.alias')).toHaveLength(1);
   });
 
+  it('refuses a used Idempotency-Key with another body as 409 before asking the provider, on creation and replacement', async () => {
+    const under = (method: 'post' | 'put', url: string, body: object, key: string) =>
+      ctx.api.call(method, url, { token: ctx.token, body, headers: { 'Idempotency-Key': key } });
+    const first = await under('post', '/v1/contacts', aContact({ alias: 'reuse.first' }), 'contact-reuse');
+    const replaced = await under('put', first.headers.location, aContact({ cbuCvu: galicia(7) }), 'contact-reuse-put');
+    expect([first.status, replaced.status]).toEqual([201, 200]);
+    // A provider that is down (502) or knows no such alias (404) would answer otherwise: it is never asked.
+    for (const alias of ['sim-down.ord', 'sim-unknown.ord']) {
+      const created = await under('post', '/v1/contacts', aContact({ alias }), 'contact-reuse');
+      const replacing = await under('put', first.headers.location, aContact({ alias }), 'contact-reuse-put');
+      expect([created.status, created.body.code, replacing.status, replacing.body.code]).toEqual([409, 'idempotency-key-reuse', 409, 'idempotency-key-reuse']);
+    }
+    // The same body in another member order is not the same bytes: its replay comes from the stored answer.
+    const again = await under('post', '/v1/contacts', { alias: 'reuse.first', taxId: TAX_ID, name: 'Proveedor Norte SA' }, 'contact-reuse');
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
+    expect((await ctx.api.call('get', first.headers.location, { token: ctx.token })).body).toEqual(replaced.body);
+  });
+
   it('accepts cbuCvu and alias of the same account, and refuses an alias of another account with 400 on alias', async () => {
     const resolved = (await post(aContact({ alias: 'ambos.iguales' }))).body;
     await ctx.api.call('delete', `/v1/contacts/${resolved.id}`, { token: ctx.token });

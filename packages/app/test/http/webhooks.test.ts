@@ -6,7 +6,8 @@ import { makeCertificates, startReceiver, type Receiver } from '../support/https
 const certificates = makeCertificates();
 
 describe('webhooks', () => {
-  const ctx = useTestApi({ WEBHOOK_CA_FILE: certificates.caFile, WEBHOOK_TIMEOUT_MS: '2000' });
+  // A threshold of 2: two failed attempts in a row make an ACTIVE webhook FAILED.
+  const ctx = useTestApi({ WEBHOOK_CA_FILE: certificates.caFile, WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_FAILURE_THRESHOLD: '2' });
   const receivers: Receiver[] = [];
   const receiver = async (...answer: Parameters<typeof startReceiver> extends [unknown, ...infer Rest] ? Rest : never) => {
     const started = await startReceiver(certificates, ...answer);
@@ -83,6 +84,11 @@ describe('webhooks', () => {
     expect(moved.body).toMatchObject({ url: 'https://erp.example/v2/hooks', events: ['receivable.settled'] });
     expect((await call('put', url(id), { body: {} })).body.code).toBe('validation');
     expect((await call('put', url(id), { body: { url: 'http://erp.example' } })).body.invalidParams[0].name).toBe('url');
+    for (const member of ['url', 'events']) {
+      const nulled = await call('put', url(id), { body: { [member]: null } });
+      expect([nulled.status, nulled.body.invalidParams]).toEqual([400, [{ name: member, reason: 'must not be null' }]]);
+    }
+    expect((await call('get', url(id))).body.modificationDate).toBe(moved.body.modificationDate);
   });
 
   it('pauses and activates, refusing a move the status does not allow with 422 webhook-status-conflict', async () => {
@@ -173,6 +179,17 @@ describe('webhooks', () => {
       expect((await call('get', url(id))).body).toMatchObject({ lastDeliveryStatus: 'SUCCESS', lastDeliveryAt: expect.any(String) });
     });
 
+    it('stores no test event: its id, in the history as webhook.test, is not an event to read or redeliver', async () => {
+      const endpoint = await receiver();
+      const { id } = await register({ url: endpoint.url });
+      const test = (await call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } })).body;
+      expect((await call('get', url(id, `/deliveries?eventId=${test.eventId}`))).body).toEqual([expect.objectContaining({ eventType: 'webhook.test' })]);
+      const read = await call('get', `/v1/events/${test.eventId}`);
+      const redelivered = await call('post', url(id, '/deliveries'), { body: { eventId: test.eventId } });
+      expect([read.status, redelivered.status, redelivered.body.code]).toEqual([404, 404, 'resource-not-found']);
+      expect(endpoint.received).toHaveLength(1);
+    });
+
     it('signs with the old and the new secret after a rotation, each verifying alone', async () => {
       const endpoint = await receiver();
       const { id, secret: old } = await register({ url: endpoint.url });
@@ -184,6 +201,18 @@ describe('webhooks', () => {
         expect(new StandardWebhook(secret).verify(body, headers as Record<string, string>)).toMatchObject({ id: headers['webhook-id'] });
     });
 
+    it('keeps signing with every secret a rotation replaced within 24 h, each verifying alone', async () => {
+      const endpoint = await receiver();
+      const { id, secret: original } = await register({ url: endpoint.url });
+      const rotate = async () => (await call('post', url(id, '/secret-rotations'))).body.secret as string;
+      const rotated = [await rotate(), await rotate()];
+      expect((await call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } })).body.status).toBe('SUCCESS');
+      const [{ headers, body }] = endpoint.received;
+      expect(String(headers['webhook-signature']).split(' ')).toHaveLength(3);
+      for (const secret of [original, ...rotated])
+        expect(new StandardWebhook(secret).verify(body, headers as Record<string, string>)).toMatchObject({ id: headers['webhook-id'] });
+    });
+
     it('records a failing endpoint as FAILED with its status and reason, whatever the webhook status', async () => {
       const endpoint = await receiver((_req, res) => res.writeHead(500).end());
       const { id } = await register({ url: endpoint.url });
@@ -191,6 +220,16 @@ describe('webhooks', () => {
       const res = await call('post', url(id, '/deliveries'), { body: { eventType: 'movement.created' } });
       expect(res.body).toMatchObject({ status: 'FAILED', responseCode: 500, failureReason: 'answered 500' });
       expect((await call('get', url(id))).body).toMatchObject({ status: 'PAUSED', lastDeliveryStatus: 'FAILED' });
+    });
+
+    it('counts failed test deliveries towards WEBHOOK_FAILURE_THRESHOLD: the second in a row makes the webhook FAILED', async () => {
+      const endpoint = await receiver((_req, res) => res.writeHead(503).end());
+      const { id } = await register({ url: endpoint.url });
+      const send = () => call('post', url(id, '/deliveries'), { body: { eventType: 'webhook.test' } });
+      expect((await send()).body.status).toBe('FAILED');
+      expect((await call('get', url(id))).body.status).toBe('ACTIVE');
+      expect((await send()).body.status).toBe('FAILED');
+      expect((await call('get', url(id))).body).toMatchObject({ status: 'FAILED', lastDeliveryStatus: 'FAILED' });
     });
 
     it('records an endpoint that cannot be reached as FAILED without a response code', async () => {
@@ -210,6 +249,10 @@ describe('webhooks', () => {
       expect((await call('post', url(id, '/deliveries'), { body: {} })).body.invalidParams).toEqual([
         { name: 'body', reason: 'must carry eventType (a test event) or eventId (a redelivery), one of them' },
       ]);
+      for (const member of ['eventType', 'eventId']) {
+        const nulled = await call('post', url(id, '/deliveries'), { body: { [member]: null } });
+        expect([nulled.status, nulled.body.code, nulled.body.invalidParams]).toEqual([400, 'validation', [{ name: member, reason: 'must not be null' }]]);
+      }
     });
 
     it('filters the history by status, eventId, eventType and date, newest first', async () => {
@@ -230,6 +273,8 @@ describe('webhooks', () => {
       expect(await ids('?fromDate=2000-01-01&toDate=2000-01-02')).toEqual([]);
       expect(await ids(`?fromDate=${new Date(Date.now() - 60_000).toISOString()}`)).toEqual([failed.id, ok.id]);
       expect((await call('get', url(id, '/deliveries?status=LOST'))).body.invalidParams[0].name).toBe('status');
+      const unknown = await call('get', url(id, '/deliveries?eventType=nope'));
+      expect([unknown.status, unknown.body.code, unknown.body.invalidParams.map((p: { name: string }) => p.name)]).toEqual([400, 'validation', ['eventType']]);
     });
   });
 });

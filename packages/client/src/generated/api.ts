@@ -1117,7 +1117,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description Answers the webhook with its new `secret`. For 24 hours deliveries carry two signatures in webhook-signature, one per secret, space separated, so verification with either secret passes while the new one is deployed.
+     * @description Answers the webhook with its new `secret`. The secret it replaces keeps signing for 24 hours, as do those replaced before it within their own 24 hours: deliveries carry one signature per secret in webhook-signature, space separated, at most 5 (the current one and the 4 newest replaced ones), so verification with any of them passes while the new one is deployed.
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -1148,7 +1148,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test event, or redeliver an event
-     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. No Idempotency-Key: each call sends one attempt.
+     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events; a test event is not stored and cannot be redelivered: send another test), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. No Idempotency-Key: each call sends one attempt.
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -2249,7 +2249,10 @@ export interface components {
       /** Format: int64 */
       webhookId: number;
       eventId: string;
-      /** @enum {unknown} */
+      /**
+       * @description webhook.test marks a test delivery: its event is not stored, so GET /v1/events/{id} and a redelivery of it are 404
+       * @enum {unknown}
+       */
       eventType:
         | 'receivable-account.activated'
         | 'receivable-account.disabled'
@@ -13550,8 +13553,20 @@ export interface operations {
         toDate?: string;
         /** @description PENDING, SUCCESS, FAILED */
         status?: 'PENDING' | 'SUCCESS' | 'FAILED';
-        /** @description Exact */
-        eventType?: string;
+        /** @description Exact event type */
+        eventType?:
+          | 'receivable-account.activated'
+          | 'receivable-account.disabled'
+          | 'receivable.created'
+          | 'receivable.paid'
+          | 'receivable.expired'
+          | 'receivable.disabled'
+          | 'receivable.settled'
+          | 'movement.created'
+          | 'settlement.completed'
+          | 'transfer.completed'
+          | 'transfer.failed'
+          | 'webhook.test';
         /** @description Exact (evt_...) */
         eventId?: string;
       };
@@ -13796,7 +13811,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no webhook has this id, or no event has eventId (never, or purged past EVENT_RETENTION_DAYS) */
+      /** @description resource-not-found: no webhook has this id, or no stored event has eventId (never, a test event, or purged past EVENT_RETENTION_DAYS) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

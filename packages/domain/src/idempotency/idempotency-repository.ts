@@ -29,8 +29,17 @@ export type IdempotencyClaim =
  * key, the change and its events commit together; a concurrent claim of the same key waits for that transaction
  * (and fails with idempotency-request-in-progress past the wait limit).
  */
+/** A completed request's record under its key. */
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  readonly response: StoredResponse;
+  readonly expiresAt: Date;
+}
+
 export interface IdempotencyRepository {
   claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
+  /** The key's record as committed, without claiming it or waiting on one in flight; undefined when none or expired at `now`. */
+  find(credentialId: number, key: string, now: Date): Promise<IdempotencyRecord | undefined>;
   complete(credentialId: number, key: string, response: StoredResponse): Promise<void>;
   /** Deletes up to `limit` records expired at `now`, leaving any a request is taking over; how many it deleted. */
   purgeExpired(now: Date, limit: number): Promise<number>;

@@ -53,6 +53,19 @@ export class IdempotentExecution {
   ) {}
 
   /**
+   * The answer a completed request under the key left, read without claiming the key: for a request that has steps
+   * to take before the key's transaction (a call to the provider), so a repeat or a reuse is answered before them.
+   * Undefined when the key is free, expired or held by a request still running: `run` then decides. A completed
+   * record of another fingerprint is idempotency-key-reuse, as `run` would find it.
+   */
+  async answered(request: IdempotentRequest, atRest: AnswerAtRest = IN_CLEAR): Promise<IdempotentOutcome | undefined> {
+    const stored = await this.uow.run((tx) => tx.idempotency.find(request.credentialId, request.key, this.clock.now()));
+    if (stored === undefined) return undefined;
+    if (stored.fingerprint !== request.fingerprint) throw new IdempotencyKeyReuseError();
+    return { response: atRest.open(stored.response), replayed: true, expiresAt: stored.expiresAt };
+  }
+
+  /**
    * Runs `operation` under the key and gives its answer, all in the transaction that holds the key. The operation
    * runs isolated (a savepoint): when it fails, everything it wrote is undone but the claim stays, and
    * `keptRefusal` gives the answer CONTRACT keeps for that error (a business refusal), stored under the key and

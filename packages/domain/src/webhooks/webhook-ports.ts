@@ -116,7 +116,7 @@ export interface WebhookRequest {
   /** The event id: webhook-id, for the integrator to deduplicate by. */
   readonly eventId: string;
   readonly body: string;
-  /** Every secret (plain) to sign with: the current one, and the previous one in its grace window. */
+  /** Every secret (plain) to sign with: the current one, and each replaced one in its grace window. */
   readonly secrets: readonly string[];
 }
 

@@ -32,6 +32,12 @@ export const WEBHOOK_STATUSES = Object.keys(TRANSITIONS) as readonly WebhookStat
 /** How long signatures made with the previous secret keep coming after a rotation (CONTRACT: 24 h). */
 export const SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The most signatures one delivery carries: the current secret and up to 4 replaced ones still in their grace
+ * window. A fifth rotation within 24 h ends the grace of the oldest then, so a header never grows past 5.
+ */
+export const MAX_SIGNING_SECRETS = 5;
+
 export type DeliveryOutcome = 'SUCCESS' | 'FAILED';
 
 /** A signing secret as stored: sealed (encrypted at rest) and the tail shown as secretMaskedTail. */
@@ -42,8 +48,8 @@ export interface SealedSecret {
 
 export interface WebhookSecrets {
   readonly current: SealedSecret;
-  /** The secret before the last rotation, still signing until `expiresAt`. */
-  readonly previous: { readonly sealed: string; readonly expiresAt: Date } | null;
+  /** Secrets replaced by rotations, newest first, each signing too until its `expiresAt` (at most MAX_SIGNING_SECRETS - 1). */
+  readonly previous: ReadonlyArray<{ readonly sealed: string; readonly expiresAt: Date }>;
 }
 
 export interface WebhookSubscription {
@@ -108,7 +114,7 @@ export class Webhook {
       ...subscription,
       customerId,
       status: 'ACTIVE',
-      secrets: { current: secret, previous: null },
+      secrets: { current: secret, previous: [] },
       lastDeliveryAt: null,
       lastDeliveryStatus: null,
       creationDate: now,
@@ -138,10 +144,9 @@ export class Webhook {
     return this.state.status;
   }
 
-  /** The sealed secrets that sign a delivery made at `now`: the current one, and the previous one in its grace window. */
+  /** The sealed secrets that sign a delivery made at `now`: the current one, and each replaced one in its grace window. */
   signingSecrets(now: Date): string[] {
-    const { current, previous } = this.state.secrets;
-    return previous && previous.expiresAt > now ? [current.sealed, previous.sealed] : [current.sealed];
+    return [this.state.secrets.current.sealed, ...this.stillValid(now).map((secret) => secret.sealed)];
   }
 
   replaceSubscription(subscription: WebhookSubscription, now: Date): Webhook {
@@ -160,14 +165,22 @@ export class Webhook {
     return this.move('fail', {}, now);
   }
 
-  /** The new secret signs from now on; the one it replaces keeps signing too for SECRET_GRACE_MS. */
+  /**
+   * The new secret signs from now on; the one it replaces keeps signing too for SECRET_GRACE_MS, as do those
+   * replaced before it still in their grace window, up to MAX_SIGNING_SECRETS in all (the oldest go first).
+   */
   rotateSecret(secret: SealedSecret, now: Date): Webhook {
-    const previous = { sealed: this.state.secrets.current.sealed, expiresAt: new Date(now.getTime() + SECRET_GRACE_MS) };
+    const replaced = { sealed: this.state.secrets.current.sealed, expiresAt: new Date(now.getTime() + SECRET_GRACE_MS) };
+    const previous = [replaced, ...this.stillValid(now)].slice(0, MAX_SIGNING_SECRETS - 1);
     return this.move('rotate-secret', { secrets: { current: secret, previous } }, now);
   }
 
   toSnapshot(): WebhookSnapshot {
     return this.state;
+  }
+
+  private stillValid(now: Date) {
+    return this.state.secrets.previous.filter((secret) => secret.expiresAt > now);
   }
 
   private move(operation: WebhookOperation, changes: Partial<WebhookSnapshot>, now: Date): Webhook {

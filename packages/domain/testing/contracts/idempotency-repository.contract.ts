@@ -43,6 +43,24 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
       expect(await claim('k2', 'fp-other')).toEqual({ kind: 'mismatch' });
     });
 
+    it('finds a completed record without claiming it, and nothing for a free, expired or rolled back key', async () => {
+      const response = { status: 201, body: '{"id":6}' };
+      await ctx.h.uow.run(async (tx) => {
+        await tx.idempotency.claim({ credentialId, key: 'f1', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
+        await tx.idempotency.complete(credentialId, 'f1', response);
+      });
+      const find = (key: string, now = NOW) => ctx.h.uow.run((tx) => tx.idempotency.find(credentialId, key, now));
+      expect(await find('f1')).toEqual({ fingerprint: 'fp-1', response, expiresAt: EXPIRES });
+      expect([await find('f1', LATER), await find('f-none')]).toEqual([undefined, undefined]);
+      await expect(
+        ctx.h.uow.run(async (tx) => {
+          await tx.idempotency.claim({ credentialId, key: 'f2', fingerprint: 'fp-1', now: NOW, expiresAt: EXPIRES });
+          throw new Error('server error');
+        }),
+      ).rejects.toThrow('server error');
+      expect(await find('f2')).toBeUndefined();
+    });
+
     it('releases the key when the claiming transaction rolls back', async () => {
       await expect(
         ctx.h.uow.run(async (tx) => {

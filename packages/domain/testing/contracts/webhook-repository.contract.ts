@@ -27,7 +27,7 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       const customerId = await ctx.newCustomer();
       const webhook = await register(customerId);
       expect((await ctx.h.webhookQueries.get(webhook.id))?.toSnapshot()).toEqual(webhook.toSnapshot());
-      expect(webhook.toSnapshot()).toMatchObject({ ...subscription, customerId, status: 'ACTIVE', secrets: { current: secret(1), previous: null } });
+      expect(webhook.toSnapshot()).toMatchObject({ ...subscription, customerId, status: 'ACTIVE', secrets: { current: secret(1), previous: [] } });
     });
 
     it('saves a rotation with the previous secret and its expiry, and refuses a stale write', async () => {

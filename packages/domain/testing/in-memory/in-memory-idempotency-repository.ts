@@ -1,4 +1,4 @@
-import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRepository, StoredResponse } from '../../src';
+import type { IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRecord, IdempotencyRepository, StoredResponse } from '../../src';
 import type { TablesRef } from './in-memory-tables';
 
 const keyOf = (credentialId: number, key: string): string => `${credentialId}|${key}`;
@@ -8,15 +8,24 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly ref: TablesRef) {}
 
   async claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim> {
-    const id = keyOf(request.credentialId, request.key);
-    const existing = this.ref.tables.idempotency.get(id);
-    if (existing && existing.expiresAt > request.now && existing.response) {
+    const existing = await this.find(request.credentialId, request.key, request.now);
+    if (existing) {
       return existing.fingerprint === request.fingerprint
         ? { kind: 'replay', response: existing.response, expiresAt: existing.expiresAt }
         : { kind: 'mismatch' };
     }
-    this.ref.tables.idempotency.set(id, { fingerprint: request.fingerprint, expiresAt: request.expiresAt, response: null });
+    this.ref.tables.idempotency.set(keyOf(request.credentialId, request.key), {
+      fingerprint: request.fingerprint,
+      expiresAt: request.expiresAt,
+      response: null,
+    });
     return { kind: 'acquired' };
+  }
+
+  async find(credentialId: number, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+    const existing = this.ref.tables.idempotency.get(keyOf(credentialId, key));
+    if (!existing?.response || existing.expiresAt <= now) return undefined;
+    return { fingerprint: existing.fingerprint, response: existing.response, expiresAt: existing.expiresAt };
   }
 
   async complete(credentialId: number, key: string, response: StoredResponse): Promise<void> {

@@ -3,6 +3,7 @@ import { drain } from '../../shared/drain';
 import { GroupCommit } from '../../shared/group-commit';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
+import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
 import type { ClaimedDelivery, DeliveryResult } from '../webhook-delivery';
 import type { WebhookDeliveryPorts, WebhookRequest } from '../webhook-ports';
@@ -104,9 +105,7 @@ export class DeliverWebhooks {
       const { id: _id, ...retried } = delivery;
       await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
     }
-    if (failures === undefined || failures < this.ports.failureThreshold) return;
-    const webhook = await tx.webhooks.getForUpdate(delivery.webhookId);
-    if (webhook?.status === 'ACTIVE') await tx.webhooks.update(webhook.fail(now));
+    await failPastThreshold(tx.webhooks, delivery.webhookId, failures, this.ports.failureThreshold, now);
   }
 }
 

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { EventQueries } from '../../events/event-feed';
 import { eventEnvelope } from '../../events/event-envelope';
+import { failPastThreshold } from '../failure-threshold';
 import { parseEventTypes, type Webhook } from '../webhook';
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts } from '../webhook-ports';
@@ -16,7 +17,8 @@ type AttemptOf = (webhook: Webhook, tx: Scope) => Promise<Attempt> | Attempt;
 /**
  * Sends one attempt now, whatever the webhook's status and subscriptions, and answers how the endpoint took it.
  * The attempt is recorded PENDING under a lease before the call and completed after it, each in a transaction of
- * its own: none stays open across the call. No retry follows a failure: the caller sees it and decides.
+ * its own: none stays open across the call. No retry follows a failure: the caller sees it and decides. It counts
+ * towards WEBHOOK_FAILURE_THRESHOLD as every attempt does.
  */
 async function sendNow(
   uow: UnitOfWork<Scope>,
@@ -50,7 +52,11 @@ async function sendNow(
   return uow.run(async (tx) => {
     // Deleted meanwhile, the webhook took its history with it: the answer still tells what the endpoint did.
     const done = await tx.webhookDeliveries.complete(delivery.id, result);
-    if (done) await tx.webhooks.recordDelivery(target.webhookId, clock.now(), result.status);
+    if (done) {
+      const recordedAt = clock.now();
+      const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, result.status);
+      await failPastThreshold(tx.webhooks, target.webhookId, failures, ports.failureThreshold, recordedAt);
+    }
     return done ?? { ...delivery, ...result };
   });
 }

@@ -10,20 +10,23 @@ import type { Knex } from 'knex';
  * ordered range per status, merged (KnexReceivableQueries), which costs a page of each status, whatever the rows.
  * The client's index leaves out receivables without a client, which no list by client can match.
  *
- * Two foreign keys the writer already guarantees go, each a share lock per creation on a row of another table
- * (which logs that row's page too): the receivable's account and client are read in the issuing transaction and
- * checked to be the customer's (SPEC "Receivable"), and neither accounts nor clients are ever deleted (disabled
- * instead). The key of an idempotent request is claimed and then completed in one transaction; the table keeps
- * room on each page for the stored answer (fillfactor), so completing rewrites the row where it is, without a
- * new index entry, and the answer is stored as text, which PostgreSQL keeps without checking it is JSON (the
- * service wrote it with JSON.stringify).
+ * Foreign keys the writers already guarantee go (as migration 006 did the outbox's), each a share lock per
+ * creation on a row of another table, which writes that row (and logs its page after a checkpoint); on the
+ * customer's and the credential's rows, which every concurrent request of a customer locks, it takes a multixact
+ * too. The receivable's account and client are read in the issuing transaction and checked to be the customer's
+ * (SPEC "Receivable"); its customer and the key's credential are the authenticated caller's; and none of
+ * customers, credentials, accounts and clients is ever deleted (disabled or revoked instead).
+ *
+ * An idempotent request's stored answer is text, which PostgreSQL keeps without checking it is JSON (the service
+ * wrote it with JSON.stringify, and sends it back byte for byte).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     DROP INDEX receivables_recent, receivables_account, receivables_client, receivables_associate, receivables_client_status;
     CREATE INDEX receivables_client_status ON receivables (customer_id, client_id, status, creation_date DESC, id DESC) WHERE client_id IS NOT NULL;
-    ALTER TABLE receivables DROP CONSTRAINT receivables_receivable_account_id_fkey, DROP CONSTRAINT receivables_client_id_fkey;
-    ALTER TABLE idempotency_keys SET (fillfactor = 10);
+    ALTER TABLE receivables DROP CONSTRAINT receivables_customer_id_fkey, DROP CONSTRAINT receivables_receivable_account_id_fkey,
+      DROP CONSTRAINT receivables_client_id_fkey;
+    ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_credential_id_fkey;
     ALTER TABLE idempotency_keys ALTER COLUMN response_body TYPE TEXT;
   `);
 }
@@ -31,8 +34,9 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     ALTER TABLE idempotency_keys ALTER COLUMN response_body TYPE JSON USING response_body::json;
-    ALTER TABLE idempotency_keys RESET (fillfactor);
-    ALTER TABLE receivables ADD CONSTRAINT receivables_receivable_account_id_fkey FOREIGN KEY (receivable_account_id) REFERENCES receivable_accounts (id),
+    ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_credential_id_fkey FOREIGN KEY (credential_id) REFERENCES credentials (id);
+    ALTER TABLE receivables ADD CONSTRAINT receivables_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customers (id),
+      ADD CONSTRAINT receivables_receivable_account_id_fkey FOREIGN KEY (receivable_account_id) REFERENCES receivable_accounts (id),
       ADD CONSTRAINT receivables_client_id_fkey FOREIGN KEY (client_id) REFERENCES clients (id);
     DROP INDEX receivables_client_status;
     CREATE INDEX receivables_client_status ON receivables (customer_id, client_id, status, creation_date DESC, id DESC);

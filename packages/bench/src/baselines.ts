@@ -16,13 +16,7 @@ export const BASELINE_RECEIVABLES_TABLE = `CREATE TABLE IF NOT EXISTS baseline_r
  * Baseline (a): the raw ceiling of a single-row INSERT transaction into a receivables-shaped table, node-pg with
  * the service's pool size and the scenarios' concurrency.
  */
-export async function insertBaseline(
-  url: string,
-  poolSize: number,
-  concurrency: number,
-  seconds: number,
-  database: DatabaseCpu = true,
-): Promise<Measurement> {
+export async function insertBaseline(url: string, poolSize: number, concurrency: number, seconds: number, database: DatabaseCpu = true): Promise<Measurement> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   await pool.query(BASELINE_RECEIVABLES_TABLE);
   const latencies: number[] = [];
@@ -49,10 +43,14 @@ export async function insertBaseline(
       }
     }
   };
-  const measured = await withCpuCost(ownCpuSeconds, async () => {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    return summarise(latencies, seconds, errors);
-  }, { database });
+  const measured = await withCpuCost(
+    ownCpuSeconds,
+    async () => {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return summarise(latencies, seconds, errors);
+    },
+    { database },
+  );
   await pool.end();
   return measured;
 }

@@ -27,7 +27,11 @@ const databaseUs = (m: Measurement) => m.cpuPerRequestUs?.database ?? Number.NaN
  * on a shared machine), and, when pg_stat_statements is loaded, what each statement cost per creation; then the
  * receivables' index scans.
  */
-export async function creationRows(url: string, seed: (url: string) => Promise<Omit<ScenarioRun, 'connections' | 'seconds' | 'token'>>, settings: CreationSettings) {
+export async function creationRows(
+  url: string,
+  seed: (url: string) => Promise<Omit<ScenarioRun, 'connections' | 'seconds' | 'token'>>,
+  settings: CreationSettings,
+) {
   const { connections, seconds, poolSize } = settings;
   const database = await serverCpuReader(url);
   const statements = await statementStats(url, new URL(url).pathname.slice(1));
@@ -41,7 +45,11 @@ export async function creationRows(url: string, seed: (url: string) => Promise<O
   let seeded: Awaited<ReturnType<typeof seed>> | undefined;
   try {
     for (const workers of settings.workers) {
-      const service = await startService({ DATABASE_URL: url, HTTP_WORKERS: String(workers), DB_POOL_SIZE: String(Math.max(1, Math.round(poolSize / workers))) });
+      const service = await startService({
+        DATABASE_URL: url,
+        HTTP_WORKERS: String(workers),
+        DB_POOL_SIZE: String(Math.max(1, Math.round(poolSize / workers))),
+      });
       try {
         seeded ??= await seed(url);
         const run = { connections, seconds, token: await service.login(), ...seeded };
@@ -64,7 +72,12 @@ export async function creationRows(url: string, seed: (url: string) => Promise<O
   const after = await baseline();
   const insert = before.throughput >= after.throughput ? before : after;
   const rows: Row[] = [
-    { storage: '-', scenario: 'baseline (a) INSERT transaction', result: insert, note: `runs: ${Math.round(before.throughput)} and ${Math.round(after.throughput)} req/s; the faster is kept` },
+    {
+      storage: '-',
+      scenario: 'baseline (a) INSERT transaction',
+      result: insert,
+      note: `runs: ${Math.round(before.throughput)} and ${Math.round(after.throughput)} req/s; the faster is kept`,
+    },
   ];
   for (const { workers, result } of runs) {
     const dbRatio = databaseUs(result) / databaseUs(insert);

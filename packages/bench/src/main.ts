@@ -271,7 +271,9 @@ async function creationOnly(serverUrl: string, stamp: number): Promise<void> {
   );
   process.stdout.write(`\n${printTable(rows)}\n\n`);
   for (const row of rows) if (row.note) process.stdout.write(`${row.storage} ${row.scenario}: ${row.note}\n`);
-  process.stdout.write(`\nPer statement, per creation (pg_stat_statements, the first run):\n${perStatement ?? 'pg_stat_statements is not loaded on this server'}\n`);
+  process.stdout.write(
+    `\nPer statement, per creation (pg_stat_statements, the first run):\n${perStatement ?? 'pg_stat_statements is not loaded on this server'}\n`,
+  );
   process.stdout.write(`\nreceivables' indexes, scans during the last run:\n${indexes}\n`);
 }
 

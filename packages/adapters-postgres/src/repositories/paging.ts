@@ -70,11 +70,20 @@ export async function fetchPage<R, T>(
     if (options.branches === undefined) return ordered(rows.select(...select), direction);
     const { column, values } = options.branches;
     const ranges = values.map((value) => {
-      const range = ordered(rows.clone().where(`${table}.${column}`, value).select(...select), direction);
+      const range = ordered(
+        rows
+          .clone()
+          .where(`${table}.${column}`, value)
+          .select(...select),
+        direction,
+      );
       return limit === undefined ? range : range.limit(limit);
     });
     return ordered(
-      rows.client.queryBuilder().from(raw(`(${ranges.map(() => '(?)').join(' UNION ALL ')}) AS ??`, [...ranges, table])).select('*'),
+      rows.client
+        .queryBuilder()
+        .from(raw(`(${ranges.map(() => '(?)').join(' UNION ALL ')}) AS ??`, [...ranges, table]))
+        .select('*'),
       direction,
     );
   };

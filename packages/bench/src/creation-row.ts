@@ -96,3 +96,14 @@ export async function creationRows(
   const indexes = (await indexScans(url, 'receivables')).map((i) => `${i.index}: ${i.scans} scans, ${i.sizeMiB.toFixed(1)} MiB`).join('\n');
   return { rows, perStatement, indexes };
 }
+
+/** What creationRows measured, as printed: the rows' `table`, their notes, the statements and the index scans. */
+export function creationReport({ rows, perStatement, indexes }: Awaited<ReturnType<typeof creationRows>>, table: string): string {
+  const notes = rows.filter((row) => row.note).map((row) => `${row.storage} ${row.scenario}: ${row.note}`);
+  return [
+    `\n${table}\n`,
+    ...notes,
+    `\nPer statement, per creation (pg_stat_statements, the first run):\n${perStatement ?? 'pg_stat_statements is not loaded on this server'}`,
+    `\nreceivables' indexes, scans during the last run:\n${indexes}\n`,
+  ].join('\n');
+}

@@ -17,7 +17,7 @@ import { scaleCurves, type CurvePoint } from './scale-curves';
 import { curveTable, curveTargets } from './scale-report';
 import { batchIngestRows } from './batch-ingest';
 import { fanoutRows } from './fanout-scenario';
-import { creationRows } from './creation-row';
+import { creationReport, creationRows } from './creation-row';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -266,15 +266,10 @@ async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoi
 
 async function creationOnly(serverUrl: string, stamp: number): Promise<void> {
   const settings = { connections: CONNECTIONS, seconds: SECONDS, poolSize: POOL_SIZE, workers: HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1] };
-  const { rows, perStatement, indexes } = await withDatabase(serverUrl, `rcs_bench_create_${stamp}`, (url) =>
+  const measured = await withDatabase(serverUrl, `rcs_bench_create_${stamp}`, (url) =>
     creationRows(url, (seedUrl) => seedList(seedUrl, RECEIVABLES, LIST_ACCOUNTS), settings),
   );
-  process.stdout.write(`\n${printTable(rows)}\n\n`);
-  for (const row of rows) if (row.note) process.stdout.write(`${row.storage} ${row.scenario}: ${row.note}\n`);
-  process.stdout.write(
-    `\nPer statement, per creation (pg_stat_statements, the first run):\n${perStatement ?? 'pg_stat_statements is not loaded on this server'}\n`,
-  );
-  process.stdout.write(`\nreceivables' indexes, scans during the last run:\n${indexes}\n`);
+  process.stdout.write(creationReport(measured, printTable(measured.rows)));
 }
 
 async function main(): Promise<void> {

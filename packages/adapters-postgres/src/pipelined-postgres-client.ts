@@ -29,7 +29,10 @@ type PipelinedConnection = pg.Client & { pipeline?: boolean; connection: { strea
 /**
  * A node-pg client that, when it pipelines, sends every statement submitted in one turn of the event loop in one
  * socket write: node-pg writes each statement on its own, and a write costs this service more CPU than building
- * the statement. Holding the bytes until the turn ends delays nothing that was not going to wait anyway.
+ * the statement. Holding the bytes until the turn ends delays nothing that was not going to wait anyway. The turn
+ * ends with its promise continuations (setImmediate, not nextTick, which runs before them): a transaction's last
+ * writes, each sent after awaiting the one before without waiting for the server (an insert, its event, the
+ * stored answer, the COMMIT), leave in one write.
  */
 class CoalescingClient extends pg.Client {}
 
@@ -41,7 +44,7 @@ CoalescingClient.prototype.query = function query(this: PipelinedConnection, ...
     corked.add(this);
     const { stream } = this.connection;
     stream.cork();
-    process.nextTick(() => {
+    setImmediate(() => {
       corked.delete(this);
       stream.uncork();
     });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import { forkServer } from './children';
-import { ownCpuSeconds, treeCpuSeconds, withCpuCost } from './cpu';
+import { ownCpuSeconds, treeCpuSeconds, withCpuCost, type DatabaseCpu } from './cpu';
 import { httpLoad } from './load';
 import { receivableBody } from './payload';
 import { summarise, type Measurement } from './stats';
@@ -16,7 +16,7 @@ export const BASELINE_RECEIVABLES_TABLE = `CREATE TABLE IF NOT EXISTS baseline_r
  * Baseline (a): the raw ceiling of a single-row INSERT transaction into a receivables-shaped table, node-pg with
  * the service's pool size and the scenarios' concurrency.
  */
-export async function insertBaseline(url: string, poolSize: number, concurrency: number, seconds: number): Promise<Measurement> {
+export async function insertBaseline(url: string, poolSize: number, concurrency: number, seconds: number, database: DatabaseCpu = true): Promise<Measurement> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   await pool.query(BASELINE_RECEIVABLES_TABLE);
   const latencies: number[] = [];
@@ -43,10 +43,14 @@ export async function insertBaseline(url: string, poolSize: number, concurrency:
       }
     }
   };
-  const measured = await withCpuCost(ownCpuSeconds, async () => {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    return summarise(latencies, seconds, errors);
-  });
+  const measured = await withCpuCost(
+    ownCpuSeconds,
+    async () => {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return summarise(latencies, seconds, errors);
+    },
+    { database },
+  );
   await pool.end();
   return measured;
 }

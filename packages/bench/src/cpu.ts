@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Measurement } from './stats';
 
 /**
@@ -63,6 +63,34 @@ export function postgresCpuSeconds(): number | undefined {
   return total;
 }
 
+const parentOf = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+
+/**
+ * CPU seconds of the one PostgreSQL server at `url`, when it runs on this machine: its postmaster (the parent of
+ * this connection's backend) with its reaped children and its live ones, so backends that exited are kept and
+ * other servers on the machine are left out; undefined when it runs elsewhere (no such process here).
+ */
+export async function serverCpuReader(url: string): Promise<() => number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let postmaster: number;
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    postmaster = parentOf(rows[0].pid);
+  } catch {
+    return () => undefined;
+  } finally {
+    await client.end();
+  }
+  return () => {
+    try {
+      return processCpuSeconds(postmaster, true) + childrenOf(postmaster).reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 /** Starts counting PostgreSQL's CPU on this machine: the returned call says how many seconds it has spent since (undefined if it runs elsewhere). */
 export function postgresCpuMeter(): () => number | undefined {
   const start = postgresCpuSeconds();
@@ -103,13 +131,21 @@ export const ownCpuSeconds = (): number => {
   return (user + system) / 1e6;
 };
 
+/** Whose CPU is PostgreSQL's: every PostgreSQL process on this machine (true), none (false), or one server's (serverCpuReader). */
+export type DatabaseCpu = boolean | (() => number | undefined);
+
 /**
  * A measurement with the CPU time it cost per answered request: `cpuSeconds` reads the measured program's, and
  * PostgreSQL's is read too when it runs on this machine. On a shared machine, where the same code runs at
  * different speeds from one hour to the next, this is the figure that explains a throughput.
  */
-export async function withCpuCost(cpuSeconds: () => number, measure: () => Promise<Measurement>, options = { database: true }): Promise<Measurement> {
-  const databaseSeconds = () => (options.database ? postgresCpuSeconds() : undefined);
+export async function withCpuCost(
+  cpuSeconds: () => number,
+  measure: () => Promise<Measurement>,
+  options: { database: DatabaseCpu } = { database: true },
+): Promise<Measurement> {
+  const { database } = options;
+  const databaseSeconds = typeof database === 'function' ? database : () => (database ? postgresCpuSeconds() : undefined);
   const [program0, database0] = [cpuSeconds(), databaseSeconds()];
   const result = await measure();
   const [program1, database1] = [cpuSeconds(), databaseSeconds()];

@@ -16,10 +16,10 @@ import { listenForBench } from './children';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true });
 
 const RECEIVABLE_COLUMNS =
-  'customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, ' +
+  'id, customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, ' +
   'due_date, receivable_date, creation_date, modification_date, version';
 
-/** Claim the key, read the account, insert the receivable, then its event, the stored answer and COMMIT in one trip. */
+/** Claim the key; read the account and number the receivable; then its insert, event, the stored answer and COMMIT in one trip. */
 interface ReceivableBody {
   receivableAccountId: number;
   amount: number;
@@ -40,38 +40,37 @@ async function create(client: pg.PoolClient, credentialId: string, key: string, 
   if (claimed.rowCount !== 1) throw new Error('key already used');
   // The operation runs under a savepoint, as the service's does (a refusal is undone and kept with the key).
   void client.query('SAVEPOINT operation');
-  const account = (
-    await client.query<{ id: string; customer_id: string; client_id: string | null }>({
+  const [accountRead, numbered] = await Promise.all([
+    client.query<{ id: string; customer_id: string; client_id: string | null }>({
       name: 'account',
       text: 'SELECT * FROM receivable_accounts WHERE id = $1',
       values: [body.receivableAccountId],
-    })
-  ).rows[0];
-  const receivable = (
-    await client.query<{ id: string }>({
-      name: 'insert',
-      text: `INSERT INTO receivables (${RECEIVABLE_COLUMNS}) VALUES ($1, $2, $3, $4, 'ARS', $5, 'PENDING', $6, $7, $8, $9, $9, 1) RETURNING *`,
-      values: [
-        account.customer_id,
-        account.id,
-        account.client_id,
-        Money.parse(body.amount).minor,
-        body.receivableType,
-        body.description,
-        body.dueDate,
-        now.toISOString().slice(0, 10),
-        now,
-      ],
-    })
-  ).rows[0];
+    }),
+    client.query<{ id: string }>({ name: 'number', text: `SELECT nextval('receivables_id_seq') AS id` }),
+  ]);
+  const account = accountRead.rows[0];
+  const values = {
+    id: numbered.rows[0].id,
+    customer_id: account.customer_id,
+    receivable_account_id: account.id,
+    client_id: account.client_id,
+    amount_minor: Money.parse(body.amount).minor.toString(),
+    receivable_type: body.receivableType,
+    description: body.description,
+    due_date: body.dueDate,
+    receivable_date: now.toISOString().slice(0, 10),
+    creation_date: now,
+  };
+  const receivable = { ...values, currency_code: 'ARS', status: 'PENDING', modification_date: now, version: 1 };
   const json = JSON.stringify(receivable);
   const event = eventColumns([{ customerId: Number(account.customer_id), type: 'receivable.created', occurredAt: now, data: { receivable } }], newEventIds(1));
   const writes = [
     client.query({
-      name: 'event',
-      text: INSERT_EVENTS,
-      values: event,
+      name: 'insert',
+      text: `INSERT INTO receivables (${RECEIVABLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, 'ARS', $6, 'PENDING', $7, $8, $9, $10, $10, 1)`,
+      values: Object.values(values),
     }),
+    client.query({ name: 'event', text: INSERT_EVENTS, values: event }),
     client.query('RELEASE SAVEPOINT operation'),
     client.query({
       name: 'answer',

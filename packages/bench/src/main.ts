@@ -17,6 +17,7 @@ import { scaleCurves, type CurvePoint } from './scale-curves';
 import { curveTable, curveTargets } from './scale-report';
 import { batchIngestRows } from './batch-ingest';
 import { fanoutRows } from './fanout-scenario';
+import { creationReport, creationRows } from './creation-row';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -34,8 +35,9 @@ const BATCH_CLIENTS = env('BENCH_BATCH_CLIENTS', 4);
 const FANOUT_RECEIVABLES = env('BENCH_FANOUT_RECEIVABLES', 5_000);
 const FANOUT_WEBHOOKS = env('BENCH_FANOUT_WEBHOOKS', 2);
 /**
- * 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone and 'fanout' the webhook fan-out and its
- * baseline alone (both printed, results files left as they are).
+ * 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone, 'fanout' the webhook fan-out and its
+ * baseline alone, and 'create' the creation row alone (creation-row.ts; all three printed, results files left as
+ * they are).
  */
 const ONLY = process.env.BENCH_ONLY;
 const POOL_SIZE = 10;
@@ -262,10 +264,19 @@ async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoi
   });
 }
 
+async function creationOnly(serverUrl: string, stamp: number): Promise<void> {
+  const settings = { connections: CONNECTIONS, seconds: SECONDS, poolSize: POOL_SIZE, workers: HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1] };
+  const measured = await withDatabase(serverUrl, `rcs_bench_create_${stamp}`, (url) =>
+    creationRows(url, (seedUrl) => seedList(seedUrl, RECEIVABLES, LIST_ACCOUNTS), settings),
+  );
+  process.stdout.write(creationReport(measured, printTable(measured.rows)));
+}
+
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const stamp = Date.now();
   const rows: Row[] = [];
+  if (ONLY === 'create') return creationOnly(serverUrl, stamp);
   if (ONLY === 'batch') {
     const batch = await batchIngest(serverUrl, stamp);
     process.stdout.write(`\n${printTable(batch)}\n${batch.map((row) => `${row.scenario}: ${row.note}`).join('\n')}\n`);

@@ -14,6 +14,7 @@ import * as events from './012-events';
 import * as listCounts from './013-list-counts';
 import * as transferPayouts from './014-transfer-payouts';
 import * as webhookDelivery from './015-webhook-delivery';
+import * as leanCreation from './016-lean-creation';
 import * as outflowListCounts from './018-outflow-list-counts';
 import * as testAttemptsByAge from './020-test-attempts-by-age';
 import * as secretsInGrace from './021-secrets-in-grace';
@@ -41,6 +42,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['013-list-counts', listCounts],
   ['014-transfer-payouts', transferPayouts],
   ['015-webhook-delivery', webhookDelivery],
+  ['016-lean-creation', leanCreation],
   ['018-outflow-list-counts', outflowListCounts],
   ['020-test-attempts-by-age', testAttemptsByAge],
   ['021-secrets-in-grace', secretsInGrace],

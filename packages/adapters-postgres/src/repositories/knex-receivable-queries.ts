@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest, Receivable, ReceivableListFilter, ReceivableQueries } from '@rcs/domain';
+import { RECEIVABLE_STATUSES, type Page, type PageRequest, type Receivable, type ReceivableListFilter, type ReceivableQueries } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
@@ -22,6 +22,12 @@ const COUNTED: CountedList<ReceivableListFilter> = {
   scopes: { receivableAccountId: 'account', clientId: 'client', associateId: 'associate' },
 };
 
+/**
+ * A list without status is read as one ordered range per status, merged: the lists' indexes lead with the scope
+ * and the status (migration 016), and serve the list with and without status alike.
+ */
+const BY_STATUS = { column: 'status', values: RECEIVABLE_STATUSES };
+
 export class KnexReceivableQueries implements ReceivableQueries {
   /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
   constructor(private readonly db: () => Knex) {}
@@ -32,7 +38,8 @@ export class KnexReceivableQueries implements ReceivableQueries {
   }
 
   list(filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> {
-    const query = applyCommonFilter(this.db()('receivables').where('customer_id', filter.customerId), filter, 'receivables');
+    const db = this.db();
+    const query = applyCommonFilter(db('receivables').where('customer_id', filter.customerId), filter, 'receivables');
     for (const [column, member] of EXACT) if (filter[member] !== undefined) query.where(column, filter[member] as string | number);
     if (filter.fromDueDate !== undefined) query.where('due_date', '>=', filter.fromDueDate);
     if (filter.toDueDate !== undefined) query.where('due_date', '<=', filter.toDueDate);
@@ -40,6 +47,9 @@ export class KnexReceivableQueries implements ReceivableQueries {
     if (filter.toIssueDate !== undefined) query.where('issue_date', '<=', filter.toIssueDate);
     if (filter.minAmountMinor !== undefined) query.where('amount_minor', '>=', filter.minAmountMinor.toString());
     if (filter.maxAmountMinor !== undefined) query.where('amount_minor', '<=', filter.maxAmountMinor.toString());
-    return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(this.db(), COUNTED, filter) });
+    return fetchPage(query, 'receivables', page, toReceivable, {
+      total: maintainedTotal(db, COUNTED, filter),
+      ...(filter.status === undefined ? { branches: BY_STATUS } : {}),
+    });
   }
 }

@@ -3,8 +3,8 @@ import {
   ConcurrentModificationError,
   duplicatedLegalNumber,
   POSITIVE_TYPES,
+  Receivable,
   type NewReceivable,
-  type Receivable,
   type ReceivableFamily,
   type ReceivableRepository,
 } from '@rcs/domain';
@@ -13,6 +13,7 @@ import { prepared } from './prepared';
 import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
 import { lockedForChange } from './row-locks';
 import { familiesForUpdate, insertReceivables, legalNumbersInUse } from './receivable-batches';
+import type { TransactionWrites } from './transaction-writes';
 
 type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
 const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
@@ -38,7 +39,11 @@ const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
   'modification_date',
   'version',
 ];
-const INSERT_RECEIVABLE = `INSERT INTO receivables (${INSERTED_COLUMNS.join(', ')}) VALUES (${INSERTED_COLUMNS.map(() => '?').join(', ')}) RETURNING *`;
+const insertSql = (columns: readonly string[], returning: string) =>
+  `INSERT INTO receivables (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${returning}`;
+const INSERT_RECEIVABLE = insertSql(INSERTED_COLUMNS, ' RETURNING *');
+const INSERT_NUMBERED = insertSql(['id', ...INSERTED_COLUMNS], ' RETURNING *');
+const SEND_NUMBERED = insertSql(['id', ...INSERTED_COLUMNS], '');
 
 function legalNumberClash(error: unknown, legalNumber: string | null): Error {
   if (violatedConstraint(error) === 'receivables_legal_number') {
@@ -48,17 +53,31 @@ function legalNumberClash(error: unknown, legalNumber: string | null): Error {
 }
 
 export class KnexReceivableRepository implements ReceivableRepository {
-  constructor(private readonly trx: Knex.Transaction) {}
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly writes: TransactionWrites,
+  ) {}
 
-  async insert(draft: NewReceivable): Promise<Receivable> {
+  async newId(): Promise<number> {
+    const { rows } = await prepared<{ id: string }>(this.trx, 'receivables.new_id', `SELECT nextval('receivables_id_seq') AS id`, []);
+    return Number(rows[0].id);
+  }
+
+  async insert(draft: NewReceivable, id?: number): Promise<Receivable> {
+    const row = toReceivableRow(draft);
+    const values = INSERTED_COLUMNS.map((column) => row[column]);
+    // Numbered already and without a legal number (the one unique value a caller chooses), the row cannot be
+    // refused: it is sent without waiting and goes out with the event, the stored answer and the COMMIT, so the
+    // list counts its trigger updates stay locked for that last trip alone, not for the rest of the request.
+    if (id !== undefined && draft.legalNumber === null) {
+      await this.writes.send('receivables.send_numbered', SEND_NUMBERED, [id, ...values]);
+      return Receivable.rehydrate({ ...draft, id, modificationDate: draft.creationDate, version: 1 });
+    }
     try {
-      const row = toReceivableRow(draft);
-      const { rows } = await prepared<ReceivableRow>(
-        this.trx,
-        'receivables.insert',
-        INSERT_RECEIVABLE,
-        INSERTED_COLUMNS.map((column) => row[column]),
-      );
+      const { rows } =
+        id === undefined
+          ? await prepared<ReceivableRow>(this.trx, 'receivables.insert', INSERT_RECEIVABLE, values)
+          : await prepared<ReceivableRow>(this.trx, 'receivables.insert_numbered', INSERT_NUMBERED, [id, ...values]);
       return toReceivable(rows[0]);
     } catch (error) {
       throw legalNumberClash(error, draft.legalNumber);

@@ -23,6 +23,12 @@ export interface PageOptions {
   readonly tieBreaker?: string;
   /** A query answering the list's total as `count`, cheaper than counting the matching rows (see list-counts.ts). */
   readonly total?: Knex.QueryBuilder;
+  /**
+   * Read as one ordered range per value of `column`, merged in order (a Merge Append): for a list whose index
+   * leads with its filters and then `column`, which serves it with or without a value of `column`. PostgreSQL
+   * merges only subqueries that each have their own ORDER BY, so each range is one.
+   */
+  readonly branches?: { readonly column: string; readonly values: readonly string[] };
 }
 
 type Direction = 'asc' | 'desc';
@@ -59,10 +65,34 @@ export async function fetchPage<R, T>(
       { column: sortColumn, order: direction },
       { column: idColumn, order: direction },
     ]);
-  const pageRows = (rows: Knex.QueryBuilder, total: Knex.Raw) =>
-    namedByText<R & PageRow>(
-      ordered(rows.select(`${table}.*`, ...(options.columns ?? []), raw(KEY_TEXT, [sortColumn, idColumn]), raw('(?) AS page_total', [total])), order),
+  /** `rows` (ordered by `direction` and selecting `select`), or the merge of its ranges, as `table`, up to `limit` from each. */
+  const merged = (rows: Knex.QueryBuilder, direction: Direction, select: ReadonlyArray<string | Knex.Raw>, limit?: number) => {
+    if (options.branches === undefined) return ordered(rows.select(...select), direction);
+    const { column, values } = options.branches;
+    const ranges = values.map((value) => {
+      const range = ordered(
+        rows
+          .clone()
+          .where(`${table}.${column}`, value)
+          .select(...select),
+        direction,
+      );
+      return limit === undefined ? range : range.limit(limit);
+    });
+    return ordered(
+      rows.client
+        .queryBuilder()
+        .from(raw(`(${ranges.map(() => '(?)').join(' UNION ALL ')}) AS ??`, [...ranges, table]))
+        .select('*'),
+      direction,
     );
+  };
+  /** The page's rows: the first `limit` of `rows` in order, or, without a limit, rows already picked by id (unmerged). */
+  const pageRows = (rows: Knex.QueryBuilder, total: Knex.Raw, limit?: number) => {
+    const columns = [`${table}.*`, ...(options.columns ?? [])];
+    const page = limit === undefined ? ordered(rows.select(...columns), order) : merged(rows, order, columns, limit).limit(limit);
+    return namedByText<R & PageRow>(page.select(raw(KEY_TEXT, [sortColumn, idColumn]), raw('(?) AS page_total', [total])));
+  };
   const answer = (rows: ReadonlyArray<R & PageRow>, total: number, more: boolean): Page<T> => {
     const last = rows.at(-1);
     const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.page_tie) } : undefined;
@@ -77,13 +107,15 @@ export async function fetchPage<R, T>(
       rows.whereRaw(`(??, ??) ${comparison} (?::timestamptz, ?::bigint)`, [sortColumn, idColumn, page.after.at, page.after.id]);
     }
     // One row more than the page tells whether another page follows.
-    const read = await pageRows(rows.limit(page.count + 1), raw('?', [totalQuery()]));
+    const read = await pageRows(rows, raw('?', [totalQuery()]), page.count + 1);
     const total = read.length > 0 ? Number(read[0].page_total) : await readTotal();
     return answer(read.slice(0, page.count), total, read.length > page.count);
   }
   const start = (page.page - 1) * page.count;
   const end = start + page.count;
-  const ids = (direction: Direction) => ordered(query.clone().clearSelect().select(`${idColumn} as page_tie`), direction);
+  // Merged ranges are ordered by their sort columns outside too, so each range gives them.
+  const idColumns = [...(options.branches ? [sortColumn, idColumn] : []), `${idColumn} as page_tie`];
+  const ids = (direction: Direction) => merged(query.clone().clearSelect(), direction, idColumns);
   // Rows after the page, once the total is known: the shorter skip is forwards when start <= after.
   const after = `(SELECT count - LEAST(?::bigint, count) FROM page_total)`;
   const window = raw(

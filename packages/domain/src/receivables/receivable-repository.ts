@@ -8,8 +8,16 @@ export const duplicatedLegalNumber = (legalNumber: string | null) =>
   new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used by another receivable`);
 
 export interface ReceivableRepository {
-  /** Stores a new receivable; duplicated-legal-number when the customer already used its legalNumber. */
-  insert(draft: NewReceivable): Promise<Receivable>;
+  /**
+   * An id for a receivable about to be inserted (insert's `id`): asked for before the insert, it travels with the
+   * reads that precede it, and the insert need not wait for the database to number the row.
+   */
+  newId(): Promise<number>;
+  /**
+   * Stores a new receivable, under `id` when given (from newId); duplicated-legal-number when the customer already
+   * used its legalNumber.
+   */
+  insert(draft: NewReceivable, id?: number): Promise<Receivable>;
   /**
    * Stores new receivables in one write, returned in the order given; duplicated-legal-number, and nothing
    * stored, when one clashes with a stored legalNumber (a concurrent writer's: callers check the stored ones first).

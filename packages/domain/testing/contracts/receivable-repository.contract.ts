@@ -48,6 +48,21 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       expect((await ctx.h.receivableQueries.get(stored.id))?.toSnapshot()).toEqual(stored.toSnapshot());
     });
 
+    it('stores a receivable under the id newId gave, answering what it stored, and refuses a duplicated legal number under one too', async () => {
+      const base = await setUp();
+      const draft = aDraft(base, { description: 'numbered first', dueDate: '2026-03-31' });
+      const stored = await ctx.h.uow.run(async (tx) => tx.receivables.insert(draft, await tx.receivables.newId()));
+      const later = await ctx.h.uow.run(async (tx) => tx.receivables.insert(aDraft(base), await tx.receivables.newId()));
+      expect(later.id).toBeGreaterThan(stored.id);
+      expect(stored.toSnapshot()).toEqual({ ...draft, id: stored.id, modificationDate: T0, version: 1 });
+      expect((await ctx.h.receivableQueries.get(stored.id))?.toSnapshot()).toEqual(stored.toSnapshot());
+      const number = `LN-N-${serial}`;
+      await ctx.h.uow.run(async (tx) => tx.receivables.insert(aDraft(base, { legalNumber: number }), await tx.receivables.newId()));
+      await expect(
+        ctx.h.uow.run(async (tx) => tx.receivables.insert(aDraft(base, { legalNumber: number }), await tx.receivables.newId())),
+      ).rejects.toMatchObject({ code: 'duplicated-legal-number' });
+    });
+
     it('keeps legal numbers unique per customer, on insert and on update', async () => {
       const base = await setUp();
       const other = await setUp();

@@ -18,9 +18,13 @@ import { matchesCommon, pageOf } from './in-memory-paging';
 export class InMemoryReceivableRepository implements ReceivableRepository {
   constructor(private readonly ref: TablesRef) {}
 
-  async insert(draft: NewReceivable): Promise<Receivable> {
+  async newId(): Promise<number> {
+    return nextId(this.ref.tables, 'receivable');
+  }
+
+  async insert(draft: NewReceivable, id?: number): Promise<Receivable> {
     this.assertLegalNumberFree(draft.customerId, draft.legalNumber, 0);
-    const stored: ReceivableSnapshot = { ...draft, id: nextId(this.ref.tables, 'receivable'), modificationDate: draft.creationDate, version: 1 };
+    const stored: ReceivableSnapshot = { ...draft, id: id ?? nextId(this.ref.tables, 'receivable'), modificationDate: draft.creationDate, version: 1 };
     this.ref.tables.receivables.set(stored.id, stored);
     return Receivable.rehydrate(stored);
   }

@@ -43,15 +43,16 @@ export class IssueReceivable {
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       // No lock: issuing does not change the account, and locking it would queue every receivable of one account
-      // behind the others. Binding an associate saves the account with a version check instead.
-      const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'read');
+      // behind the others. Binding an associate saves the account with a version check instead. The new row's id
+      // is asked for with the account: the insert then needs no answer before the event is built.
+      const [account, id] = await Promise.all([receivingAccount(tx, input.customerId, input.receivableAccountId, 'read'), tx.receivables.newId()]);
       assertIssuable(account, input.currencyCode);
       const clientId = await this.client(tx, input, account);
       const associateId = await this.associate(tx, input, account);
       const [status, parentReceivableId] = await this.parent(tx, input);
       const routeSettlementId = await this.route(tx, input.customerId, associateId, input.externalRoutingCode ?? null);
       const draft = draftOf(input, { account, clientId, associateId, status, parentReceivableId, routeSettlementId }, now);
-      const stored = await tx.receivables.insert(draft);
+      const stored = await tx.receivables.insert(draft, id);
       await tx.outbox.record([Receivable.created(stored.toSnapshot())]);
       return stored;
     });

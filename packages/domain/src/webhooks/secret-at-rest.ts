@@ -8,10 +8,14 @@ import type { WebhookSecretVault } from './webhook-ports';
  * the body, so the replay is the first answer byte for byte. A refusal kept under the key carries no secret and
  * is stored as it is.
  */
+const CLEAR_SECRET_PREFIX = 'whsec_';
+
 export function webhookSecretAtRest(vault: WebhookSecretVault): AnswerAtRest {
   return {
     seal: (response) => swapSecret(response, (secret) => vault.seal(secret)),
-    open: (stored) => swapSecret(stored, (sealed) => vault.open(sealed)),
+    // An answer stored before answers were sealed holds the clear secret: replayed as it is (a replay must not fail),
+    // and gone with its key within 24 hours.
+    open: (stored) => swapSecret(stored, (sealed) => (sealed.startsWith(CLEAR_SECRET_PREFIX) ? sealed : vault.open(sealed))),
   };
 }
 

@@ -227,7 +227,7 @@ const schemas = {
       responseCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when none came" },
       durationMs: { type: ['integer', 'null'] },
       failureReason: { type: ['string', 'null'], description: 'Why a FAILED attempt failed' },
-      creationDate: timestamp,
+      creationDate: { ...timestamp, description: 'When the attempt was made; for a PENDING retry, when it is due' },
     },
   },
 } as const;

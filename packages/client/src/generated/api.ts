@@ -2274,7 +2274,10 @@ export interface components {
       durationMs: number | null;
       /** @description Why a FAILED attempt failed */
       failureReason: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the attempt was made; for a PENDING retry, when it is due
+       */
       creationDate: string;
     };
     CollectionInput: {

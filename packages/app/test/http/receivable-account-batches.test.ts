@@ -1,10 +1,14 @@
-import { useTestApi } from '../support/test-api';
+import { itRacing, useTestApi } from '../support/test-api';
 import { receivableAccountCalls } from '../support/receivable-account-calls';
-import { parties } from '../support/fixtures';
+import { key, parties } from '../support/fixtures';
+import { queuedBehind } from '../support/lock-queue';
+
+type Result = { status: number; receivableAccount?: { id: number }; error?: { code: string; existingResourceId?: number } };
 
 describe('receivable account batches', () => {
   const ctx = useTestApi();
   const { open } = receivableAccountCalls(ctx);
+  const post = (items: object[]) => ctx.api.call('post', '/v1/receivable-accounts/batches', { token: ctx.token, headers: key('accounts'), body: { items } });
 
   it('answers an owner repeated inside one batch 409 naming the account its first item opened, and opens each account once', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
@@ -66,5 +70,53 @@ describe('receivable account batches', () => {
       body: { items: Array.from({ length: 1001 }, () => ({ clientId: client.id })) },
     });
     expect(tooMany.status).toBe(400);
+  });
+
+  itRacing('opens each owner once when two batches name the same owners in opposite orders, both answered item by item', async () => {
+    const { knex } = ctx.api.db;
+    for (let round = 0; round < 6; round++) {
+      const all = [];
+      for (let n = 0; n < 4; n++) all.push(await parties(ctx.api, ctx.token));
+      // Every client and associate alone, and every pair of them.
+      const owners: Array<{ clientId?: number; associateId?: number }> = all.flatMap(({ client, associate }) => [
+        { clientId: client.id },
+        { associateId: associate.id },
+        ...all.map((other) => ({ clientId: client.id, associateId: other.associate.id })),
+      ]);
+      // An associate both name is held while they start, so that both insert at once once it is let go; in item
+      // order, each would hold rows the other waits for (a deadlock).
+      const holder = await knex.transaction();
+      await holder('associates').where({ id: all[0].associate.id }).forUpdate();
+      const { rows } = await holder.raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid');
+      const racing = Promise.all([post(owners), post([...owners].reverse())]);
+      try {
+        await queuedBehind(knex, rows[0].pid, 2);
+      } finally {
+        await holder.commit();
+      }
+      const [a, b] = await racing;
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const fromB = [...(b.body.results as Result[])].reverse();
+      (a.body.results as Result[]).forEach((fromA, i) => {
+        const answers = [fromA, fromB[i]];
+        const opened = answers.filter((r) => r.status === 201);
+        expect(opened).toHaveLength(1);
+        expect(answers.find((r) => r.status !== 201)).toMatchObject({
+          status: 409,
+          error: { code: 'receivable-account-already-exists', existingResourceId: opened[0].receivableAccount!.id },
+        });
+      });
+      const stored = await knex('receivable_accounts')
+        .whereIn(
+          'client_id',
+          owners.flatMap((o) => o.clientId ?? []),
+        )
+        .orWhereIn(
+          'associate_id',
+          owners.flatMap((o) => o.associateId ?? []),
+        )
+        .count({ n: '*' });
+      expect(stored).toEqual([{ n: String(owners.length) }]);
+    }
   });
 });

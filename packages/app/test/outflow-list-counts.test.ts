@@ -209,6 +209,30 @@ describe('maintained counts of the outflow lists', () => {
     await apply(app, w, { kind: 'purge' });
     expect((await app.events.list.execute({ filter: { customerId: w.customerId }, page: { page: 1, count: 1 } })).total).toBe(0);
     expect(await countMismatches(suite.db, w.customerId)).toEqual([]);
-    expect(await suite.db.knex('list_counts').where({ customer_id: w.customerId, list: 'webhook_deliveries' }).sum({ n: 'n' })).toEqual([{ n: '0' }]);
+    // Its only webhook deleted, no count of attempts is left, not even at 0.
+    expect(await suite.db.knex('list_counts').where({ customer_id: w.customerId, list: 'webhook_deliveries' })).toEqual([]);
+  });
+
+  it("removes a deleted webhook's attempt counts, the other webhooks' left as they were", async () => {
+    const { app } = suite.instances[0];
+    const w = await world(app);
+    for (const op of [{ kind: 'webhook' }, { kind: 'webhook' }, { kind: 'issue' }] as const) await apply(app, w, op);
+    while ((await app.webhooks.dispatch.execute({})) > 0);
+    await apply(app, w, { kind: 'deliver' });
+    const [deleted, kept] = w.webhooks;
+    const counts = (webhookId: number) =>
+      suite.db
+        .knex('list_counts')
+        .where({ list: 'webhook_deliveries', scope: 'webhook', scope_id: webhookId })
+        .orderBy(['status', 'slot'])
+        .select('status', 'slot', 'n');
+    const before = await counts(kept);
+    expect(await counts(deleted)).not.toEqual([]);
+    expect(before).not.toEqual([]);
+
+    await apply(app, w, { kind: 'delete-webhook', pick: 0 });
+    expect(await counts(deleted)).toEqual([]);
+    expect(await counts(kept)).toEqual(before);
+    expect(await countMismatches(suite.db, w.customerId)).toEqual([]);
   });
 });

@@ -15,7 +15,8 @@ import { countedListSql, uncountedListSql, type CountedTable } from './counted-l
  * grouped upsert more; a webhook's updates none (counted by customer alone: no UPDATE trigger); attempts are not
  * counted for the whole customer too, which nothing reads.
  * The purges (events, and their finished attempts in the same statement) delete through the DELETE triggers, so
- * the counts stay exact; a webhook's deletion takes its attempts' counts with them through the cascade.
+ * the counts stay exact; a webhook's deletion takes its attempts' counts to 0 through the cascade (and migration
+ * 022 their rows away).
  */
 const OUTFLOW_LISTS: readonly CountedTable[] = [
   { list: 'transfers', table: 'transfers', scopes: {} },

@@ -105,3 +105,32 @@ export function countedListSql(counted: CountedTable): string {
 export function uncountedListSql(counted: CountedTable): string {
   return `DROP FUNCTION count_${counted.table}() CASCADE; DELETE FROM list_counts WHERE list = '${counted.list}';`;
 }
+
+/**
+ * A trigger removing a scope's counts with the row it is named for (`parent`: a webhook, for its attempts' counts).
+ * The cascade to the counted rows takes each count to 0 but leaves its rows, one per status and slot, which
+ * nothing would ever read or remove. Deferred to the commit: the cascade's count triggers fire after any trigger
+ * of the parent's DELETE itself, and would put back the rows it removed. The rows that the scopes of parents
+ * already deleted left go with it.
+ */
+export function scopeRemovedWithSql(list: string, scope: string, parent: string): string {
+  const fn = `uncount_${list}_of_${parent}`;
+  return `
+    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      DELETE FROM list_counts
+      WHERE list = '${list}' AND customer_id = OLD.customer_id AND scope = '${scope}' AND scope_id = OLD.id;
+      RETURN NULL;
+    END
+    $fn$;
+    CREATE CONSTRAINT TRIGGER ${parent}_uncount_${list} AFTER DELETE ON ${parent} DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW EXECUTE FUNCTION ${fn}();
+    DELETE FROM list_counts c
+    WHERE c.list = '${list}' AND c.scope = '${scope}' AND NOT EXISTS (SELECT 1 FROM ${parent} p WHERE p.id = c.scope_id);
+  `;
+}
+
+/** Undoes scopeRemovedWithSql (the rows it removed held 0). */
+export function scopeKeptSql(list: string, parent: string): string {
+  return `DROP FUNCTION uncount_${list}_of_${parent}() CASCADE;`;
+}

@@ -18,6 +18,7 @@ import * as leanCreation from './016-lean-creation';
 import * as outflowListCounts from './018-outflow-list-counts';
 import * as testAttemptsByAge from './020-test-attempts-by-age';
 import * as secretsInGrace from './021-secrets-in-grace';
+import * as deletedWebhookCounts from './022-deleted-webhook-counts';
 import pg from 'pg';
 
 interface Migration {
@@ -46,6 +47,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['018-outflow-list-counts', outflowListCounts],
   ['020-test-attempts-by-age', testAttemptsByAge],
   ['021-secrets-in-grace', secretsInGrace],
+  ['022-deleted-webhook-counts', deletedWebhookCounts],
 ];
 
 /** Every migration's name, in order. */

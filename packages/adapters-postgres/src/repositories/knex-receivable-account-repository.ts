@@ -28,6 +28,15 @@ const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   receivable_accounts_alias_any_case: () => new DomainError('alias-already-in-use', 'the alias is already in use'),
 };
 
+type NewRow = ReturnType<typeof toReceivableAccountRow>;
+
+/** The order of the receivable_accounts_owner index's key (a missing party is 0). */
+const inOwnerOrder = (a: NewRow, b: NewRow): number =>
+  a.customer_id - b.customer_id ||
+  (a.client_id ?? 0) - (b.client_id ?? 0) ||
+  (a.associate_id ?? 0) - (b.associate_id ?? 0) ||
+  a.currency_code.localeCompare(b.currency_code);
+
 export class KnexReceivableAccountRepository implements ReceivableAccountRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
@@ -44,11 +53,10 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
 
   async insertManyIfAbsent(accounts: readonly ReceivableAccount[]): Promise<Array<{ account: ReceivableAccount; created: boolean }>> {
     if (accounts.length === 0) return [];
-    const inserted = await this.trx('receivable_accounts')
-      .insert(accounts.map((account) => toReceivableAccountRow(account.toSnapshot())))
-      .onConflict()
-      .ignore()
-      .returning<ReceivableAccountRow[]>('*');
+    // In the owner index's order, so that two batches naming the same owners wait on one another one way only
+    // (in item order, each could hold a row the other waits for: a deadlock). Answered in item order below.
+    const rows = accounts.map((account) => toReceivableAccountRow(account.toSnapshot())).sort(inOwnerOrder);
+    const inserted = await this.trx('receivable_accounts').insert(rows).onConflict().ignore().returning<ReceivableAccountRow[]>('*');
     const byId = new Map(inserted.map((row) => [Number(row.id), toReceivableAccount(row)]));
     const results: Array<{ account: ReceivableAccount; created: boolean }> = [];
     for (const account of accounts) {

@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { itRacing, useTestApi } from '../support/test-api';
 import { activeAccount, key } from '../support/fixtures';
+import { queuedBehind } from '../support/lock-queue';
 import { makeCertificates, startReceiver, type Receiver } from '../support/https-receiver';
 
 const certificates = makeCertificates();
@@ -13,26 +13,6 @@ describe('webhook attempt numbers under concurrency', () => {
   const endpoint = {} as { down: Receiver };
   afterAll(async () => endpoint.down?.close());
   const ctx = useTestApi({ WEBHOOK_CA_FILE: certificates.caFile, WEBHOOK_TIMEOUT_MS: '2000' });
-
-  /** Resolves once `count` sessions queue behind `holder`: waiting for it, or for a session that waits for it. */
-  const queued = async (knex: Knex, holder: number, count: number) => {
-    for (;;) {
-      const { rows } = await knex.raw<{ rows: { pid: number; blockers: number[] }[] }>(
-        "SELECT pid, pg_blocking_pids(pid) AS blockers FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
-      );
-      const behind = new Set([holder]);
-      for (let grew = true; grew;) {
-        grew = false;
-        for (const { pid, blockers } of rows) {
-          if (behind.has(pid) || !blockers.some((blocker) => behind.has(blocker))) continue;
-          behind.add(pid);
-          grew = true;
-        }
-      }
-      if (behind.size - 1 >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
 
   for (const first of ['redelivery', 'retry'] as const) {
     itRacing(`numbers a redelivery and the retry of a failed attempt apart, the ${first} taking the webhook first`, async () => {
@@ -59,9 +39,9 @@ describe('webhook attempt numbers under concurrency', () => {
       const racing: Promise<unknown>[] = [];
       try {
         racing.push((first === 'redelivery' ? redeliver : retry)());
-        await queued(db.knex, rows[0].pid, 1);
+        await queuedBehind(db.knex, rows[0].pid, 1);
         racing.push((first === 'redelivery' ? retry : redeliver)());
-        await queued(db.knex, rows[0].pid, 2);
+        await queuedBehind(db.knex, rows[0].pid, 2);
       } finally {
         await holder.commit();
       }

@@ -1,6 +1,7 @@
-import { DomainError, TransactionConflictError } from '../../shared/domain-error';
+import { DomainError } from '../../shared/domain-error';
 import type { BatchOutcome } from '../../shared/batch';
 import type { Clock } from '../../shared/clock';
+import { retryingLostRaces } from '../../shared/lost-races';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -14,12 +15,6 @@ import type { IssueReceivableInput } from './issue-receivable';
 import { assertIssuable, associateConflict, draftOf, routeSettlementIdOf, unmatchingClient } from './issue-rules';
 
 type BatchScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
-
-/**
- * Attempts at a batch whose insert lost a race: a concurrent writer committed a legalNumber after this batch
- * checked it (the retry sees it stored, and answers that item 409), or chose this batch as a deadlock's victim.
- */
-const ATTEMPTS = 3;
 
 /** What earlier items of the batch did, as later ones would have seen it had each been posted alone, in order. */
 interface Issued {
@@ -44,15 +39,13 @@ export class IssueReceivablesBatch {
   ) {}
 
   async execute(input: { items: ReadonlyArray<IssueReceivableInput | DomainError> }): Promise<BatchOutcome<Receivable>[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // Isolated: a lost race undoes this attempt's writes and leaves the request's transaction usable.
-        return await this.uow.isolated(() => this.uow.run((tx) => this.issue(tx, input.items)));
-      } catch (error) {
-        if (!(error instanceof RaceLost || error instanceof TransactionConflictError)) throw error;
-        if (attempt === ATTEMPTS) throw new TransactionConflictError();
-      }
-    }
+    // A lost race: a concurrent writer committed a legalNumber after this batch checked it (the retry sees it
+    // stored, and answers that item 409), or chose this batch as a deadlock's victim.
+    return retryingLostRaces(
+      this.uow,
+      () => this.uow.run((tx) => this.issue(tx, input.items)),
+      (error) => error instanceof RaceLost,
+    );
   }
 
   private async issue(tx: BatchScope, items: ReadonlyArray<IssueReceivableInput | DomainError>): Promise<BatchOutcome<Receivable>[]> {

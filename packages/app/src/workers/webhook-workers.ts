@@ -73,9 +73,9 @@ export class WebhookDeliveryWorker {
       )
       .finally(() => {
         endpointFree();
-        this.total -= 1;
         this.sending.delete(sent);
-        this.poller.wake();
+        // Only a full worker left claims waiting for this slot (a pass that found one free claimed what was due).
+        if (this.total-- >= this.options.maxInFlight) this.poller.wake();
       });
     this.sending.add(sent);
   }

@@ -108,6 +108,10 @@ export class KnexWebhookRepository implements WebhookRepository {
     return row?.consecutive_failures;
   }
 
+  async lockForRecording(ids: readonly number[]): Promise<void> {
+    await lockedForChange(this.trx('webhooks').whereIn('id', ids).orderBy('id').select('id'));
+  }
+
   async resetFailures(id: number): Promise<void> {
     await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0 });
   }

@@ -6,7 +6,8 @@ import { PollingWorker } from './polling-worker';
 /**
  * Sends due webhook attempts without waiting on any one endpoint: each claimed attempt is sent on its own, and the
  * next claim skips the webhooks this worker already sends `perWebhook` attempts to, so a slow or hanging receiver
- * holds its own few slots (and the sender's connections to it), never the others'. At most `maxInFlight` in all.
+ * holds its own few slots (and the sender's connections to it), never the others'. At most `maxInFlight` in all,
+ * counting the attempts answered whose results are not recorded yet.
  * Instances share the work through the claim's leases (SKIP LOCKED); none sends one attempt twice at once.
  */
 export class WebhookDeliveryWorker {
@@ -51,27 +52,30 @@ export class WebhookDeliveryWorker {
     const { webhookId } = item.delivery;
     this.total += 1;
     this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
-    // The slot is the HTTP call's: it comes free once the endpoint answered, while the result is being recorded.
-    let freed = false;
-    const free = () => {
-      if (freed) return;
-      freed = true;
-      this.total -= 1;
+    // The endpoint's slot comes free once it answered; the worker's only once the result is recorded, so the
+    // attempts leased and not yet recorded stay within maxInFlight however far recording lags (past their lease,
+    // another worker would send them again).
+    let answered = false;
+    const endpointFree = () => {
+      if (answered) return;
+      answered = true;
       const left = (this.inFlight.get(webhookId) ?? 1) - 1;
       if (left > 0) this.inFlight.set(webhookId, left);
       else this.inFlight.delete(webhookId);
       this.poller.wake();
     };
     const sent: Promise<void> = this.app.webhooks.deliver
-      .send(item, free)
+      .send(item, endpointFree)
       .then(
         () => undefined,
         // Recording failed (the database went away): the lease lapses and the attempt is sent again, same webhook-id.
         (err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', deliveryId: item.delivery.id }, 'recording a webhook attempt failed'),
       )
       .finally(() => {
-        free();
+        endpointFree();
         this.sending.delete(sent);
+        // Only a full worker left claims waiting for this slot (a pass that found one free claimed what was due).
+        if (this.total-- >= this.options.maxInFlight) this.poller.wake();
       });
     this.sending.add(sent);
   }

@@ -49,7 +49,7 @@ export interface ScheduledDelivery extends Omit<NewWebhookDelivery, 'claimedUnti
   readonly nextAttemptAt: Date | null;
 }
 
-/** A due attempt a worker claimed: its lease keeps other workers off it until the result is recorded. */
+/** A due attempt a worker claimed: its lease keeps other workers off it for a fixed time (longer than a send). */
 export interface ClaimedDelivery extends Omit<NewWebhookDelivery, 'claimedUntil'> {
   readonly id: number;
 }

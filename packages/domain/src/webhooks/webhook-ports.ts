@@ -17,6 +17,11 @@ export interface WebhookRepository {
    * undefined when the webhook is gone.
    */
   recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined>;
+  /**
+   * Locks these webhooks' rows until the transaction ends, in id order, so transactions that record deliveries to
+   * several webhooks take shared rows in one order and never deadlock; the ones gone are passed over.
+   */
+  lockForRecording(ids: readonly number[]): Promise<void>;
   /** Ends the run of consecutive failures (an activation starts afresh). */
   resetFailures(id: number): Promise<void>;
   /** The webhooks of these customers, whatever their status: the dispatcher matches events against them. */

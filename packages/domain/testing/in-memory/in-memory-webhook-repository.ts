@@ -63,6 +63,9 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     return failures;
   }
 
+  /** Transactions run one at a time here: nothing to order. */
+  async lockForRecording(): Promise<void> {}
+
   async resetFailures(id: number): Promise<void> {
     this.ref.tables.webhookFailures.delete(id);
   }

@@ -13,6 +13,12 @@ type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
 /** Results recorded in one transaction at most: a batch's transaction stays short. */
 const MAX_RECORDS_PER_TRANSACTION = 100;
 
+/** An attempt whose endpoint answered, waiting for its result to be recorded. */
+interface Answered {
+  readonly delivery: ClaimedDelivery;
+  readonly result: DeliveryResult;
+}
+
 /** A leased attempt and the request that sends it. */
 export interface DeliveryToSend {
   readonly delivery: ClaimedDelivery;
@@ -20,7 +26,7 @@ export interface DeliveryToSend {
 }
 
 /**
- * The delivery worker's two steps, each its own short transaction, with the HTTP call between them outside any:
+ * The delivery worker's two steps, each in short transactions, with the HTTP call between them outside any:
  * `claim` leases due attempts (SKIP LOCKED; a lease longer than the sender's deadline, so a worker that dies
  * mid-call leaves the attempt due again when it lapses: at least once, with the event id as webhook-id), and
  * `send` calls the endpoint and records the result, the next attempt on the CONTRACT schedule when it failed, and
@@ -30,14 +36,25 @@ export interface DeliveryToSend {
  * webhook waited for the previous one's commit to take that row, about a hundred a second here.
  */
 export class DeliverWebhooks {
-  private readonly results = new GroupCommit<{ delivery: ClaimedDelivery; result: DeliveryResult }>(
+  private readonly results = new GroupCommit<Answered>(
     (results) =>
       this.uow.run(async (tx) => {
-        // A success sets its attempt and its webhook's last delivery, whatever the others did: all side by side,
-        // so their statements travel together. A failure reads the run of failures the one before it left, and
-        // may schedule a retry and fail the webhook: one by one, after the successes.
-        await Promise.all(results.filter(({ result }) => result.status === 'SUCCESS').map(({ delivery, result }) => this.record(tx, delivery, result)));
-        for (const { delivery, result } of results.filter(({ result }) => result.status !== 'SUCCESS')) await this.record(tx, delivery, result);
+        const byWebhook = new Map<number, Answered[]>();
+        for (const answered of results) {
+          const { webhookId } = answered.delivery;
+          byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), answered]);
+        }
+        // Every row taken at once, in id order: two instances whose groups share webhooks then never each hold a
+        // row the other waits for (a deadlock, found only after deadlock_timeout).
+        await tx.webhooks.lockForRecording([...byWebhook.keys()]);
+        // A webhook's results in the order its endpoint answered them: a success ends the run of failures before
+        // it, so recorded out of order a webhook could go FAILED that did not fail that often in a row. Different
+        // webhooks side by side, so their statements travel together.
+        await Promise.all(
+          [...byWebhook.values()].map(async (ofWebhook) => {
+            for (const { delivery, result } of ofWebhook) await this.record(tx, delivery, result);
+          }),
+        );
       }),
     MAX_RECORDS_PER_TRANSACTION,
   );
@@ -80,8 +97,9 @@ export class DeliverWebhooks {
 
   /**
    * Sends one claimed attempt and records what came of it; `answered` is called between the two, so a worker may
-   * use the connection again while the result waits for its transaction (the lease still holds the attempt). Never
-   * throws for what the endpoint does.
+   * use the connection to that endpoint again while the result waits for its transaction. The lease lapses after
+   * a fixed time whether or not the result is recorded: a worker keeps counting unrecorded results among the
+   * attempts it has leased. Never throws for what the endpoint does.
    */
   async send(item: DeliveryToSend, answered?: () => void): Promise<DeliveryResult> {
     const result = await this.ports.sender.send(item.request);

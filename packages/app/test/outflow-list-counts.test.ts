@@ -70,7 +70,11 @@ describe('maintained counts of the outflow lists', () => {
     }
   }
 
-  /** Events purged, and the counts the mix made (list and status): the mix must reach what it claims to test. */
+  /**
+   * Events purged, and the lists the mix wrote rows of (list and status): it must reach what it claims to test.
+   * Noted when the write succeeds, not read from the counts at a check: a later delete in the same run may have
+   * brought them back to zero, which says nothing about whether they were exercised.
+   */
   let purged = 0;
   const reached = new Set<string>();
 
@@ -97,6 +101,7 @@ describe('maintained counts of the outflow lists', () => {
           ...(op.scheduled ? { scheduledDate: dayFromToday(1) } : {}),
         });
         w.transfers.push(transfer.id);
+        reached.add(`transfers ${transfer.status}`);
         return;
       }
       case 'process':
@@ -106,10 +111,12 @@ describe('maintained counts of the outflow lists', () => {
       case 'contact': {
         const destination = { cbuCvu: composeCvu('0110599', BigInt(op.n + 1)), alias: null, entity: 'Banco' };
         w.contacts.push((await app.contacts.create.execute({ customerId, details: { name: 'R', taxId: validTaxId('20', 30000000 + op.n) }, destination })).id);
+        reached.add('contacts');
         return;
       }
       case 'webhook':
         w.webhooks.push((await app.webhooks.register.execute({ customerId, url: 'https://127.0.0.1:9/hook', events: TYPES })).webhook.id);
+        reached.add('webhooks');
         return;
       case 'dispatch':
         await app.webhooks.dispatch.execute({});
@@ -171,8 +178,6 @@ describe('maintained counts of the outflow lists', () => {
       check: async (w) => {
         expect(await countMismatches(suite.db, w.customerId)).toEqual([]);
         expect(await listTotals(suite.instances[0].app, w)).toEqual([]);
-        const made = suite.db.knex('list_counts').where({ customer_id: w.customerId }).groupBy('list', 'status').havingRaw('sum(n) > 0');
-        for (const { list, status } of await made.select('list', 'status')) reached.add(`${list} ${status}`.trim());
       },
     });
     // The mix reached the lists at all (the walk below reaches each of their states).

@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createDatabase } from '@rcs/adapters-postgres';
 import { httpBaseline, insertBaseline } from './baselines';
 import { printTable, writeResults, type Row } from './report';
@@ -18,6 +17,7 @@ import { curveTable, curveTargets } from './scale-report';
 import { batchIngestRows } from './batch-ingest';
 import { fanoutRows } from './fanout-scenario';
 import { creationReport, creationRows } from './creation-row';
+import { withDataDir, withDatabase } from './run-scratch';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -34,51 +34,11 @@ const BATCH_RECEIVABLES = env('BENCH_BATCH_RECEIVABLES', 1_000_000);
 const BATCH_CLIENTS = env('BENCH_BATCH_CLIENTS', 4);
 const FANOUT_RECEIVABLES = env('BENCH_FANOUT_RECEIVABLES', 5_000);
 const FANOUT_WEBHOOKS = env('BENCH_FANOUT_WEBHOOKS', 2);
-/**
- * 'scale' runs the scale curves alone; 'batch' the bulk ingest row alone, 'fanout' the webhook fan-out and its
- * baseline alone, and 'create' the creation row alone (creation-row.ts; all three printed, results files left as
- * they are).
- */
+/** 'scale' runs the scale curves alone; 'create', 'batch' and 'fanout' one row alone (ALONE below). */
 const ONLY = process.env.BENCH_ONLY;
 const POOL_SIZE = 10;
 /** HTTP processes of the service under test: one per core of this machine, as HTTP_WORKERS would be set here. */
 const HTTP_WORKERS = env('BENCH_HTTP_WORKERS', os.cpus().length);
-
-/** What a run interrupted by a signal must still undo, by name: the databases it made, the embedded data directory. */
-const leftovers = new Map<string, () => unknown>();
-
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.once(signal, () => {
-    progress(`${signal}: dropping what this run made, then stopping`);
-    // Exiting stops the child processes (children.ts).
-    // eslint-disable-next-line @typescript-eslint/require-await -- async turns an undo's throw (rmSync) into a rejection allSettled waits out
-    void Promise.allSettled([...leftovers.values()].map(async (undo) => undo())).then(() => process.exit(code));
-  });
-}
-
-async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-}
-
-async function withDatabase<T>(serverUrl: string, name: string, work: (url: string) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await dropDatabase(admin, name);
-  await admin.query(`CREATE DATABASE ${name}`);
-  leftovers.set(name, () => dropDatabase(admin, name));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    await dropDatabase(admin, name);
-    leftovers.delete(name);
-    await admin.end();
-  }
-}
 
 interface Seeded {
   readonly firstAccount: number;
@@ -227,9 +187,7 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
   rows.push(...(await batchIngest(serverUrl, stamp)));
   rows.push(...(await fanoutScenario(serverUrl, stamp)));
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rcs-bench-'));
-  leftovers.set(dataDir, () => rmSync(dataDir, { recursive: true, force: true }));
-  try {
+  await withDataDir(async (dataDir) => {
     const service = await startService({ DATABASE_URL: '', DATA_DIR: dataDir });
     try {
       const { url } = JSON.parse(readFileSync(path.join(dataDir, 'embedded-endpoint.json'), 'utf8')) as { url: string };
@@ -238,10 +196,7 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
     } finally {
       await service.stop();
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    leftovers.delete(dataDir);
-  }
+  });
 }
 
 const batchIngest = (serverUrl: string, stamp: number) =>
@@ -264,40 +219,46 @@ async function scaleScenario(serverUrl: string, stamp: number): Promise<CurvePoi
   });
 }
 
-async function creationOnly(serverUrl: string, stamp: number): Promise<void> {
+async function creationAlone(serverUrl: string, stamp: number): Promise<string> {
   const settings = { connections: CONNECTIONS, seconds: SECONDS, poolSize: POOL_SIZE, workers: HTTP_WORKERS > 1 ? [HTTP_WORKERS, 1] : [1] };
   const measured = await withDatabase(serverUrl, `rcs_bench_create_${stamp}`, (url) =>
     creationRows(url, (seedUrl) => seedList(seedUrl, RECEIVABLES, LIST_ACCOUNTS), settings),
   );
-  process.stdout.write(creationReport(measured, printTable(measured.rows)));
+  return creationReport(measured, printTable(measured.rows));
 }
+
+/** The table of `rows` and their notes; a note several rows share (the floor's) is said once, of their storage. */
+function rowsReport(rows: readonly Row[]): string {
+  const notes = rows.filter((row) => row.note && row.note !== 'for information');
+  const shared = (note: string) => notes.filter((row) => row.note === note).length > 1;
+  const said = [...new Set(notes.map((row) => row.note!))].map((note) => {
+    const row = notes.find((r) => r.note === note)!;
+    return `${shared(note) ? row.storage : row.scenario}: ${note}\n`;
+  });
+  return `\n${printTable(rows)}\n\n${said.join('')}`;
+}
+
+/** What a BENCH_ONLY name runs by itself: a quick measurement, printed; latest.json keeps the last full run's rows. */
+const ALONE: Readonly<Record<string, (serverUrl: string, stamp: number) => Promise<string>>> = {
+  create: creationAlone,
+  batch: async (serverUrl, stamp) => rowsReport(await batchIngest(serverUrl, stamp)),
+  fanout: async (serverUrl, stamp) => rowsReport(await fanoutScenario(serverUrl, stamp)),
+};
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const stamp = Date.now();
-  const rows: Row[] = [];
-  if (ONLY === 'create') return creationOnly(serverUrl, stamp);
-  if (ONLY === 'batch') {
-    const batch = await batchIngest(serverUrl, stamp);
-    process.stdout.write(`\n${printTable(batch)}\n${batch.map((row) => `${row.scenario}: ${row.note}`).join('\n')}\n`);
+  const alone = ONLY === undefined ? undefined : ALONE[ONLY];
+  if (alone) {
+    process.stdout.write(await alone(serverUrl, stamp));
     return;
   }
-  if (ONLY === 'fanout') rows.push(...(await fanoutScenario(serverUrl, stamp)));
-  else if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
-  const curves = ONLY === 'fanout' ? [] : await scaleScenario(serverUrl, stamp);
+  const rows: Row[] = [];
+  if (ONLY !== 'scale') await serviceScenarios(serverUrl, stamp, rows);
+  const curves = await scaleScenario(serverUrl, stamp);
 
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
-  const table = printTable(rows);
-  process.stdout.write(`\n${table}\n\n`);
-  // A note several rows share (the floor's) is said once, of their storage.
-  const notes = rows.filter((row) => row.note && row.note !== 'for information');
-  const shared = (note: string) => notes.filter((row) => row.note === note).length > 1;
-  for (const note of new Set(notes.map((row) => row.note!))) {
-    const row = notes.find((r) => r.note === note)!;
-    process.stdout.write(`${shared(note) ? row.storage : row.scenario}: ${note}\n`);
-  }
-  // Alone, the fan-out is a quick measurement: latest.json keeps the last full run's rows.
-  if (ONLY === 'fanout') return;
+  process.stdout.write(rowsReport(rows));
   process.stdout.write(`\nScale curves: CPU us per list, service + database (matching rows)\n${curveTable(curves)}\n\n`);
   for (const t of curveTargets(curves)) process.stdout.write(`${t.met ? 'met' : 'NOT MET'}: ${t.what}: ${t.ratio.toFixed(2)}x (target <= ${t.limit}x)\n`);
   process.stdout.write(`results: ${writeResults(rows, machine, curves)}/latest.json and latest.svg\n`);

@@ -78,6 +78,10 @@ export class DeliverWebhooks {
       });
       if (claimed.length === 0) return [];
       const webhooks = new Map((await tx.webhooks.findMany([...new Set(claimed.map((d) => d.webhookId))])).map((w) => [w.id, w]));
+      // Opened once a webhook, not once an attempt (a claim holds many attempts of few webhooks), and only for the
+      // ACTIVE ones, whose attempts are sent.
+      const active = [...webhooks.values()].filter((w) => w.status === 'ACTIVE');
+      const secrets = new Map(active.map((w) => [w.id, w.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed))]));
       const toSend: DeliveryToSend[] = [];
       const held: number[] = [];
       for (const delivery of claimed) {
@@ -87,8 +91,10 @@ export class DeliverWebhooks {
           held.push(delivery.id);
           continue;
         }
-        const secrets = webhook.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed));
-        toSend.push({ delivery, request: { url: webhook.toSnapshot().url, eventId: delivery.eventId, body: delivery.payload, secrets } });
+        toSend.push({
+          delivery,
+          request: { url: webhook.toSnapshot().url, eventId: delivery.eventId, body: delivery.payload, secrets: secrets.get(webhook.id)! },
+        });
       }
       if (held.length > 0) await tx.webhookDeliveries.hold(held);
       return toSend;

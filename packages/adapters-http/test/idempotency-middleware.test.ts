@@ -1,19 +1,20 @@
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { Client, DomainError, IDEMPOTENCY_TTL_MS, TransactionConflictError } from '@rcs/domain';
+import { DomainError, IDEMPOTENCY_TTL_MS, TransactionConflictError } from '@rcs/domain';
 import { aClientDetails, inMemoryApplication } from '@rcs/domain/testing';
 import { idempotencyKeys, keepRawBody } from '../src/middleware/idempotency';
 import { errorHandler } from '../src/middleware/error-handler';
 
-/** A route that writes a client inside the request's transaction, then answers as the test scripts it. */
+/** A route that writes a client through the use cases bound to the request's transaction, then answers as the test scripts it. */
 function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>) {
   const { app, uow, store, clock } = inMemoryApplication();
   let transactions = 0;
-  const run = uow.run.bind(uow);
-  uow.run = (work) => {
+  // Every transaction of the fake opens here, a free run's as the key's.
+  const begin = uow.begin.bind(uow);
+  uow.begin = (work) => {
     transactions++;
-    return run(work);
+    return begin(work);
   };
   const http = express();
   http.use(express.json());
@@ -24,9 +25,9 @@ function appWith(outcomes: Array<'ok' | 'crash' | 'busy' | 'rule' | 'deadlock'>)
   let calls = 0;
   http.post(
     '/things',
-    idempotencyKeys(app, clock).required(async () => {
+    idempotencyKeys(app, clock).required(async (_req, bound) => {
       const outcome = outcomes[calls++];
-      await uow.run((tx) => tx.clients.insertIfAbsent(Client.register(1, aClientDetails(), new Date())));
+      await bound.clients.register.execute({ customerId: 1, details: aClientDetails() });
       if (outcome === 'crash') throw new Error('database went away');
       if (outcome === 'busy') throw new DomainError('rate-limit-exceeded', 'slow down', { retryAfterSeconds: 1 });
       if (outcome === 'rule') throw new DomainError('incomplete-branch', 'rule broken');

@@ -14,4 +14,4 @@ export { INSERT_EVENTS, eventColumns, newEventIds } from './repositories/knex-ou
 export { KnexLedgerQueries } from './repositories/knex-ledger';
 export { KnexSettlementQueries } from './repositories/knex-settlements';
 export { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
-export { knexQueries } from './knex-queries';
+export { knexStorage } from './knex-storage';

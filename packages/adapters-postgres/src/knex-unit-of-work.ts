@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { lazyScope, RollbackOnlyError, TransactionConflictError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import { lazyScope, RollbackOnlyError, TransactionConflictError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
@@ -46,55 +45,95 @@ const knexScope = lazyScope<Connection, TransactionScope>({
   eventFeed: ({ trx }) => new KnexEventFeed(trx),
 });
 
-/**
- * The transaction of one async flow: the knex transaction (or savepoint), its writes sent without waiting, and
- * whether joined work failed in it.
- */
-interface Ambient extends Connection {
+/** A transaction or savepoint open on one connection: its writes sent without waiting, and whether joined work failed in it. */
+interface Open extends Connection {
   rollbackOnly?: { cause: unknown };
 }
 
+/** A deadlock victim is the caller's to retry (409), not a fault of the service (500). */
+function conflictsAsDomain<T>(pending: Promise<T>): Promise<T> {
+  return pending.catch((error: unknown) => {
+    throw isTransactionConflict(error) ? new TransactionConflictError() : error;
+  });
+}
+
 /**
- * One database transaction per outermost `run`. The open transaction travels with the async flow, so a `run`
- * started inside it joins it on the same connection instead of asking the pool for a second one, which would
- * deadlock on PGlite and exhaust a real pool. Joining costs no statement; `isolated` costs a savepoint.
+ * Free: each `run` is a transaction of its own on a pooled connection, and reads go to the pool. `begin` opens a
+ * transaction and hands a unit of work bound to it: that is how work joins a transaction, on the same connection
+ * instead of asking the pool for a second one (which would deadlock on PGlite and exhaust a real pool).
  */
 export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
-  private readonly ambient = new AsyncLocalStorage<Ambient>();
-
   constructor(private readonly knex: Knex) {}
 
-  /**
-   * What a read should run on: the transaction open in this async flow, else the pool. Queries use it so a
-   * response built inside an idempotent request sees that request's own uncommitted writes, on its connection.
-   */
-  readonly executor = (): Knex => this.open()?.trx ?? this.knex;
+  readonly executor = (): Knex => this.knex;
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    const outer = this.open();
-    // A deadlock victim is the caller's to retry (409), not a fault of the service (500); joined work reports it
-    // too, since the request's handler sees the joined failure before the outermost transaction ends.
-    return (outer ? this.join(outer, work) : this.outermost(work)).catch((error: unknown) => {
-      throw isTransactionConflict(error) ? new TransactionConflictError() : error;
+    return this.begin((bound) => bound.run(work));
+  }
+
+  isolated<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  inTransaction(): boolean {
+    return false;
+  }
+
+  begin<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
+    return conflictsAsDomain(this.transaction(work));
+  }
+
+  private async transaction<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
+    let writes: TransactionWrites | undefined;
+    const result = await this.knex.transaction(async (trx) => {
+      writes = await writesOf(trx);
+      const open = { trx, writes };
+      return committing(open, () => work(new BoundKnexUnitOfWork(open)));
     });
+    // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
+    const failed = await writes?.firstFailure();
+    if (failed !== undefined) throw failed;
+    return result;
+  }
+}
+
+/**
+ * Bound to one open transaction: its `run`s join it (costing no statement) and its reads see its uncommitted
+ * writes; `isolated` costs a savepoint, in which its runs and reads take place until the isolated work settles.
+ */
+export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
+  /** The transaction, then each savepoint open in it, innermost last. */
+  private readonly opened: Open[];
+
+  constructor(transaction: Open) {
+    this.opened = [transaction];
+  }
+
+  readonly executor = (): Knex => this.innermost().trx;
+
+  run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    // Joined work reports a conflict too: the request's handler sees the joined failure before the transaction ends.
+    return conflictsAsDomain(this.join(work));
   }
 
   async isolated<T>(work: () => Promise<T>): Promise<T> {
-    const outer = this.open();
-    if (!outer) return work();
+    const outer = this.innermost();
     // Set up without a container, so that this code, not Knex, decides when the savepoint is released.
     const savepoint = await outer.trx.transaction();
-    const writes = await writesOf(savepoint);
+    const open = { trx: savepoint, writes: await writesOf(savepoint) };
+    this.opened.push(open);
     let result: T;
     try {
-      result = await this.committing({ trx: savepoint, writes }, work);
+      result = await committing(open, work);
     } catch (error) {
+      this.opened.pop();
       await savepoint.rollback(error);
       throw error;
     }
+    this.opened.pop();
     // Its writes sent without waiting and the RELEASE go out with the statement after them, and the transaction's
     // end checks them: one that failed has aborted the whole transaction, which then fails with its error.
-    const ownWrites = writes.firstFailure().then((failed) => {
+    const ownWrites = open.writes.firstFailure().then((failed) => {
       if (failed !== undefined) throw failed;
     });
     await outer.writes.track(ownWrites);
@@ -104,49 +143,41 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
   }
 
   inTransaction(): boolean {
-    return this.open() !== undefined;
+    return true;
   }
 
-  private async outermost<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    let writes: TransactionWrites | undefined;
-    const result = await this.knex.transaction(async (trx) => {
-      writes = await writesOf(trx);
-      const ambient = { trx, writes };
-      return this.committing(ambient, () => work(knexScope(ambient)));
-    });
-    // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
-    const failed = await writes?.firstFailure();
-    if (failed !== undefined) throw failed;
-    return result;
+  begin<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
+    return work(this);
   }
 
-  /** Runs `work` as the body of a transaction or savepoint, which must not commit if joined work failed in it. */
-  private async committing<T>(ambient: Ambient, work: () => Promise<T>): Promise<T> {
-    let result: T;
+  private async join<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    const open = this.innermost();
     try {
-      result = await this.ambient.run(ambient, work);
+      return await work(knexScope(open));
     } catch (error) {
-      // A failed write sent without waiting makes every later statement fail as "transaction aborted": it is the cause.
-      throw (await ambient.writes.firstFailure()) ?? error;
-    }
-    if (ambient.rollbackOnly) throw new RollbackOnlyError(ambient.rollbackOnly.cause);
-    return result;
-  }
-
-  private async join<T>(outer: Ambient, work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    try {
-      return await work(knexScope(outer));
-    } catch (error) {
-      outer.rollbackOnly ??= { cause: error };
+      open.rollbackOnly ??= { cause: error };
       throw error;
     }
   }
 
-  /** The transaction of this async flow, unless it already ended (a callback outliving its request). */
-  private open(): Ambient | undefined {
-    const ambient = this.ambient.getStore();
-    return ambient && !ambient.trx.isCompleted() ? ambient : undefined;
+  private innermost(): Open {
+    const open = this.opened[this.opened.length - 1];
+    if (open.trx.isCompleted()) throw new TransactionEndedError();
+    return open;
   }
+}
+
+/** Runs `work` as the body of a transaction or savepoint, which must not commit if joined work failed in it. */
+async function committing<T>(open: Open, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    // A failed write sent without waiting makes every later statement fail as "transaction aborted": it is the cause.
+    throw (await open.writes.firstFailure()) ?? error;
+  }
+  if (open.rollbackOnly) throw new RollbackOnlyError(open.rollbackOnly.cause);
+  return result;
 }
 
 /** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */

@@ -22,30 +22,36 @@ function latch(): { promise: Promise<void>; open: () => void } {
 }
 
 /**
- * The unit of work as the first request's execution sees it, holding that request, once its refusal is decided (its
- * writes undone), before it stores anything: before the refusal goes under the key, or before a new transaction
- * begins. Only this execution is held, so the duplicate runs freely in the moment a window would be open.
+ * The key's unit of work as the first request's execution sees it, holding that request once its refusal is decided
+ * (its writes undone) before it stores the refusal under the key. Only this execution is held, so the duplicate
+ * runs freely in the moment a window would be open.
  */
-function heldAfterRefusal(uow: KnexUnitOfWork, gate: Promise<void>, refusalDecided: () => boolean): UnitOfWork<Pick<TransactionScope, 'idempotency'>> {
-  const hold = async () => {
-    if (refusalDecided()) await gate;
-  };
+function heldAfterRefusal(
+  uow: UnitOfWork<TransactionScope>,
+  gate: Promise<void>,
+  refusalDecided: () => boolean,
+): UnitOfWork<Pick<TransactionScope, 'idempotency'>> {
   const idempotency = (tx: TransactionScope): IdempotencyRepository => ({
     claim: (request) => tx.idempotency.claim(request),
     complete: async (...args) => {
-      await hold();
+      if (refusalDecided()) await gate;
       return tx.idempotency.complete(...args);
     },
     purgeExpired: (now, limit) => tx.idempotency.purgeExpired(now, limit),
   });
   return {
-    run: async (work) => {
-      if (!uow.inTransaction()) await hold();
-      return uow.run((tx) => work({ idempotency: idempotency(tx) }));
-    },
+    run: (work) => uow.run((tx) => work({ idempotency: idempotency(tx) })),
     isolated: (work) => uow.isolated(work),
     inTransaction: () => uow.inTransaction(),
   };
+}
+
+/**
+ * The execution as the application builds it, handing the operation the unit of work bound to the key's
+ * transaction; `keyUnitOfWork` gives the one the key itself is claimed and completed through.
+ */
+function executionOn(uow: KnexUnitOfWork, keyUnitOfWork = (bound: UnitOfWork<TransactionScope>): UnitOfWork<Pick<TransactionScope, 'idempotency'>> => bound) {
+  return new IdempotentExecution<UnitOfWork<TransactionScope>>(uow, clock, (work) => uow.begin((bound) => work(bound, keyUnitOfWork(bound))));
 }
 
 describe(`a refusal kept under an Idempotency-Key (${process.env.RCS_TEST_STORAGE})`, () => {
@@ -76,26 +82,23 @@ describe(`a refusal kept under an Idempotency-Key (${process.env.RCS_TEST_STORAG
     async () => {
       let runs = 0;
       /** Writes a customer (its side effect), then refuses. */
-      const operation = async (): Promise<StoredResponse> => {
+      const operation = async (bound: UnitOfWork<TransactionScope>): Promise<StoredResponse> => {
         runs++;
-        await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'side effect', creationDate: clock.now() }));
+        await bound.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'side effect', creationDate: clock.now() }));
         throw new DomainError('receivable-account-already-exists', 'refused');
       };
       const request = { credentialId, key: 'refused-once', fingerprint: 'fp' };
       const gate = latch();
       const decided = latch();
       let refusalDecided = false;
-      const first = new IdempotentExecution(
-        heldAfterRefusal(uow, gate.promise, () => refusalDecided),
-        clock,
-      ).run(request, operation, (error) => {
+      const first = executionOn(uow, (bound) => heldAfterRefusal(bound, gate.promise, () => refusalDecided)).run(request, operation, (error) => {
         refusalDecided = true;
         decided.open();
         return keptRefusal(error);
       });
 
       await decided.promise;
-      const duplicate = new IdempotentExecution(uow, clock).run(request, operation, keptRefusal);
+      const duplicate = executionOn(uow).run(request, operation, keptRefusal);
       // Either the duplicate waits on the key (no window), or it went through the window and ran to its end.
       await Promise.race([waitForLockWaiters(db.knex, 1), duplicate.catch(() => undefined)]);
       gate.open();
@@ -111,11 +114,11 @@ describe(`a refusal kept under an Idempotency-Key (${process.env.RCS_TEST_STORAG
 
   it('undoes the operation but keeps the claim, so nothing of a refused operation stays', async () => {
     const request = { credentialId, key: 'refused-alone', fingerprint: 'fp' };
-    const operation = async (): Promise<StoredResponse> => {
-      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'undone', creationDate: clock.now() }));
+    const operation = async (bound: UnitOfWork<TransactionScope>): Promise<StoredResponse> => {
+      await bound.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'undone', creationDate: clock.now() }));
       throw new DomainError('receivable-account-already-exists', 'refused');
     };
-    const execution = new IdempotentExecution(uow, clock);
+    const execution = executionOn(uow);
     expect(await execution.run(request, operation, keptRefusal)).toMatchObject({ response: refused, replayed: false });
     expect(await execution.run(request, operation, keptRefusal)).toMatchObject({ response: refused, replayed: true });
     expect(await db.knex('customers').where({ name: 'undone' })).toEqual([]);

@@ -52,23 +52,23 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
   });
 
   it('are read back by the statements after them in the same transaction', async () => {
-    const seen = await uow.run(async (tx) => {
-      await tx.outbox.record([event(customerId, 1), event(customerId, 2)]);
-      return uow.executor()('outbox_events').where({ customer_id: customerId }).count<{ count: string }[]>('* as count');
+    const seen = await uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(customerId, 1), event(customerId, 2)]));
+      return bound.executor()('outbox_events').where({ customer_id: customerId }).count<{ count: string }[]>('* as count');
     });
     expect(Number(seen[0].count)).toBe(2);
   });
 
   it('in isolated work that fails, are undone with that work only', async () => {
-    await uow.run(async (tx) => {
-      await tx.outbox.record([event(customerId, 1)]);
+    await uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(customerId, 1)]));
       const refusing = () =>
-        uow.run(async (inner) => {
+        bound.run(async (inner) => {
           await inner.outbox.record([event(customerId, 2)]);
           throw new Error('refused');
         });
-      await expect(uow.isolated(refusing)).rejects.toThrow('refused');
-      await tx.outbox.record([event(customerId, 4)]);
+      await expect(bound.isolated(refusing)).rejects.toThrow('refused');
+      await bound.run((tx) => tx.outbox.record([event(customerId, 4)]));
     });
     expect(await stored()).toEqual([1, 4]);
   });
@@ -77,10 +77,10 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     'in isolated work that resolved before they failed, fail the whole transaction with their error',
     async () => {
       await expect(
-        uow.run(async (tx) => {
-          await tx.outbox.record([event(customerId, 1)]);
-          await uow.isolated(() => uow.run((inner) => inner.outbox.record([event(customerId, 2), event(OUT_OF_RANGE, 3)])));
-          await tx.outbox.record([event(customerId, 4)]);
+        uow.begin(async (bound) => {
+          await bound.run((tx) => tx.outbox.record([event(customerId, 1)]));
+          await bound.isolated(() => bound.run((inner) => inner.outbox.record([event(customerId, 2), event(OUT_OF_RANGE, 3)])));
+          await bound.run((tx) => tx.outbox.record([event(customerId, 4)]));
         }),
       ).rejects.toEqual(refused);
       expect(await stored()).toEqual([]);
@@ -137,15 +137,15 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     'go out, with the SAVEPOINT and RELEASE of isolated work, with the statements after them: isolation costs no round trip',
     async () => {
       const writes = await socketWritesOf(() =>
-        uow.run(async (tx) => {
-          await tx.customers.get(customerId); // with BEGIN
-          await uow.isolated(() =>
-            uow.run(async (inner) => {
+        uow.begin(async (bound) => {
+          await bound.run((tx) => tx.customers.get(customerId)); // with BEGIN
+          await bound.isolated(() =>
+            bound.run(async (inner) => {
               await inner.customers.get(customerId); // with SAVEPOINT
               await inner.outbox.record([event(customerId, 1)]);
             }),
           );
-          await tx.outbox.record([event(customerId, 2)]); // with the event before it, RELEASE and COMMIT
+          await bound.run((tx) => tx.outbox.record([event(customerId, 2)])); // with the event before it, RELEASE and COMMIT
         }),
       );
       expect(writes).toBe(3);

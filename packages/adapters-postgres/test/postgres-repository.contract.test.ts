@@ -1,16 +1,13 @@
 import type { DomainEvent } from '@rcs/domain';
 import { repositoryContract } from '@rcs/domain/testing';
-import { KnexUnitOfWork } from '../src/knex-unit-of-work';
-import { knexQueries } from '../src/knex-queries';
+import { knexStorage } from '../src/knex-storage';
 import { itOnRealServer, openTestDatabase } from '../testing';
 
 describe(`PostgreSQL adapters (${process.env.RCS_TEST_STORAGE})`, () => {
   repositoryContract(async () => {
     const db = await openTestDatabase();
-    const uow = new KnexUnitOfWork(db.knex);
     return {
-      uow,
-      ...knexQueries(uow),
+      ...knexStorage(db.knex),
       readOutbox: async (customerId) => {
         const rows = await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq');
         return rows.map((row): DomainEvent & { id: string } => ({

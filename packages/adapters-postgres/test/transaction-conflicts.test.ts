@@ -25,14 +25,16 @@ describe(`transaction conflicts (${process.env.RCS_TEST_STORAGE})`, () => {
 
   /** Locks `first`, waits until the other transaction holds its first row too, then asks for `second`. */
   function lockInOrder(first: number, second: number, bothHoldOne: Promise<unknown>, holding: () => void, joined: boolean) {
-    const lock = async (id: number) => uow.executor()('customers').where({ id }).forUpdate();
-    const body = async () => {
-      await lock(first);
-      holding();
-      await bothHoldOne;
-      await lock(second);
-    };
-    return uow.run(async () => (joined ? uow.run(body) : body()));
+    return uow.begin(async (bound) => {
+      const lock = async (id: number) => bound.executor()('customers').where({ id }).forUpdate();
+      const body = async () => {
+        await lock(first);
+        holding();
+        await bothHoldOne;
+        await lock(second);
+      };
+      return joined ? bound.run(body) : body();
+    });
   }
 
   const itDeadlocking = itOnRealServer('a deadlock needs two connections; PGlite has one');

@@ -11,8 +11,9 @@ import {
   type BankProvider,
   type Clock,
   type ProvisioningTrigger,
+  type StoragePorts,
 } from '@rcs/domain';
-import { ensureSetting, KnexUnitOfWork, knexQueries, newEventIds } from '@rcs/adapters-postgres';
+import { ensureSetting, knexStorage, newEventIds } from '@rcs/adapters-postgres';
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import { AesGcmSecretVault, anyUrlPolicy, HttpsWebhookSender, PublicAddressUrlPolicy } from '@rcs/adapters-http';
@@ -24,7 +25,7 @@ export const TYPES = {
   Logger: Symbol('Logger'),
   Knex: Symbol('Knex'),
   Clock: Symbol('Clock'),
-  UnitOfWork: Symbol('UnitOfWork'),
+  Storage: Symbol('Storage'),
   Tokens: Symbol('Tokens'),
   BankProvider: Symbol('BankProvider'),
   ProvisioningTrigger: Symbol('ProvisioningTrigger'),
@@ -60,7 +61,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
   container.bind(TYPES.Logger).toConstantValue(logger);
   container.bind(TYPES.Knex).toConstantValue(knex);
   container.bind<Clock>(TYPES.Clock).toConstantValue(systemClock);
-  container.bind<KnexUnitOfWork>(TYPES.UnitOfWork).toResolvedValue((db: Knex) => new KnexUnitOfWork(db), [TYPES.Knex]);
+  container.bind<StoragePorts>(TYPES.Storage).toResolvedValue((db: Knex) => knexStorage(db), [TYPES.Knex]);
   container.bind<JwtTokenService>(TYPES.Tokens).toConstantValue(new JwtTokenService(wiring.jwtSecret));
   container.bind<ProvisioningTrigger>(TYPES.ProvisioningTrigger).toConstantValue(wiring.provisioningTrigger ?? { accountOpened: () => undefined });
   container
@@ -69,14 +70,13 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
   const sandbox = config.mode === 'sandbox';
   container.bind<HttpsWebhookSender>(TYPES.WebhookSender).toConstantValue(new HttpsWebhookSender({ ...config.webhooks, allowInternalAddresses: sandbox }));
   container.bind<Application>(TYPES.Application).toResolvedValue(
-    (uow: KnexUnitOfWork, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger, sender: HttpsWebhookSender) =>
+    (storage: StoragePorts, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger, sender: HttpsWebhookSender) =>
       createApplication({
-        uow,
+        ...storage,
         clock,
         tokens,
         hasher: new ScryptSecretHasher(),
         secrets: new RandomSecretGenerator(),
-        ...knexQueries(uow),
         bank,
         entities: new ArgentineEntityDirectory(),
         provisioningPolicy: {
@@ -101,7 +101,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
         },
         payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, ...config.transfers },
       }),
-    [TYPES.UnitOfWork, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger, TYPES.WebhookSender],
+    [TYPES.Storage, TYPES.Clock, TYPES.Tokens, TYPES.BankProvider, TYPES.ProvisioningTrigger, TYPES.WebhookSender],
   );
   return container;
 }

@@ -8,7 +8,7 @@ import {
   SequentialSecretGenerator,
   validTaxId,
 } from '@rcs/domain/testing';
-import { createDatabase, knexQueries, KnexUnitOfWork } from '@rcs/adapters-postgres';
+import { createDatabase, knexStorage } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { HttpBankProvider, startBankSimulator } from '@rcs/adapters-bank';
 
@@ -41,20 +41,19 @@ describe('provisioning with two instances at once', () => {
       };
       const instances = [0, 1].map(() => {
         const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
-        const uow = new KnexUnitOfWork(knex);
+        const storage = knexStorage(knex);
         const app = createApplication({
-          uow,
+          ...storage,
           clock: new FixedClock(new Date()),
           hasher: new PlainSecretHasher(),
           secrets: new SequentialSecretGenerator(),
           tokens: new ReadableTokenIssuer(),
-          ...knexQueries(uow),
           bank: recording,
           provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: Math.random },
           provisioningTrigger: { accountOpened: () => undefined },
           ...fakeWebhookPorts(),
         });
-        return { knex, uow, app };
+        return { knex, uow: storage.uow, app };
       });
       try {
         const [{ uow, app }] = instances;

@@ -1,10 +1,6 @@
 import type { Clock } from './shared/clock';
-import type { UnitOfWork } from './shared/unit-of-work';
-import type { TransactionScope } from './transaction-scope';
+import type { StoragePorts } from './storage';
 import type { SecretGenerator, SecretHasher, TokenIssuer } from './customers/security-ports';
-import type { CustomerQueries } from './customers/customer-repository';
-import type { ClientQueries } from './clients/client-repository';
-import type { AssociateQueries } from './associates/associate-repository';
 import { CreateCustomer } from './customers/use-cases/create-customer';
 import { EnsureSandboxCustomer } from './customers/use-cases/ensure-sandbox-customer';
 import { CreateCredential, RevokeCredential } from './customers/use-cases/credentials';
@@ -19,13 +15,11 @@ import { ActivateAssociate, DisableAssociate, ReplaceAssociate } from './associa
 import { GetAssociate, ListAssociates, ListAssociatesOfClient } from './associates/use-cases/read-associates';
 import type { BankProvider } from './bank/bank-provider';
 import type { ProvisioningPolicy } from './receivable-accounts/provisioning-policy';
-import type { ReceivableAccountQueries } from './receivable-accounts/receivable-account-repository';
 import { OpenReceivableAccount, type ProvisioningTrigger } from './receivable-accounts/use-cases/open-receivable-account';
 import { OpenReceivableAccountsBatch } from './receivable-accounts/use-cases/open-receivable-accounts-batch';
 import { ActivateReceivableAccount, DisableReceivableAccount, UpdateReceivableAccount } from './receivable-accounts/use-cases/change-receivable-account';
 import { GetReceivableAccount, ListReceivableAccounts, ListReceivableAccountsOfOwner } from './receivable-accounts/use-cases/read-receivable-accounts';
 import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
-import type { ReceivableQueries } from './receivables/receivable-repository';
 import { IssueReceivable } from './receivables/use-cases/issue-receivable';
 import { IssueReceivablesBatch } from './receivables/use-cases/issue-receivables-batch';
 import { ChangeReceivableStatus } from './receivables/use-cases/change-receivable-status';
@@ -34,14 +28,9 @@ import { ExpireReceivables } from './receivables/use-cases/expire-receivables';
 import { PurgeExpiredIdempotencyKeys } from './idempotency/purge-expired-keys';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { GetReceivable, ListReceivables } from './receivables/use-cases/read-receivables';
-import type { RouteSettlementQueries } from './route-settlements/route-settlement-repository';
-import type { LedgerQueries } from './ledger/ledger-repository';
 import { RecordCollection } from './ledger/use-cases/record-collection';
 import { VerifyLedger } from './ledger/use-cases/verify-ledger';
-import type { CurrentAccountQueries } from './current-accounts/current-account-queries';
 import { GetBalances, GetCurrentAccount, ListCurrentAccounts, ListMovements } from './current-accounts/read-current-accounts';
-import type { SettlementQueries } from './settlements/settlement-repository';
-import type { TransferQueries } from './transfers/transfer-repository';
 import { CreateTransfer } from './transfers/use-cases/create-transfer';
 import { ApproveTransfer, CancelTransfer, RejectTransfer } from './transfers/use-cases/change-transfer';
 import { GetTransfer, ListTransfers } from './transfers/use-cases/read-transfers';
@@ -50,11 +39,9 @@ import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from './transfers/payout-pol
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import type { EntityDirectory } from './bank/entity-directory';
-import type { ContactQueries } from './contacts/contact-repository';
 import { ResolveContactDestination } from './contacts/use-cases/resolve-contact-destination';
 import { CreateContact, DeleteContact, ReplaceContact } from './contacts/use-cases/save-contact';
 import { GetContact, ListContacts } from './contacts/use-cases/read-contacts';
-import type { EventQueries } from './events/event-feed';
 import { DispatchEvents } from './events/use-cases/dispatch-events';
 import { PurgeEvents } from './events/use-cases/purge-events';
 import { GetEvent, ListEvents } from './events/use-cases/read-events';
@@ -64,7 +51,7 @@ import {
   ListRouteSettlements,
   RegisterRouteSettlement,
 } from './route-settlements/use-cases/route-settlement-use-cases';
-import type { WebhookDeliveryPorts, WebhookQueries, WebhookUrlPolicy } from './webhooks/webhook-ports';
+import type { WebhookDeliveryPorts, WebhookUrlPolicy } from './webhooks/webhook-ports';
 import { RegisterWebhook } from './webhooks/use-cases/register-webhook';
 import { webhookSecretAtRest } from './webhooks/secret-at-rest';
 import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
@@ -73,27 +60,8 @@ import { RedeliverEvent, SendTestDelivery } from './webhooks/use-cases/send-test
 import { DispatchWebhookEvents } from './webhooks/use-cases/dispatch-webhook-events';
 import { DeliverWebhooks, ExpireHeldDeliveries } from './webhooks/use-cases/deliver-webhooks';
 
-/** Every read port: list pages and single reads straight from storage, outside the write model. */
-export interface ApplicationQueries {
-  readonly customerQueries: CustomerQueries;
-  readonly clientQueries: ClientQueries;
-  readonly associateQueries: AssociateQueries;
-  readonly receivableAccountQueries: ReceivableAccountQueries;
-  readonly receivableQueries: ReceivableQueries;
-  readonly routeSettlementQueries: RouteSettlementQueries;
-  readonly ledgerQueries: LedgerQueries;
-  readonly currentAccountQueries: CurrentAccountQueries;
-  readonly settlementQueries: SettlementQueries;
-  readonly transferQueries: TransferQueries;
-  readonly contactQueries: ContactQueries;
-  readonly eventQueries: EventQueries;
-  readonly webhookQueries: WebhookQueries;
-}
-
 /** Every adapter the use cases need. */
-export interface ApplicationPorts extends ApplicationQueries {
-  /** Reaches every repository; each use case is handed it as the slice it declares. */
-  readonly uow: UnitOfWork<TransactionScope>;
+export interface ApplicationPorts extends StoragePorts {
   readonly clock: Clock;
   readonly hasher: SecretHasher;
   readonly secrets: SecretGenerator;
@@ -110,6 +78,19 @@ export interface ApplicationPorts extends ApplicationQueries {
 
 /** The typed facade: HTTP, schedulers, the CLI and embedders call the same use cases through it. */
 export function createApplication(ports: ApplicationPorts) {
+  const { uow, clock } = ports;
+  return {
+    ...useCasesOn(ports),
+    idempotency: {
+      purge: new PurgeExpiredIdempotencyKeys(uow, clock),
+      /** Hands the operation under a key the use cases bound to the key's transaction, so they commit with it. */
+      execution: new IdempotentExecution<UseCases>(uow, clock, (work) => ports.begin((bound) => work(useCasesOn({ ...ports, ...bound }), bound.uow))),
+    },
+  };
+}
+
+/** Every use case, on `ports`: free ones for a caller of its own, bound ones for an operation under a key. */
+function useCasesOn(ports: ApplicationPorts) {
   const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   const issueReceivable = new IssueReceivable(uow, clock);
@@ -238,11 +219,9 @@ export function createApplication(ports: ApplicationPorts) {
       deliver: new DeliverWebhooks(uow, clock, ports.webhookDelivery),
       expireHeld: new ExpireHeldDeliveries(uow, clock, retentionMs),
     },
-    idempotency: {
-      purge: new PurgeExpiredIdempotencyKeys(uow, clock),
-      execution: new IdempotentExecution(uow, clock),
-    },
   };
 }
 
+/** The use cases an operation under an Idempotency-Key is handed, bound to the key's transaction. */
+export type UseCases = ReturnType<typeof useCasesOn>;
 export type Application = ReturnType<typeof createApplication>;

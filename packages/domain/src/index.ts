@@ -80,4 +80,5 @@ export * from './webhooks/use-cases/deliver-webhooks';
 export * from './webhooks/use-cases/dispatch-webhook-events';
 export * from './webhooks/retry-schedule';
 export * from './transaction-scope';
+export * from './storage';
 export * from './application';

@@ -1,47 +1,54 @@
-import { Client, DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, type StoredResponse } from '../src';
-import { aClientDetails, inMemoryApplication } from '../testing';
+import { DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, type StoredResponse, type UseCases } from '../src';
+import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 const created: StoredResponse = { status: 201, body: '{"id":1}', location: '/v1/things/1' };
 const refused: StoredResponse = { status: 422, body: '{"code":"incomplete-branch"}' };
 
-/** An application on the in-memory fakes, and an operation that writes a client before it answers or fails. */
-function world() {
+/**
+ * An application on the in-memory fakes, and an operation that registers two clients through the use cases it is
+ * handed (bound to the key's transaction) before it answers or fails.
+ */
+async function world() {
   const w = inMemoryApplication();
+  const { customer } = await w.uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'keys', creationDate: w.clock.now() }));
   let runs = 0;
-  const operation = (fail?: Error) => async (): Promise<StoredResponse> => {
-    runs++;
-    const { customer } = await w.uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: `C${runs}`, creationDate: w.clock.now() }));
-    await w.uow.run((tx) => tx.clients.insertIfAbsent(Client.register(customer.id, aClientDetails(), w.clock.now())));
-    if (fail) throw fail;
-    return created;
-  };
+  const operation =
+    (fail?: Error) =>
+    async (app: UseCases): Promise<StoredResponse> => {
+      runs++;
+      for (const n of [1, 2]) {
+        await app.clients.register.execute({ customerId: customer.id, details: aClientDetails({ taxId: validTaxId('30', 60000000 + runs * 100 + n * 10) }) });
+      }
+      if (fail) throw fail;
+      return created;
+    };
   /** Keeps business refusals (a 422 here), as CONTRACT does; every other error keeps nothing. */
   const keptRefusal = (error: unknown) => (error instanceof DomainError && error.code === 'incomplete-branch' ? refused : undefined);
-  const run = (work: () => Promise<StoredResponse>, fingerprint = 'fp-1', keep = keptRefusal) =>
+  const run = (work: (app: UseCases) => Promise<StoredResponse>, fingerprint = 'fp-1', keep = keptRefusal) =>
     w.app.idempotency.execution.run({ credentialId: 1, key: 'k', fingerprint }, work, keep);
   return { ...w, operation, run, runs: () => runs };
 }
 
 describe('idempotent execution', () => {
   it('runs the operation once and replays its stored answer for the same fingerprint', async () => {
-    const w = world();
+    const w = await world();
     const first = await w.run(w.operation());
     const again = await w.run(w.operation());
     expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS) });
     expect(again).toEqual({ ...first, replayed: true });
     expect(w.runs()).toBe(1);
-    expect(w.store.committed.clients.size).toBe(1);
+    expect(w.store.committed.clients.size).toBe(2);
   });
 
   it('commits the key, the operation and the answer together', async () => {
-    const w = world();
+    const w = await world();
     await w.run(w.operation());
     expect(w.store.committed.idempotency.get('1|k')?.response).toEqual(created);
-    expect(w.store.committed.clients.size).toBe(1);
+    expect(w.store.committed.clients.size).toBe(2);
   });
 
   it('refuses another fingerprint under a used key with idempotency-key-reuse, even where every error would be kept', async () => {
-    const w = world();
+    const w = await world();
     await w.run(w.operation());
     const keepAll = jest.fn(() => refused);
     await expect(w.run(w.operation(), 'fp-other', keepAll)).rejects.toMatchObject({ code: 'idempotency-key-reuse' });
@@ -51,17 +58,16 @@ describe('idempotent execution', () => {
   });
 
   it('rolls back what a refused operation wrote and keeps its refusal with the claim, in one transaction, for the repeat', async () => {
-    const w = world();
+    const w = await world();
     const first = await w.run(w.operation(new DomainError('incomplete-branch', 'rule broken')));
     expect(first).toMatchObject({ response: refused, replayed: false });
     expect(w.store.committed.clients.size).toBe(0);
-    expect(w.store.committed.customers.size).toBe(0);
     expect(await w.run(w.operation())).toMatchObject({ response: refused, replayed: true });
     expect(w.runs()).toBe(1);
   });
 
   it('rethrows an error that keeps nothing, leaves none of its writes and releases the key for the retry', async () => {
-    const w = world();
+    const w = await world();
     await expect(w.run(w.operation(new DomainError('validation', 'bad')))).rejects.toMatchObject({ code: 'validation' });
     await expect(w.run(w.operation(new Error('database went away')))).rejects.toThrow('database went away');
     expect(w.store.committed.clients.size).toBe(0);
@@ -71,7 +77,7 @@ describe('idempotent execution', () => {
   });
 
   it('runs the operation again once the key has expired', async () => {
-    const w = world();
+    const w = await world();
     await w.run(w.operation());
     w.clock.advance(IDEMPOTENCY_TTL_MS);
     expect(await w.run(w.operation())).toMatchObject({ replayed: false });

@@ -1,8 +1,7 @@
 import { createApplication, DEFAULT_PROVISIONING_POLICY, type ApplicationPorts } from '../src';
 import { ScriptedBankProvider } from './scripted-bank-provider';
 import { emptyTables, type Tables } from './in-memory/in-memory-tables';
-import { InMemoryUnitOfWork } from './in-memory/in-memory-unit-of-work';
-import { inMemoryQueries } from './in-memory/in-memory-queries';
+import { inMemoryStorage } from './in-memory/in-memory-storage';
 import { CodeEntityDirectory, FixedClock, PlainSecretHasher, ReadableTokenIssuer, SequentialSecretGenerator } from './fakes';
 import { fakeWebhookPorts, ScriptedWebhookSender } from './webhook-fakes';
 
@@ -16,15 +15,13 @@ export function inMemoryPorts(): ApplicationPorts & {
   const store = { committed: emptyTables() };
   const bank = new ScriptedBankProvider();
   const clock = new FixedClock();
-  const uow = new InMemoryUnitOfWork(store);
   const sender = new ScriptedWebhookSender();
   return {
-    uow,
+    ...inMemoryStorage(store),
     clock,
     hasher: new PlainSecretHasher(),
     secrets: new SequentialSecretGenerator(),
     tokens: new ReadableTokenIssuer(),
-    ...inMemoryQueries(uow),
     bank,
     entities: new CodeEntityDirectory(),
     provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: () => 0.5 },

@@ -14,7 +14,7 @@ export * from './in-memory/in-memory-route-settlement-repository';
 export * from './in-memory/in-memory-ledger';
 export * from './in-memory/in-memory-settlements';
 export * from './in-memory/in-memory-idempotency-repository';
-export * from './in-memory/in-memory-queries';
+export * from './in-memory/in-memory-storage';
 export * from './in-memory-application';
 export * from './builders';
 export * from './state-machine-matrix';

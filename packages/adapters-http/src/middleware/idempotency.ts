@@ -11,7 +11,7 @@ import {
   type StoredResponse,
 } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
-import { sendResponse, serialized, type AnswerHandler } from '../routes/answer';
+import { sendResponse, serialized, type KeyedHandler } from '../routes/answer';
 import { problemOfError } from './problem';
 import { ReplayCache } from './replay-cache';
 
@@ -93,14 +93,14 @@ interface KeyContext {
 }
 
 /**
- * `handler` under the request's Idempotency-Key: the application's idempotent execution runs it (SPEC
- * idempotency), a repeat is replayed, and completed answers are kept in `replays` too, so a repeat usually costs
+ * `handler` under the request's Idempotency-Key: the application's idempotent execution runs it on the use cases
+ * bound to the key's transaction (SPEC idempotency), a repeat is replayed, and completed answers are kept in `replays` too, so a repeat usually costs
  * no database round trip. Mount after the body is validated: the fingerprint covers the whitelisted body.
  */
-function idempotent({ app, clock, replays, atRest }: KeyContext, required: boolean, handler: AnswerHandler): RequestHandler {
+function idempotent({ app, clock, replays, atRest }: KeyContext, required: boolean, handler: KeyedHandler): RequestHandler {
   return async (req, res) => {
     const key = keyOf(req, required);
-    if (key === undefined) return sendResponse(res, serialized(await handler(req)));
+    if (key === undefined) return sendResponse(res, serialized(await handler(req, app)));
     const { credentialId } = authOf(req);
     const fingerprint = fingerprintOf(req);
     const cached = replays.get(credentialId, key, clock.now());
@@ -108,7 +108,12 @@ function idempotent({ app, clock, replays, atRest }: KeyContext, required: boole
       if (cached.fingerprint !== fingerprint) throw new IdempotencyKeyReuseError();
       return sendReplay(res, cached.response);
     }
-    const outcome = await app.idempotency.execution.run({ credentialId, key, fingerprint }, async () => serialized(await handler(req)), keptRefusal, atRest);
+    const outcome = await app.idempotency.execution.run(
+      { credentialId, key, fingerprint },
+      async (bound) => serialized(await handler(req, bound)),
+      keptRefusal,
+      atRest,
+    );
     replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
     if (outcome.replayed) sendReplay(res, outcome.response);
     else sendResponse(res, outcome.response);
@@ -162,9 +167,9 @@ export interface IdempotencyKeys {
   /** Ahead of steps outside the key's transaction: a key already answered replays or is refused as reused here. */
   answeredEarlier(key: 'required' | 'optional'): RequestHandler;
   /** `handler` where the Idempotency-Key header must be present (SPEC: creations of money-bearing resources). */
-  required(handler: AnswerHandler): RequestHandler;
+  required(handler: KeyedHandler): RequestHandler;
   /** `handler` under the Idempotency-Key when one is sent. */
-  optional(handler: AnswerHandler): RequestHandler;
+  optional(handler: KeyedHandler): RequestHandler;
   /** These handlers, for answers that carry what must not rest in clear: stored as `atRest` seals them. */
   sealedBy(atRest: AnswerAtRest): IdempotencyKeys;
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { StoredResponse } from '@rcs/domain';
+import type { StoredResponse, UseCases } from '@rcs/domain';
 import { jsonText } from '../mappers/json-amount';
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
 
@@ -12,6 +12,12 @@ export interface Answer {
 }
 
 export type AnswerHandler = (req: Request) => Promise<Answer>;
+
+/**
+ * A handler of a write that may come under an Idempotency-Key: it calls the use cases it is handed, which are
+ * bound to the key's transaction when a key came, so the write, its events and the stored answer commit together.
+ */
+export type KeyedHandler = (req: Request, app: UseCases) => Promise<Answer>;
 
 export const ok = (body: unknown): Answer => ({ status: 200, body });
 

@@ -32,7 +32,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/associates',
     write,
-    ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
+    ...keyedBody(keys, 'optional', AssociateBody, async (req, app) => {
       const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body as AssociateBody) };
       const { associate, created } = await app.associates.register.execute(input);
       return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
@@ -52,7 +52,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/associates/:id',
     write,
-    ...keyedBody(keys, 'optional', AssociateBody, async (req) => {
+    ...keyedBody(keys, 'optional', AssociateBody, async (req, app) => {
       return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body as AssociateBody) })));
     }),
   );
@@ -60,7 +60,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.delete(
     '/associates/:id',
     write,
-    keys.optional(async (req) => {
+    keys.optional(async (req, app) => {
       await app.associates.disable.execute(target(req));
       return noContent();
     }),
@@ -69,7 +69,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/associates/:id/activations',
     write,
-    keys.optional(async (req) => ok(associateResponse(await app.associates.activate.execute(target(req))))),
+    keys.optional(async (req, app) => ok(associateResponse(await app.associates.activate.execute(target(req))))),
   );
 
   return router;

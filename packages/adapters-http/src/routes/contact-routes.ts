@@ -41,7 +41,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
       keys,
       'optional',
       ContactBody,
-      async (req) => {
+      async (req, app) => {
         const contact = await app.contacts.create.execute(input(req));
         return created(contactResponse(contact), `/v1/contacts/${contact.id}`);
       },
@@ -60,7 +60,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
       keys,
       'optional',
       ContactBody,
-      async (req) => ok(contactResponse(await app.contacts.replace.execute({ ...input(req), ...target(req) }))),
+      async (req, app) => ok(contactResponse(await app.contacts.replace.execute({ ...input(req), ...target(req) }))),
       resolveDestination,
     ),
   );
@@ -68,7 +68,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
   router.delete(
     '/contacts/:id',
     write,
-    keys.optional(async (req) => {
+    keys.optional(async (req, app) => {
       await app.contacts.delete.execute(target(req));
       return noContent();
     }),

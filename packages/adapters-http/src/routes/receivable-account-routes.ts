@@ -52,7 +52,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts',
     write,
-    ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req) => {
+    ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req, app) => {
       const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...(req.body as OpenReceivableAccountBody) });
       return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
     }),
@@ -61,7 +61,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts/batches',
     write,
-    ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req) => {
+    ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req, app) => {
       const results = await app.receivableAccounts.openBatch.execute({
         customerId: authOf(req).customerId,
         items: (req.body as OpenReceivableAccountsBatchBody).items,
@@ -78,7 +78,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/receivable-accounts/:id',
     write,
-    ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req) => {
+    ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req, app) => {
       return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
     }),
   );
@@ -86,7 +86,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.delete(
     '/receivable-accounts/:id',
     write,
-    keys.optional(async (req) => {
+    keys.optional(async (req, app) => {
       await app.receivableAccounts.disable.execute(target(req));
       return noContent();
     }),
@@ -95,7 +95,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts/:id/activations',
     write,
-    keys.optional(async (req) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))),
+    keys.optional(async (req, app) => ok(receivableAccountResponse(await app.receivableAccounts.activate.execute(target(req))))),
   );
 
   for (const owner of ['client', 'associate'] as const) {

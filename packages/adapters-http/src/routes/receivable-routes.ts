@@ -39,7 +39,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivables',
     write,
-    ...keyedBody(keys, 'required', ReceivableBody, async (req) => {
+    ...keyedBody(keys, 'required', ReceivableBody, async (req, app) => {
       const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body as ReceivableBody));
       return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
     }),
@@ -48,7 +48,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivables/batches',
     write,
-    ...keyedBody(keys, 'required', ReceivableBatchBody, async (req) => {
+    ...keyedBody(keys, 'required', ReceivableBatchBody, async (req, app) => {
       const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, (req.body as ReceivableBatchBody).items) });
       return ok(batchResults(results, 'receivable', receivableResponse));
     }),
@@ -61,7 +61,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/receivables/:id',
     write,
-    ...keyedBody(keys, 'optional', ReceivableEditBody, async (req) => {
+    ...keyedBody(keys, 'optional', ReceivableEditBody, async (req, app) => {
       const body = req.body as ReceivableEditBody;
       const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = body;
       const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
@@ -72,7 +72,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.patch(
     '/receivables/:id/status',
     write,
-    ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req) => {
+    ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req, app) => {
       const { status } = req.body as ReceivableStatusBody;
       return ok(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
     }),

@@ -2,7 +2,7 @@ import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
 import type { BatchOutcome, Page } from '@rcs/domain';
 import type { IdempotencyKeys } from '../middleware/idempotency';
-import type { AnswerHandler } from './answer';
+import type { KeyedHandler } from './answer';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
 import { cursorOf } from '../dto/page-cursor';
@@ -26,7 +26,7 @@ export function keyedBody<T extends object>(
   keys: IdempotencyKeys,
   key: 'required' | 'optional',
   dto: ClassConstructor<T>,
-  handler: AnswerHandler,
+  handler: KeyedHandler,
   ...outside: RequestHandler[]
 ): RequestHandler[] {
   const early = outside.length === 0 ? [] : [keys.answeredEarlier(key), ...outside];

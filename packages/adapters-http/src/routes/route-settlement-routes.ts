@@ -23,7 +23,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/route-settlements',
     write,
-    ...keyedBody(keys, 'optional', RouteSettlementBody, async (req) => {
+    ...keyedBody(keys, 'optional', RouteSettlementBody, async (req, app) => {
       const customerId = authOf(req).customerId;
       const { record, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
       return upserted(created, `/v1/route-settlements/${encodeURIComponent(record.settlement.routeCode)}`, routeSettlementResponse(record));

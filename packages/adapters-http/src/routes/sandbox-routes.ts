@@ -34,7 +34,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/sandbox/collections',
     requireScope('receivable-accounts:write'),
-    ...keyedBody(keys, 'optional', CollectionBody, async (req) => {
+    ...keyedBody(keys, 'optional', CollectionBody, async (req, app) => {
       const body = req.body as CollectionBody;
       const movement = await app.collections.record.execute({
         customerId: authOf(req).customerId,
@@ -59,7 +59,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     '/sandbox/expiration-runs',
     receivablesWrite,
     noBodyAsEmpty,
-    ...keyedBody(keys, 'optional', ExpirationRunBody, async (req) => {
+    ...keyedBody(keys, 'optional', ExpirationRunBody, async (req, app) => {
       const { date } = req.body as ExpirationRunBody;
       const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
       return created({ expiredReceivables });

@@ -37,7 +37,7 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/transfers',
     write,
-    ...keyedBody(keys, 'required', TransferBody, async (req) => {
+    ...keyedBody(keys, 'required', TransferBody, async (req, app) => {
       const body = req.body as TransferBody;
       const { customerId, credentialId } = authOf(req);
       const transfer = await app.transfers.create.execute({ ...body, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
@@ -52,19 +52,19 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/transfers/:id/cancellations',
     write,
-    keys.optional(async (req) => ok(transferResponse(await app.transfers.cancel.execute(target(req))))),
+    keys.optional(async (req, app) => ok(transferResponse(await app.transfers.cancel.execute(target(req))))),
   );
 
   router.post(
     '/transfers/:id/approvals',
     approve,
-    keys.optional(async (req) => ok(transferResponse(await app.transfers.approve.execute(decision(req))))),
+    keys.optional(async (req, app) => ok(transferResponse(await app.transfers.approve.execute(decision(req))))),
   );
 
   router.post(
     '/transfers/:id/rejections',
     approve,
-    keys.optional(async (req) => ok(transferResponse(await app.transfers.reject.execute(decision(req))))),
+    keys.optional(async (req, app) => ok(transferResponse(await app.transfers.reject.execute(decision(req))))),
   );
 
   return router;

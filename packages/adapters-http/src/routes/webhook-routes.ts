@@ -27,7 +27,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks',
     write,
-    ...keyedBody(secretKeys, 'optional', WebhookBody, async (req) => {
+    ...keyedBody(secretKeys, 'optional', WebhookBody, async (req, app) => {
       const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
       return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
     }),
@@ -40,7 +40,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/webhooks/:id',
     write,
-    ...keyedBody(keys, 'optional', UpdateWebhookBody, async (req) =>
+    ...keyedBody(keys, 'optional', UpdateWebhookBody, async (req, app) =>
       ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
     ),
   );
@@ -48,7 +48,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.delete(
     '/webhooks/:id',
     write,
-    keys.optional(async (req) => {
+    keys.optional(async (req, app) => {
       await app.webhooks.delete.execute(target(req));
       return noContent();
     }),
@@ -57,19 +57,19 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks/:id/pauses',
     write,
-    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.pause.execute(target(req))))),
+    keys.optional(async (req, app) => ok(webhookResponse(await app.webhooks.pause.execute(target(req))))),
   );
 
   router.post(
     '/webhooks/:id/activations',
     write,
-    keys.optional(async (req) => ok(webhookResponse(await app.webhooks.activate.execute(target(req))))),
+    keys.optional(async (req, app) => ok(webhookResponse(await app.webhooks.activate.execute(target(req))))),
   );
 
   router.post(
     '/webhooks/:id/secret-rotations',
     write,
-    secretKeys.optional(async (req) => {
+    secretKeys.optional(async (req, app) => {
       const { webhook, secret } = await app.webhooks.rotateSecret.execute(target(req));
       return ok(webhookResponse(webhook, secret));
     }),

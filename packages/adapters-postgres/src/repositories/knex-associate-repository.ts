@@ -118,7 +118,7 @@ export class KnexAssociateRepository implements AssociateRepository {
 }
 
 export class KnexAssociateQueries implements AssociateQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Associate | undefined> {

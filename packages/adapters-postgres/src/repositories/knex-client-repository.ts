@@ -96,7 +96,7 @@ export class KnexClientRepository implements ClientRepository {
 }
 
 export class KnexClientQueries implements ClientQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Client | undefined> {

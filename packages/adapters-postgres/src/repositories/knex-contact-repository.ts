@@ -102,7 +102,7 @@ export class KnexContactRepository implements ContactRepository {
 const COUNTED: CountedList<ContactListFilter> = { list: 'contacts', scopes: {}, status: null };
 
 export class KnexContactQueries implements ContactQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Contact | undefined> {

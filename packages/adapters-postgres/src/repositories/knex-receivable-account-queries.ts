@@ -17,7 +17,7 @@ const toRecord = (row: Row): ReceivableAccountRecord => ({
 const COUNTED: CountedList<ReceivableAccountListFilter> = { list: 'receivable_accounts', scopes: { clientId: 'client', associateId: 'associate' } };
 
 export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   private base(): Knex.QueryBuilder {

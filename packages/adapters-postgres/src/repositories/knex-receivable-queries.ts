@@ -29,7 +29,7 @@ const COUNTED: CountedList<ReceivableListFilter> = {
 const BY_STATUS = { column: 'status', values: RECEIVABLE_STATUSES };
 
 export class KnexReceivableQueries implements ReceivableQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Receivable | undefined> {

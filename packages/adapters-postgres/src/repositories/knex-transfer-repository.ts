@@ -115,7 +115,7 @@ const EXACT: ReadonlyArray<[string, keyof TransferListFilter]> = [
 const COUNTED: CountedList<TransferListFilter> = { list: 'transfers', scopes: {} };
 
 export class KnexTransferQueries implements TransferQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Transfer | undefined> {

@@ -132,7 +132,7 @@ const COUNTED: CountedList<WebhookListFilter> = { list: 'webhooks', scopes: {}, 
 const COUNTED_DELIVERIES: CountedList<WebhookDeliveryListFilter> = { list: 'webhook_deliveries', scopes: { webhookId: 'webhook' } };
 
 export class KnexWebhookQueries implements WebhookQueries {
-  /** `db` gives the ambient transaction when there is one (KnexUnitOfWork.executor), else the pool. */
+  /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
 
   async get(id: number): Promise<Webhook | undefined> {

@@ -14,7 +14,7 @@ export class PollingWorker {
   private wokenWhileRunning = false;
   /**
    * Passes run in the async context the worker was created in. wake() is called from inside requests, and a
-   * timer set there would otherwise carry the request's context, ambient transaction included, into the pass.
+   * timer set there would otherwise carry the request's async context (what travels with it) into every pass.
    */
   private readonly runTick = AsyncResource.bind(() => void this.tick());
 

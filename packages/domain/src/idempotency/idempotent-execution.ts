@@ -40,16 +40,23 @@ export class IdempotencyKeyReuseError extends DomainError {
   }
 }
 
+/** What runs under a key: the key's unit of work and the work's use cases, both bound to the key's transaction. */
+type KeyScope = Pick<TransactionScope, 'idempotency'>;
+
+/** Opens the key's transaction and hands `work` the use cases bound to it and its unit of work. */
+export type OpenKeyTransaction<UseCases> = <T>(work: (useCases: UseCases, uow: UnitOfWork<KeyScope>) => Promise<T>) => Promise<T>;
+
 /**
- * SPEC idempotency: the key is claimed in the transaction that runs the operation (its use cases join it), so
- * the key, the change, its events and the stored answer commit together; the same key and fingerprint replays the
- * stored answer; another fingerprint is idempotency-key-reuse; a concurrent duplicate waits for the first (up to
- * the lock timeout) and replays it.
+ * SPEC idempotency: the key is claimed in the transaction that runs the operation (the operation is handed the use
+ * cases bound to it), so the key, the change, its events and the stored answer commit together; the same key and
+ * fingerprint replays the stored answer; another fingerprint is idempotency-key-reuse; a concurrent duplicate
+ * waits for the first (up to the lock timeout) and replays it.
  */
-export class IdempotentExecution {
+export class IdempotentExecution<UseCases> {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'idempotency'>>,
+    private readonly uow: UnitOfWork<KeyScope>,
     private readonly clock: Clock,
+    private readonly begin: OpenKeyTransaction<UseCases>,
   ) {}
 
   /**
@@ -76,23 +83,27 @@ export class IdempotentExecution {
    */
   run(
     request: IdempotentRequest,
-    operation: () => Promise<StoredResponse>,
+    operation: (useCases: UseCases) => Promise<StoredResponse>,
     keptRefusal: (error: unknown) => StoredResponse | undefined,
     atRest: AnswerAtRest = IN_CLEAR,
   ): Promise<IdempotentOutcome> {
     const now = this.clock.now();
     const claim: IdempotencyClaimRequest = { ...request, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    return this.uow.run(async (tx) => {
-      const claimed = await tx.idempotency.claim(claim);
-      if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
-      if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
-      const response = await this.uow.isolated(operation).catch((error: unknown) => {
-        const refusal = keptRefusal(error);
-        if (refusal === undefined) throw error;
-        return refusal;
-      });
-      await tx.idempotency.complete(claim.credentialId, claim.key, atRest.seal(response));
-      return { response, replayed: false, expiresAt: claim.expiresAt };
-    });
+    return this.begin((useCases, uow) =>
+      uow.run(async (tx) => {
+        const claimed = await tx.idempotency.claim(claim);
+        if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
+        if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
+        const response = await uow
+          .isolated(() => operation(useCases))
+          .catch((error: unknown) => {
+            const refusal = keptRefusal(error);
+            if (refusal === undefined) throw error;
+            return refusal;
+          });
+        await tx.idempotency.complete(claim.credentialId, claim.key, atRest.seal(response));
+        return { response, replayed: false, expiresAt: claim.expiresAt };
+      }),
+    );
   }
 }

@@ -23,11 +23,19 @@ export function changeOwned<E extends Changeable, Scope extends { readonly outbo
   target: { readonly customerId: number; readonly id: number; readonly resource: string },
   apply: (current: E, tx: Scope) => Promise<E> | E,
 ): Promise<E> {
-  return uow.run(async (tx) => {
-    const current = ownedBy(await repository(tx).getForUpdate(target.id), target.customerId, target.resource, target.id);
-    const next = await apply(current, tx);
-    await repository(tx).update(next);
-    if (next.events?.length) await tx.outbox.record(next.events);
-    return next;
-  });
+  return uow.run((tx) => changeOwnedIn(tx, repository, target, apply));
+}
+
+/** changeOwned in a transaction already open, for a use case whose answer reads more in it after the change. */
+export async function changeOwnedIn<E extends Changeable, Scope extends { readonly outbox: Outbox }>(
+  tx: Scope,
+  repository: (tx: Scope) => LockingRepository<E>,
+  target: { readonly customerId: number; readonly id: number; readonly resource: string },
+  apply: (current: E, tx: Scope) => Promise<E> | E,
+): Promise<E> {
+  const current = ownedBy(await repository(tx).getForUpdate(target.id), target.customerId, target.resource, target.id);
+  const next = await apply(current, tx);
+  await repository(tx).update(next);
+  if (next.events?.length) await tx.outbox.record(next.events);
+  return next;
 }

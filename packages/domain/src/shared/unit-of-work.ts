@@ -4,30 +4,45 @@
  * every one the full scope (`TransactionScope`). `run` commits when `work` resolves and rolls everything back
  * when it throws.
  *
- * A `run` started inside another one (same async flow) joins that transaction: no savepoint, so no extra round
- * trips on the hot path. If the joined work throws, the transaction becomes rollback-only: it can no longer
- * commit, even if the outer work catches the error, so a failed step never leaves half its writes behind.
- * Work that must survive its own failure (a batch item) asks for `isolated`.
+ * A unit of work is free or bound, and nothing about it travels with the async flow: whoever must join a
+ * transaction is handed the unit of work bound to it (the storage's `begin`). A free one's `run` is a transaction
+ * of its own. A bound one's `run` joins its transaction: no savepoint, so no extra round trips on the hot path. If
+ * the joined work throws, the transaction becomes rollback-only: it can no longer commit, even if the outer work
+ * catches the error, so a failed step never leaves half its writes behind. Work that must survive its own failure
+ * (a batch item) asks for `isolated`.
  */
 export interface UnitOfWork<out Scope> {
   run<T>(work: (tx: Scope) => Promise<T>): Promise<T>;
   /**
-   * Runs `work` so that its failure undoes only its own writes and leaves the open transaction usable (a
-   * savepoint); with no transaction open, `work` runs as it is (its own `run`s are then transactions). A write
-   * that an adapter sends without waiting (an event) and that fails once `work` has resolved is a fault, not the
-   * work's answer: it fails the whole transaction, which then cannot commit.
+   * Runs `work` so that its failure undoes only its own writes and leaves the bound transaction usable (a
+   * savepoint, in which this unit of work's runs take place until `work` settles; isolated work nests but never
+   * runs side by side on one transaction); on a free unit of work, `work` runs as it is (its own `run`s are then
+   * transactions). A write that an adapter sends without waiting (an event) and that fails once `work` has
+   * resolved is a fault, not the work's answer: it fails the whole transaction, which then cannot commit.
    */
   isolated<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Whether a transaction is open in this async flow, so a `run` would join it. Work that runs `run`s side by side
-   * asks first: joined, they share one transaction, whose own row locks neither block nor skip each other.
+   * Whether this unit of work is bound to an open transaction, so its `run`s join it. Work that runs `run`s side
+   * by side asks first: joined, they share one transaction, whose own row locks neither block nor skip each other.
    */
   inTransaction(): boolean;
+  /**
+   * Hands `work` a unit of work bound to one transaction: a free one opens it (committed when `work` resolves), a
+   * bound one hands itself. For a use case whose own steps must join its transaction (a savepoint within it).
+   */
+  begin<T>(work: (bound: UnitOfWork<Scope>) => Promise<T>): Promise<T>;
 }
 
-/** Thrown by the outermost `run` when joined work failed and the transaction was marked rollback-only. */
+/** Thrown by the transaction's end when joined work failed and the transaction was marked rollback-only. */
 export class RollbackOnlyError extends Error {
   constructor(cause: unknown) {
     super('the transaction is rollback-only: work joined to it failed, so it was rolled back', { cause });
+  }
+}
+
+/** Thrown by a bound unit of work asked to run after its transaction ended (work that outlived it kept it). */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super('this unit of work is bound to a transaction that has ended: work that outlives it needs a free one');
   }
 }

@@ -1,8 +1,7 @@
-import { DEFAULT_CUSTOMER_SETTINGS, type ApplicationQueries, type DomainEvent, type TransactionScope, type UnitOfWork } from '../../src';
+import { DEFAULT_CUSTOMER_SETTINGS, type DomainEvent, type StoragePorts } from '../../src';
 
 /** What an adapter under contract offers; each adapter's test file builds one. */
-export interface RepositoryHarness extends ApplicationQueries {
-  readonly uow: UnitOfWork<TransactionScope>;
+export interface RepositoryHarness extends StoragePorts {
   /** Events stored by the outbox, oldest first. */
   readOutbox(customerId: number): Promise<ReadonlyArray<DomainEvent & { id: string }>>;
   close(): Promise<void>;

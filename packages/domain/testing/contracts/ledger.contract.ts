@@ -213,8 +213,7 @@ export function ledgerContract(factory: HarnessFactory): void {
         [b.account.id, 700n],
         [c.account.id, 11n],
       ]);
-      const cycle = new RunSettlementCycle(ctx.h.uow, new FixedClock(at(5)));
-      const result = await ctx.h.uow.run(() => cycle.execute({ customerId, chunkSize: 1 }));
+      const result = await ctx.h.begin(({ uow }) => new RunSettlementCycle(uow, new FixedClock(at(5))).execute({ customerId, chunkSize: 1 }));
       expect(result).toEqual({ settlements: 3, settledReceivables: 0, settledAmountMinor: 1_211n });
       const settled = await ctx.h.settlementQueries.list({ customerId }, { page: 1, count: 20 });
       const byAccount = settled.items.map((s) => [s.receivableAccountId, s.amountMinor] as const).sort(([x], [y]) => x - y);

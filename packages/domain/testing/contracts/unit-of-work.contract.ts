@@ -1,4 +1,4 @@
-import { Client, RollbackOnlyError } from '../../src';
+import { Client, RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
 import { aClientDetails, validTaxId } from '../builders';
 import { useHarness, type HarnessFactory } from './harness';
 
@@ -72,9 +72,9 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       const before = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000004) }), T0);
       const partial = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000005) }), T0);
       await expect(
-        ctx.h.uow.run(async (tx) => {
-          await tx.clients.insertIfAbsent(before);
-          await ctx.h.uow
+        ctx.h.begin(async ({ uow }) => {
+          await uow.run((tx) => tx.clients.insertIfAbsent(before));
+          await uow
             .run(async (inner) => {
               await inner.clients.insertIfAbsent(partial);
               throw new Error('inner failure');
@@ -90,11 +90,11 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       const customerId = await ctx.newCustomer();
       const kept = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000001) }), T0);
       const undone = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000002) }), T0);
-      await ctx.h.uow.run(async (tx) => {
-        await tx.clients.insertIfAbsent(kept);
+      await ctx.h.begin(async ({ uow }) => {
+        await uow.run((tx) => tx.clients.insertIfAbsent(kept));
         await expect(
-          ctx.h.uow.isolated(() =>
-            ctx.h.uow.run(async (inner) => {
+          uow.isolated(() =>
+            uow.run(async (inner) => {
               await inner.clients.insertIfAbsent(undone);
               throw new Error('inner failure');
             }),
@@ -105,25 +105,40 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(listed.items.map((c) => c.toSnapshot().taxId)).toEqual([kept.taxId]);
     });
 
-    it('gives work that outlived its transaction (a timer set inside it) a transaction of its own', async () => {
+    it("lets bound reads see the transaction's uncommitted writes, isolated ones included, and free reads only what committed", async () => {
+      const customerId = await ctx.newCustomer();
+      const first = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000010) }), T0);
+      const second = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000020) }), T0);
+      const taxIds = (page: { items: ReadonlyArray<Client> }) => page.items.map((c) => c.toSnapshot().taxId).sort();
+      const seen = await ctx.h.begin(async (bound) => {
+        await bound.uow.run((tx) => tx.clients.insertIfAbsent(first));
+        const inIsolated = await bound.uow.isolated(async () => {
+          await bound.uow.run((tx) => tx.clients.insertIfAbsent(second));
+          return taxIds(await bound.clientQueries.list({ customerId }, { page: 1, count: 20 }));
+        });
+        const free = taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }));
+        return { inIsolated, free, afterIsolated: taxIds(await bound.clientQueries.list({ customerId }, { page: 1, count: 20 })) };
+      });
+      expect(seen).toEqual({ inIsolated: [first.taxId, second.taxId].sort(), free: [], afterIsolated: [first.taxId, second.taxId].sort() });
+      expect(taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }))).toEqual([first.taxId, second.taxId].sort());
+    });
+
+    it('refuses work that outlived its transaction on the bound unit of work, and the free one gives it a transaction of its own', async () => {
       const customerId = await ctx.newCustomer();
       const draft = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000003) }), T0);
-      let leaked!: Promise<{ client: Client }>;
-      await ctx.h.uow.run(async () => {
-        leaked = new Promise((resolve, reject) => {
-          setTimeout(() => {
-            ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft)).then(resolve, reject);
-          }, 20);
-        });
+      let bound!: UnitOfWork<TransactionScope>;
+      await ctx.h.begin(async ({ uow }) => {
+        bound = uow;
       });
-      const { client } = await leaked;
+      await expect(bound.run((tx) => tx.clients.insertIfAbsent(draft))).rejects.toBeInstanceOf(TransactionEndedError);
+      const { client } = await ctx.h.uow.run((tx) => tx.clients.insertIfAbsent(draft));
       expect((await ctx.h.clientQueries.get(client.id))?.toSnapshot().taxId).toBe(draft.taxId);
     });
 
-    it('tells work whether a transaction is open in its async flow', async () => {
+    it('tells work whether its unit of work is bound to an open transaction', async () => {
       expect(ctx.h.uow.inTransaction()).toBe(false);
-      expect(await ctx.h.uow.run(() => Promise.resolve(ctx.h.uow.inTransaction()))).toBe(true);
-      expect(ctx.h.uow.inTransaction()).toBe(false);
+      expect(await ctx.h.begin((bound) => Promise.resolve(bound.uow.inTransaction()))).toBe(true);
+      expect(await ctx.h.uow.run(() => Promise.resolve(ctx.h.uow.inTransaction()))).toBe(false);
     });
 
     it('builds only the repositories a transaction touches', async () => {

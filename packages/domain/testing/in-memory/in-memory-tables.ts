@@ -113,7 +113,7 @@ export interface TablesSource {
 /** The working copy a transaction reads and writes; a savepoint swaps `tables` back on failure. */
 export interface TablesRef {
   tables: Tables;
-  /** Set once the transaction committed or rolled back: a callback that outlived it must not join it. */
+  /** Set once the transaction committed or rolled back: work that outlived it must not run on it. */
   ended?: boolean;
   /** Set when joined work failed: the transaction must roll back (see UnitOfWork). */
   rollbackOnly?: { cause: unknown };

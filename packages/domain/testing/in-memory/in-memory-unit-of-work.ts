@@ -1,39 +1,43 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { RollbackOnlyError, type TransactionScope, type UnitOfWork } from '../../src';
-import type { Tables, TablesRef } from './in-memory-tables';
+import { RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
+import type { Tables, TablesRef, TablesSource } from './in-memory-tables';
 import { inMemoryScope } from './in-memory-scope';
 
 /**
  * Real isolation, so the fake never promises what PostgreSQL would not keep: transactions run one at a time on a
- * copy of the committed tables and replace them only on success. A nested run joins; `isolated` is a savepoint.
+ * copy of the committed tables and replace them only on success. Free: each `run` is a transaction of its own and
+ * reads see committed tables; `begin` hands a unit of work bound to one transaction, as PostgreSQL's does.
  */
-export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
-  private readonly ambient = new AsyncLocalStorage<TablesRef>();
+export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesSource {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: { committed: Tables }) {}
 
-  /** The tables a read sees: the working copy of the transaction open in this async flow, else the committed ones. */
   visibleTables(): Tables {
-    return this.open()?.tables ?? this.store.committed;
+    return this.store.committed;
   }
 
   run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    const outer = this.open();
-    if (outer) return this.join(outer, work);
+    return this.begin((bound) => bound.run(work));
+  }
+
+  isolated<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  inTransaction(): boolean {
+    return false;
+  }
+
+  begin<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
     const turn = this.queue.then(() => this.transaction(work));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
 
-  inTransaction(): boolean {
-    return this.open() !== undefined;
-  }
-
-  private async transaction<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
     const ref: TablesRef = { tables: structuredClone(this.store.committed) };
     try {
-      const result = await this.ambient.run(ref, () => work(inMemoryScope(ref)));
+      const result = await work(new BoundInMemoryUnitOfWork(ref));
       if (ref.rollbackOnly) throw new RollbackOnlyError(ref.rollbackOnly.cause);
       this.store.committed = ref.tables;
       return result;
@@ -41,13 +45,18 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
       ref.ended = true;
     }
   }
+}
 
-  private open(): TablesRef | undefined {
-    const ref = this.ambient.getStore();
-    return ref && !ref.ended ? ref : undefined;
+/** Bound to one transaction's working copy: runs join it, reads see it, `isolated` is a savepoint. */
+export class BoundInMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesSource {
+  constructor(private readonly ref: TablesRef) {}
+
+  visibleTables(): Tables {
+    return this.open().tables;
   }
 
-  private async join<T>(ref: TablesRef, work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+  async run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    const ref = this.open();
     try {
       return await work(inMemoryScope(ref));
     } catch (error) {
@@ -58,7 +67,6 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
 
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const ref = this.open();
-    if (!ref) return work();
     const before = { tables: structuredClone(ref.tables), rollbackOnly: ref.rollbackOnly };
     try {
       return await work();
@@ -67,5 +75,18 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope> {
       ref.rollbackOnly = before.rollbackOnly;
       throw error;
     }
+  }
+
+  inTransaction(): boolean {
+    return true;
+  }
+
+  begin<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
+  private open(): TablesRef {
+    if (this.ref.ended) throw new TransactionEndedError();
+    return this.ref;
   }
 }

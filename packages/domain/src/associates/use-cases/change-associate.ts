@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import { ValidationError } from '../../shared/domain-error';
-import { changeOwned } from '../../shared/change-owned';
+import { changeOwned, changeOwnedIn } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { Associate, AssociateDetails } from '../associate';
@@ -11,15 +11,16 @@ interface Target {
   readonly associateId: number;
 }
 
-const change = <Scope extends Pick<TransactionScope, 'associates' | 'outbox'>>(
-  uow: UnitOfWork<Scope>,
-  target: Target,
-  apply: (associate: Associate, tx: Scope) => Promise<Associate> | Associate,
-) => changeOwned(uow, (tx) => tx.associates, { customerId: target.customerId, id: target.associateId, resource: 'associate' }, apply);
+type Scope = Pick<TransactionScope, 'associates' | 'outbox'>;
+
+const owned = (target: Target) => ({ customerId: target.customerId, id: target.associateId, resource: 'associate' });
+const associates = (tx: Scope) => tx.associates;
+
+const change = (uow: UnitOfWork<Scope>, target: Target, apply: (associate: Associate) => Associate) => changeOwned(uow, associates, owned(target), apply);
 
 export class ReplaceAssociate {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
+    private readonly uow: UnitOfWork<Scope>,
     private readonly clock: Clock,
   ) {}
 
@@ -29,7 +30,7 @@ export class ReplaceAssociate {
       // wait for one another instead of each holding one lock and deadlocking on the other.
       const parentId = input.details.parentAssociateId;
       if (parentId !== null && parentId < input.associateId) await tx.associates.getForShare(parentId);
-      return change(this.uow, input, async (current) => {
+      return changeOwnedIn(tx, associates, owned(input), async (current) => {
         const next = current.replaceDetails(input.details, this.clock.now());
         await assertUsableParent(tx, input.customerId, parentId);
         if (parentId !== null && (await tx.associates.supervisorChain(parentId)).includes(current.id)) {
@@ -44,7 +45,7 @@ export class ReplaceAssociate {
 /** Soft delete: status DISABLED, history kept. */
 export class DisableAssociate {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
+    private readonly uow: UnitOfWork<Scope>,
     private readonly clock: Clock,
   ) {}
 
@@ -55,7 +56,7 @@ export class DisableAssociate {
 
 export class ActivateAssociate {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'associates' | 'outbox'>>,
+    private readonly uow: UnitOfWork<Scope>,
     private readonly clock: Clock,
   ) {}
 

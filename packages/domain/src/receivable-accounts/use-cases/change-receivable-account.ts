@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { parseAlias } from '../../shared/bank-account-number';
-import { changeOwned } from '../../shared/change-owned';
+import { changeOwnedIn } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../receivable-account';
@@ -16,31 +16,33 @@ interface Target {
   readonly accountId: number;
 }
 
-/** changeOwned, storing the move's event with the account as GET answers it (the entity cannot know its stats). */
-const change = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
-  uow: UnitOfWork<Scope>,
+type AccountScope = Pick<TransactionScope, 'receivableAccounts' | 'outbox'>;
+
+/** changeOwnedIn, storing the move's event with the account as GET answers it (the entity cannot know its stats). */
+const change = <Scope extends AccountScope>(
+  tx: Scope,
   target: Target,
   apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount> | ReceivableAccount,
 ) =>
-  changeOwned(
-    uow,
-    (tx) => tx.receivableAccounts,
+  changeOwnedIn(
+    tx,
+    (scope) => scope.receivableAccounts,
     { customerId: target.customerId, id: target.accountId, resource: 'receivable account' },
-    async (current, tx) => {
-      const next = await apply(current, tx);
-      await recordAccountEvent(tx, next);
+    async (current, scope) => {
+      const next = await apply(current, scope);
+      await recordAccountEvent(scope, next);
       return next;
     },
   );
 
 /** The change, and the changed account's pending sum read in its transaction: all its answer needs. */
-const changeWithStats = <Scope extends Pick<TransactionScope, 'receivableAccounts' | 'outbox'>>(
+const changeWithStats = <Scope extends AccountScope>(
   uow: UnitOfWork<Scope>,
   target: Target,
   apply: (account: ReceivableAccount, tx: Scope) => Promise<ReceivableAccount> | ReceivableAccount,
 ) =>
   uow.run(async (tx): Promise<ReceivableAccountWithStats> => {
-    const account = await change(uow, target, apply);
+    const account = await change(tx, target, apply);
     return { account, pendingAmountMinor: await tx.receivableAccounts.pendingAmountMinor(account.id) };
   });
 
@@ -84,7 +86,7 @@ export class DisableReceivableAccount {
   ) {}
 
   execute(input: Target): Promise<ReceivableAccount> {
-    return change(this.uow, input, (current) => current.disable(this.clock.now()));
+    return this.uow.run((tx) => change(tx, input, (current) => current.disable(this.clock.now())));
   }
 }
 

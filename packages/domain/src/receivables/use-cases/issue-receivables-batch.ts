@@ -2,17 +2,16 @@ import { DomainError } from '../../shared/domain-error';
 import type { BatchOutcome } from '../../shared/batch';
 import type { Clock } from '../../shared/clock';
 import { retryingLostRaces } from '../../shared/lost-races';
-import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { alreadyExists, ownReceivingAccount, receivingAccount, usableAssociate } from '../../receivable-accounts/use-cases/account-parties';
+import { ownReceivingAccount, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import type { AccountOwner } from '../../receivable-accounts/owner';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
-import { Receivable, type NewReceivable, type ReceivableStatus } from '../receivable';
+import { Receivable, type NewReceivable } from '../receivable';
 import { duplicatedLegalNumber } from '../receivable-repository';
-import { isPositive } from '../receivable-type';
 import { loadReferences, type BatchReferences } from './batch-references';
 import type { IssueReceivableInput } from './issue-receivable';
-import { assertIssuable, associateConflict, draftOf, routeSettlementIdOf, unmatchingClient } from './issue-rules';
+import { checkIssue, type IssueLookups } from './issue-rules';
 
 type BatchScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
 
@@ -43,12 +42,16 @@ export class IssueReceivablesBatch {
     // stored, and answers that item 409), or chose this batch as a deadlock's victim.
     return retryingLostRaces(
       this.uow,
-      () => this.uow.run((tx) => this.issue(tx, input.items)),
+      () => this.uow.begin((uow) => uow.run((tx) => this.issue(uow, tx, input.items))),
       (error) => error instanceof RaceLost,
     );
   }
 
-  private async issue(tx: BatchScope, items: ReadonlyArray<IssueReceivableInput | DomainError>): Promise<BatchOutcome<Receivable>[]> {
+  private async issue(
+    uow: UnitOfWork<BatchScope>,
+    tx: BatchScope,
+    items: ReadonlyArray<IssueReceivableInput | DomainError>,
+  ): Promise<BatchOutcome<Receivable>[]> {
     const now = this.clock.now();
     const parsed = items.filter((item): item is IssueReceivableInput => !(item instanceof DomainError));
     const customerId = parsed[0]?.customerId;
@@ -63,7 +66,7 @@ export class IssueReceivablesBatch {
       }
       try {
         // An item that parsed means references were read.
-        outcomes.push(await this.check(tx, item, references!, issued, now));
+        outcomes.push(await this.check(uow, tx, item, references!, issued, now));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         outcomes.push(error);
@@ -76,78 +79,26 @@ export class IssueReceivablesBatch {
     return outcomes.map((outcome, index) => (outcome instanceof DomainError ? { index, error: outcome } : { index, value: stored.shift()! }));
   }
 
-  /** One item's rules, in IssueReceivable's order; accepted, what it issued is recorded for the items after it. */
-  private async check(tx: BatchScope, item: IssueReceivableInput, references: BatchReferences, issued: Issued, now: Date): Promise<NewReceivable> {
-    const accountId = item.receivableAccountId;
-    const account = ownReceivingAccount(issued.accounts.get(accountId), item.customerId, accountId, references.currentAccountIds);
-    assertIssuable(account, item.currencyCode);
-    const clientId = this.client(item, account, references);
-    const { associateId, bound } = await this.associate(tx, item, account, references, issued, now);
-    const [status, parentReceivableId] = this.parent(item, references, issued);
-    const code = item.externalRoutingCode ?? null;
-    const routeSettlementId = associateId === null || code === null ? null : routeSettlementIdOf(references.routeSettlements.get(code), associateId);
-    const draft = draftOf(item, { account, clientId, associateId, status, parentReceivableId, routeSettlementId }, now);
+  /** One item's rules, as IssueReceivable checks them; accepted, what it issued is recorded for the items after it. */
+  private async check(
+    uow: UnitOfWork<BatchScope>,
+    tx: BatchScope,
+    item: IssueReceivableInput,
+    references: BatchReferences,
+    issued: Issued,
+    now: Date,
+  ): Promise<NewReceivable> {
+    const { draft, bound } = await checkIssue(new BatchLookups(tx, references, issued), item, now);
     const legalNumber = draft.legalNumber;
     if (legalNumber !== null && (references.legalNumbersInUse.has(legalNumber) || issued.legalNumbers.has(legalNumber))) {
       throw duplicatedLegalNumber(legalNumber);
     }
-    if (bound) await this.bind(bound, issued);
+    if (bound) await bind(uow, bound, issued);
     if (legalNumber !== null) issued.legalNumbers.add(legalNumber);
     // Past the draft's rule 1, an item with a parent is a negative one, which the parent's sum counts.
-    if (parentReceivableId !== null) issued.children.set(parentReceivableId, [...(issued.children.get(parentReceivableId) ?? []), draft.amountMinor]);
+    const parentId = draft.parentReceivableId;
+    if (parentId !== null) issued.children.set(parentId, [...(issued.children.get(parentId) ?? []), draft.amountMinor]);
     return draft;
-  }
-
-  private client(item: IssueReceivableInput, account: ReceivableAccount, references: BatchReferences): number | null {
-    const own = account.owner.clientId;
-    if (item.clientId === undefined || item.clientId === null || item.clientId === own) return own;
-    ownedBy(references.clients.get(item.clientId), item.customerId, 'client', item.clientId);
-    throw unmatchingClient(own);
-  }
-
-  /**
-   * As IssueReceivable's: none unless given, ACTIVE, the account's or bound to it now. Binding is rare in bulk,
-   * and a bound account is what the items after it see, so an account is read again under lock and checked for a
-   * free owner by itself, as a single creation would.
-   */
-  private async associate(
-    tx: BatchScope,
-    item: IssueReceivableInput,
-    read: ReceivableAccount,
-    references: BatchReferences,
-    issued: Issued,
-    now: Date,
-  ): Promise<{ associateId: number | null; bound?: ReceivableAccount }> {
-    if (item.associateId === undefined || item.associateId === null) return { associateId: null };
-    let account = read;
-    if (read.owner.associateId === null && !issued.locked.has(read.id)) {
-      account = await receivingAccount(tx, item.customerId, read.id, 'lock');
-      issued.accounts.set(account.id, account);
-      issued.locked.add(account.id);
-    }
-    usableAssociate(references.associates.get(item.associateId), item.customerId, item.associateId);
-    const current = account.owner.associateId;
-    if (item.associateId === current) return { associateId: current };
-    if (current !== null) throw associateConflict(current);
-    const existing = await tx.receivableAccounts.findByOwner(item.customerId, { clientId: account.owner.clientId, associateId: item.associateId }, 'ARS');
-    if (existing) throw alreadyExists(existing);
-    return { associateId: item.associateId, bound: account.update({ associateId: item.associateId }, now) };
-  }
-
-  /** A negative item's parent, admitting it with its active children and those issued before it in the batch. */
-  private parent(item: IssueReceivableInput, references: BatchReferences, issued: Issued): [ReceivableStatus, number | null] {
-    const parentId = item.parentReceivableId ?? null;
-    if (parentId === null || isPositive(item.receivableType)) return ['PENDING', parentId];
-    const family = references.families.get(parentId);
-    const parent = ownedBy(family?.parent, item.customerId, 'parent receivable', parentId);
-    const siblings = [...family!.activeChildren, ...(issued.children.get(parentId) ?? []).map((amountMinor) => ({ amountMinor }))];
-    return [parent.admitChild({ receivableAccountId: item.receivableAccountId, amountMinor: item.amount.minor }, siblings), parentId];
-  }
-
-  /** Saves a binding at once, on its own: a clash with a concurrent one is this item's answer, not the batch's. */
-  private async bind(bound: ReceivableAccount, issued: Issued): Promise<void> {
-    await this.uow.isolated(() => this.uow.run((tx) => tx.receivableAccounts.update(bound)));
-    issued.accounts.set(bound.id, bound);
   }
 
   private async store(tx: BatchScope, drafts: readonly NewReceivable[]): Promise<Receivable[]> {
@@ -160,6 +111,63 @@ export class IssueReceivablesBatch {
     }
     await tx.outbox.record(stored.map((receivable) => Receivable.created(receivable.toSnapshot())));
     return stored;
+  }
+}
+
+/** Saves a binding at once, on its own (a savepoint): a clash with a concurrent one is this item's answer, not the batch's. */
+async function bind(uow: UnitOfWork<BatchScope>, bound: ReceivableAccount, issued: Issued): Promise<void> {
+  await uow.isolated(() => uow.run((tx) => tx.receivableAccounts.update(bound)));
+  issued.accounts.set(bound.id, bound);
+}
+
+/**
+ * What an item checks against: the references read once for the batch, as the items before it left them (an
+ * account they bound, the children they issued). Binding is rare in bulk, and a bound account is what the items
+ * after it see, so an account is read again under lock, and checked for a free owner, by itself as a single
+ * creation would.
+ */
+class BatchLookups implements IssueLookups {
+  constructor(
+    private readonly tx: BatchScope,
+    private readonly references: BatchReferences,
+    private readonly issued: Issued,
+  ) {}
+
+  account(customerId: number, accountId: number): Promise<ReceivableAccount> {
+    return Promise.resolve(ownReceivingAccount(this.issued.accounts.get(accountId), customerId, accountId, this.references.currentAccountIds));
+  }
+
+  async accountToBind(customerId: number, read: ReceivableAccount): Promise<ReceivableAccount> {
+    if (this.issued.locked.has(read.id)) return read;
+    const account = await receivingAccount(this.tx, customerId, read.id, 'lock');
+    this.issued.accounts.set(account.id, account);
+    this.issued.locked.add(account.id);
+    return account;
+  }
+
+  client(clientId: number) {
+    return Promise.resolve(this.references.clients.get(clientId));
+  }
+
+  associate(associateId: number) {
+    return Promise.resolve(this.references.associates.get(associateId));
+  }
+
+  accountOfOwner(customerId: number, owner: AccountOwner) {
+    return this.tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
+  }
+
+  parent(parentId: number) {
+    return Promise.resolve(this.references.families.get(parentId)?.parent);
+  }
+
+  activeChildren(parentId: number) {
+    const issuedBefore = (this.issued.children.get(parentId) ?? []).map((amountMinor) => ({ amountMinor }));
+    return Promise.resolve([...(this.references.families.get(parentId)?.activeChildren ?? []), ...issuedBefore]);
+  }
+
+  routeSettlement(_customerId: number, code: string) {
+    return Promise.resolve(this.references.routeSettlements.get(code));
   }
 }
 

@@ -33,16 +33,22 @@ export class RegisterRouteSettlement {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: { customerId: number; routeCode: string; date: string; associateId: number }): Promise<{ record: RouteSettlementRecord; created: boolean }> {
-    return this.uow.run(async (tx) => {
+  async execute(input: {
+    customerId: number;
+    routeCode: string;
+    date: string;
+    associateId: number;
+  }): Promise<{ record: RouteSettlementRecord; created: boolean }> {
+    const { settlement, created } = await this.uow.run(async (tx) => {
       await assertUsableAssociate(tx, input.customerId, input.associateId);
       const now = this.clock.now();
-      const { settlement, created } = await tx.routeSettlements.insertIfAbsent({ ...input, creationDate: now, modificationDate: now });
-      if (created) return { record: { settlement, summary: EMPTY_ROUTE_SUMMARY }, created };
-      assertSameRoute(settlement, input.date, input.associateId);
-      const summary = await this.queries.summaryOf(settlement.id);
-      return { record: { settlement, summary }, created };
+      const registered = await tx.routeSettlements.insertIfAbsent({ ...input, creationDate: now, modificationDate: now });
+      if (!registered.created) assertSameRoute(registered.settlement, input.date, input.associateId);
+      return registered;
     });
+    // An existing one's summary comes from the read port, once the run that registered or found it is over.
+    const summary = created ? EMPTY_ROUTE_SUMMARY : await this.queries.summaryOf(settlement.id);
+    return { record: { settlement, summary }, created };
   }
 }
 

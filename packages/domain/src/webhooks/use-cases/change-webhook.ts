@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { changeOwned } from '../../shared/change-owned';
+import { changeOwned, changeOwnedIn } from '../../shared/change-owned';
 import { ValidationError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
@@ -15,8 +15,10 @@ export interface WebhookTarget {
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'outbox'>;
 
-const change = (uow: UnitOfWork<Scope>, target: WebhookTarget, apply: (webhook: Webhook) => Webhook) =>
-  changeOwned(uow, (tx) => tx.webhooks, { customerId: target.customerId, id: target.webhookId, resource: 'webhook' }, apply);
+const owned = (target: WebhookTarget) => ({ customerId: target.customerId, id: target.webhookId, resource: 'webhook' });
+const webhooks = (tx: Scope) => tx.webhooks;
+
+const change = (uow: UnitOfWork<Scope>, target: WebhookTarget, apply: (webhook: Webhook) => Webhook) => changeOwned(uow, webhooks, owned(target), apply);
 
 /** PUT: a new url, new events, or both; what is left out stays. */
 export class ReplaceWebhook {
@@ -61,8 +63,7 @@ export class ActivateWebhook {
   execute(input: WebhookTarget): Promise<Webhook> {
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
-      // Joins this transaction (a nested run), so the activation and the release commit together.
-      const activated = await change(this.uow, input, (current) => current.activate(now));
+      const activated = await changeOwnedIn(tx, webhooks, owned(input), (current) => current.activate(now));
       await tx.webhooks.resetFailures(activated.id);
       await tx.webhookDeliveries.release(activated.id, now, new Date(now.getTime() - this.retentionMs));
       return activated;

@@ -93,9 +93,11 @@ export class RedeliverEvent {
     private readonly events: EventQueries,
   ) {}
 
-  execute(input: WebhookTarget & { readonly eventId: string }): Promise<WebhookDelivery> {
+  async execute(input: WebhookTarget & { readonly eventId: string }): Promise<WebhookDelivery> {
+    // Read by the read port before the transaction (an event never changes), and refused in it after the webhook.
+    const found = await this.events.get(input.eventId);
     return sendNow(this.uow, this.clock, this.ports, input, async (webhook, tx) => {
-      const event = ownedBy(await this.events.get(input.eventId), input.customerId, 'event', input.eventId);
+      const event = ownedBy(found, input.customerId, 'event', input.eventId);
       const attempt = (await tx.webhookDeliveries.lastAttempt(webhook.id, event.id)) + 1;
       return { eventId: event.id, eventType: event.type, attempt, payload: JSON.stringify(eventEnvelope(event)) };
     });

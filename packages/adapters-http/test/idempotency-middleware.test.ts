@@ -139,7 +139,7 @@ function validatingApp(parser = express.json({ verify: keepRawBody })) {
     '/things',
     keys.cachedReplay,
     validate,
-    keys.required(() => Promise.resolve({ status: 201, body: { calls: ++calls } })),
+    keys.required((_req, _app) => Promise.resolve({ status: 201, body: { calls: ++calls } })),
   );
   http.use(errorHandler(pino({ level: 'silent' })));
   return { http, validations: () => validations, calls: () => calls };
@@ -178,5 +178,10 @@ describe('replays answered before body validation', () => {
     await post(http);
     expect((await post(http)).headers['idempotent-replayed']).toBe('true');
     expect(validations()).toBe(2);
+  });
+
+  it('refuses, when the route is mounted, a keyed handler that takes no use cases: it would write outside the key’s transaction', () => {
+    const { app, clock } = inMemoryApplication();
+    expect(() => idempotencyKeys(app, clock).optional(() => Promise.resolve({ status: 204 }))).toThrow(/takes \(req, app\)/);
   });
 });

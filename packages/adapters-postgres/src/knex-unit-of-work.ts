@@ -126,11 +126,11 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
     try {
       result = await committing(open, work);
     } catch (error) {
-      this.opened.pop();
+      this.close(open);
       await savepoint.rollback(error);
       throw error;
     }
-    this.opened.pop();
+    this.close(open);
     // Its writes sent without waiting and the RELEASE go out with the statement after them, and the transaction's
     // end checks them: one that failed has aborted the whole transaction, which then fails with its error.
     const ownWrites = open.writes.firstFailure().then((failed) => {
@@ -158,6 +158,12 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
       open.rollbackOnly ??= { cause: error };
       throw error;
     }
+  }
+
+  /** Savepoints end innermost first: isolated work side by side on one transaction would end another's. */
+  private close(open: Open): void {
+    if (this.opened[this.opened.length - 1] !== open) throw new Error('isolated work ran side by side with other isolated work on one transaction');
+    this.opened.pop();
   }
 
   private innermost(): Open {

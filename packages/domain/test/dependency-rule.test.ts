@@ -5,16 +5,6 @@ import ts from 'typescript';
 const ROOT = path.join(__dirname, '..');
 const CLOCK = /new Date\(\)|Date\.now\(\)/;
 
-/**
- * The only imports that are not relative, each with the files that may have it and why. An allowlist: a package
- * nobody thought to ban is refused like any other.
- */
-const ALLOWED: Record<string, readonly string[]> = {
-  // The fake unit of work tells which transaction an async flow is in, as a PostgreSQL connection does, so a
-  // nested run joins it.
-  'node:async_hooks': ['testing/in-memory/in-memory-unit-of-work.ts'],
-};
-
 interface ModuleReference {
   readonly specifier: string;
   /** Loaded by a `require` or `import()` call: at run time, where no import statement shows it. */
@@ -49,7 +39,6 @@ function violations(relativeFile: string, source: string): string[] {
   return moduleReferences(relativeFile, source).flatMap(({ specifier, dynamic }) => {
     if (dynamic) return [`${relativeFile}: loads ${specifier} at run time`];
     if (specifier.startsWith('./') || specifier.startsWith('../')) return [];
-    if (ALLOWED[specifier]?.includes(relativeFile)) return [];
     return [`${relativeFile}: imports ${specifier}`];
   });
 }
@@ -64,7 +53,8 @@ function sources(dir: string): string[] {
 describe('domain dependency rule', () => {
   const files = ['src', 'testing'].flatMap((dir) => sources(path.join(ROOT, dir))).map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
 
-  it('lets domain files import other domain files by relative path only, besides the allowed built-ins', () => {
+  // An allowlist of one kind, relative imports: a package or built-in nobody thought to ban is refused like any other.
+  it('lets domain files import other domain files by relative path only', () => {
     const offenders = files.flatMap((file) => violations(file, readFileSync(path.join(ROOT, file), 'utf8')));
     expect(offenders).toEqual([]);
   });
@@ -83,10 +73,11 @@ describe('domain dependency rule', () => {
     expect(violations('src/x.ts', source)).toEqual(['src/x.ts: loads ./a at run time', 'src/x.ts: loads ../b at run time', 'src/x.ts: loads ./c at run time']);
   });
 
-  it('allows a built-in only in the files it was allowed for', () => {
+  it('refuses Node built-ins too, in the fakes as in the use cases: nothing travels with the async flow', () => {
     const source = "import { AsyncLocalStorage } from 'node:async_hooks';";
-    expect(violations('testing/in-memory/in-memory-unit-of-work.ts', source)).toEqual([]);
-    expect(violations('src/shared/clock.ts', source)).toEqual(['src/shared/clock.ts: imports node:async_hooks']);
+    expect(violations('testing/in-memory/in-memory-unit-of-work.ts', source)).toEqual([
+      'testing/in-memory/in-memory-unit-of-work.ts: imports node:async_hooks',
+    ]);
   });
 
   it('never reads the clock itself', () => {

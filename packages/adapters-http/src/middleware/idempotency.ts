@@ -98,6 +98,8 @@ interface KeyContext {
  * no database round trip. Mount after the body is validated: the fingerprint covers the whitelisted body.
  */
 function idempotent({ app, clock, replays, atRest }: KeyContext, required: boolean, handler: KeyedHandler): RequestHandler {
+  // A handler that names no use cases would call ones it closed over: outside the key's transaction.
+  if (handler.length < 2) throw new TypeError('a keyed handler takes (req, app) and calls the use cases it is handed');
   return async (req, res) => {
     const key = keyOf(req, required);
     if (key === undefined) return sendResponse(res, serialized(await handler(req, app)));

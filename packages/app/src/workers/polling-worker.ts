@@ -14,7 +14,8 @@ export class PollingWorker {
   private wokenWhileRunning = false;
   /**
    * Passes run in the async context the worker was created in. wake() is called from inside requests, and a
-   * timer set there would otherwise carry the request's async context (what travels with it) into every pass.
+   * timer set there would otherwise carry that request's async context (an embedder's tracing span or log
+   * context in AsyncLocalStorage) into every pass it starts, as if the pass were part of the request.
    */
   private readonly runTick = AsyncResource.bind(() => void this.tick());
 

@@ -40,11 +40,13 @@ export class IdempotencyKeyReuseError extends DomainError {
   }
 }
 
-/** What runs under a key: the key's unit of work and the work's use cases, both bound to the key's transaction. */
 type KeyScope = Pick<TransactionScope, 'idempotency'>;
 
-/** Opens the key's transaction and hands `work` the use cases bound to it and its unit of work. */
-export type OpenKeyTransaction<UseCases> = <T>(work: (useCases: UseCases, uow: UnitOfWork<KeyScope>) => Promise<T>) => Promise<T>;
+/**
+ * Opens the key's transaction and hands `work` what runs under the key, both bound to that transaction: what the
+ * operation calls (the application's use cases) and the unit of work that claims and completes the key.
+ */
+export type OpenKeyTransaction<Bound> = <T>(work: (bound: Bound, uow: UnitOfWork<KeyScope>) => Promise<T>) => Promise<T>;
 
 /**
  * SPEC idempotency: the key is claimed in the transaction that runs the operation (the operation is handed the use
@@ -52,11 +54,12 @@ export type OpenKeyTransaction<UseCases> = <T>(work: (useCases: UseCases, uow: U
  * fingerprint replays the stored answer; another fingerprint is idempotency-key-reuse; a concurrent duplicate
  * waits for the first (up to the lock timeout) and replays it.
  */
-export class IdempotentExecution<UseCases> {
+export class IdempotentExecution<Bound> {
   constructor(
-    private readonly uow: UnitOfWork<KeyScope>,
+    /** Free: only for reading a key outside any transaction (`answered`); the key's own work is `begin`'s. */
+    private readonly outside: UnitOfWork<KeyScope>,
     private readonly clock: Clock,
-    private readonly begin: OpenKeyTransaction<UseCases>,
+    private readonly begin: OpenKeyTransaction<Bound>,
   ) {}
 
   /**
@@ -66,7 +69,7 @@ export class IdempotentExecution<UseCases> {
    * record of another fingerprint is idempotency-key-reuse, as `run` would find it.
    */
   async answered(request: IdempotentRequest, atRest: AnswerAtRest = IN_CLEAR): Promise<IdempotentOutcome | undefined> {
-    const stored = await this.uow.run((tx) => tx.idempotency.find(request.credentialId, request.key, this.clock.now()));
+    const stored = await this.outside.run((tx) => tx.idempotency.find(request.credentialId, request.key, this.clock.now()));
     if (stored === undefined) return undefined;
     if (stored.fingerprint !== request.fingerprint) throw new IdempotencyKeyReuseError();
     return { response: atRest.open(stored.response), replayed: true, expiresAt: stored.expiresAt };
@@ -83,19 +86,19 @@ export class IdempotentExecution<UseCases> {
    */
   run(
     request: IdempotentRequest,
-    operation: (useCases: UseCases) => Promise<StoredResponse>,
+    operation: (bound: Bound) => Promise<StoredResponse>,
     keptRefusal: (error: unknown) => StoredResponse | undefined,
     atRest: AnswerAtRest = IN_CLEAR,
   ): Promise<IdempotentOutcome> {
     const now = this.clock.now();
     const claim: IdempotencyClaimRequest = { ...request, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    return this.begin((useCases, uow) =>
+    return this.begin((bound, uow) =>
       uow.run(async (tx) => {
         const claimed = await tx.idempotency.claim(claim);
         if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
         if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
         const response = await uow
-          .isolated(() => operation(useCases))
+          .isolated(() => operation(bound))
           .catch((error: unknown) => {
             const refusal = keptRefusal(error);
             if (refusal === undefined) throw error;

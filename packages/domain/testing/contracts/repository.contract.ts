@@ -20,7 +20,7 @@ export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harnes
 
 /** The one suite every storage adapter passes: in-memory, PGlite and PostgreSQL. */
 export function repositoryContract(factory: HarnessFactory, itRacing: TestDefinition): void {
-  unitOfWorkContract(factory);
+  unitOfWorkContract(factory, itRacing);
   customerRepositoryContract(factory, itRacing);
   clientRepositoryContract(factory, itRacing);
   associateRepositoryContract(factory);

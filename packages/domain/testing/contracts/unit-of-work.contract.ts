@@ -1,10 +1,11 @@
 import { Client, RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
 import { aClientDetails, validTaxId } from '../builders';
-import { useHarness, type HarnessFactory } from './harness';
+import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
+const taxIds = (page: { items: ReadonlyArray<Client> }) => page.items.map((c) => c.toSnapshot().taxId).sort();
 
-export function unitOfWorkContract(factory: HarnessFactory): void {
+export function unitOfWorkContract(factory: HarnessFactory, itBesideAnOpenTransaction: TestDefinition): void {
   describe('unit of work and outbox', () => {
     const ctx = useHarness(factory);
 
@@ -105,22 +106,49 @@ export function unitOfWorkContract(factory: HarnessFactory): void {
       expect(listed.items.map((c) => c.toSnapshot().taxId)).toEqual([kept.taxId]);
     });
 
-    it("lets bound reads see the transaction's uncommitted writes, isolated ones included, and free reads only what committed", async () => {
+    it('fails isolated work whose joined work failed, even when it carried on, and keeps the transaction usable', async () => {
+      const customerId = await ctx.newCustomer();
+      const kept = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000030) }), T0);
+      const undone = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000040) }), T0);
+      await ctx.h.begin(async ({ uow }) => {
+        await expect(
+          uow.isolated(async () => {
+            await uow.run((tx) => tx.clients.insertIfAbsent(undone));
+            await uow.run(() => Promise.reject(new Error('joined failure'))).catch(() => 'swallowed');
+          }),
+        ).rejects.toBeInstanceOf(RollbackOnlyError);
+        await uow.run((tx) => tx.clients.insertIfAbsent(kept));
+      });
+      const listed = await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 });
+      expect(listed.items.map((c) => c.toSnapshot().taxId)).toEqual([kept.taxId]);
+    });
+
+    it("lets bound reads see the transaction's uncommitted writes, isolated ones included", async () => {
       const customerId = await ctx.newCustomer();
       const first = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000010) }), T0);
       const second = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000020) }), T0);
-      const taxIds = (page: { items: ReadonlyArray<Client> }) => page.items.map((c) => c.toSnapshot().taxId).sort();
+      const both = [first.taxId, second.taxId].sort();
       const seen = await ctx.h.begin(async (bound) => {
         await bound.uow.run((tx) => tx.clients.insertIfAbsent(first));
         const inIsolated = await bound.uow.isolated(async () => {
           await bound.uow.run((tx) => tx.clients.insertIfAbsent(second));
           return taxIds(await bound.clientQueries.list({ customerId }, { page: 1, count: 20 }));
         });
-        const free = taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }));
-        return { inIsolated, free, afterIsolated: taxIds(await bound.clientQueries.list({ customerId }, { page: 1, count: 20 })) };
+        return { inIsolated, afterIsolated: taxIds(await bound.clientQueries.list({ customerId }, { page: 1, count: 20 })) };
       });
-      expect(seen).toEqual({ inIsolated: [first.taxId, second.taxId].sort(), free: [], afterIsolated: [first.taxId, second.taxId].sort() });
-      expect(taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }))).toEqual([first.taxId, second.taxId].sort());
+      expect(seen).toEqual({ inIsolated: both, afterIsolated: both });
+      expect(taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }))).toEqual(both);
+    });
+
+    itBesideAnOpenTransaction('lets free reads see only what committed while a transaction is open', async () => {
+      const customerId = await ctx.newCustomer();
+      const draft = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000050) }), T0);
+      const freeDuring = await ctx.h.begin(async (bound) => {
+        await bound.uow.run((tx) => tx.clients.insertIfAbsent(draft));
+        return taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }));
+      });
+      expect(freeDuring).toEqual([]);
+      expect(taxIds(await ctx.h.clientQueries.list({ customerId }, { page: 1, count: 20 }))).toEqual([draft.taxId]);
     });
 
     it('refuses work that outlived its transaction on the bound unit of work, and the free one gives it a transaction of its own', async () => {

@@ -105,7 +105,7 @@ export function nextId(tables: Tables, sequence: string): number {
   return value;
 }
 
-/** Where in-memory queries read from (InMemoryUnitOfWork.visibleTables). */
+/** Where in-memory queries read from: a free unit of work's committed tables, or a bound one's working copy. */
 export interface TablesSource {
   visibleTables(): Tables;
 }

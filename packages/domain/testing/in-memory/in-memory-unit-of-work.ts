@@ -65,11 +65,18 @@ export class BoundInMemoryUnitOfWork implements UnitOfWork<TransactionScope>, Ta
     }
   }
 
+  /** As PostgreSQL's savepoint: joined work that failed in it fails it alone, even when `work` carried on. */
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const ref = this.open();
     const before = { tables: structuredClone(ref.tables), rollbackOnly: ref.rollbackOnly };
+    ref.rollbackOnly = undefined;
     try {
-      return await work();
+      const result = await work();
+      // Set, meanwhile, by joined work that failed.
+      const failed = ref.rollbackOnly as TablesRef['rollbackOnly'];
+      if (failed) throw new RollbackOnlyError(failed.cause);
+      ref.rollbackOnly = before.rollbackOnly;
+      return result;
     } catch (error) {
       ref.tables = before.tables;
       ref.rollbackOnly = before.rollbackOnly;

@@ -41,10 +41,15 @@ export class IssueReceivable {
 
   execute(input: IssueReceivableInput): Promise<Receivable> {
     return this.uow.run(async (tx) => {
-      // The new row's id is asked for with the first lookup: the insert then needs no answer before the event is built.
-      const [{ draft, bound }, id] = await Promise.all([checkIssue(new TransactionLookups(tx), input, this.clock.now()), tx.receivables.newId()]);
+      // The new row's id is asked for with the first lookup: the insert then needs no answer before the event is
+      // built. Both settle before either fails the run, so no statement of the walk outlives the transaction; a
+      // failed id goes first, since the walk's own statements then fail only because it aborted the transaction.
+      const [checked, id] = await Promise.allSettled([checkIssue(new TransactionLookups(tx), input, this.clock.now()), tx.receivables.newId()]);
+      if (id.status === 'rejected') throw id.reason;
+      if (checked.status === 'rejected') throw checked.reason;
+      const { draft, bound } = checked.value;
       if (bound) await tx.receivableAccounts.update(bound);
-      const stored = await tx.receivables.insert(draft, id);
+      const stored = await tx.receivables.insert(draft, id.value);
       await tx.outbox.record([Receivable.created(stored.toSnapshot())]);
       return stored;
     });

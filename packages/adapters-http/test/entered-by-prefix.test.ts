@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import { enteredByPrefix } from '../src/routes/entered-by-prefix';
 
@@ -15,8 +15,10 @@ function api() {
     ['clients', clients],
     ['receivables', receivables],
   ] as const) {
-    const handle = router.handle.bind(router);
-    router.handle = (req, res, next) => {
+    // Express 5's types leave out the method every router is entered through.
+    const entry = router as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
+    const handle = entry.handle.bind(router);
+    entry.handle = (req, res, next) => {
       entered.push(`${name} ${req.path}`);
       return handle(req, res, next);
     };

@@ -50,6 +50,9 @@ interface Open extends Connection {
   rollbackOnly?: { cause: unknown };
 }
 
+/** What the outermost transaction runs once it has committed. */
+type Effects = Array<() => void>;
+
 /** A deadlock victim is the caller's to retry (409), not a fault of the service (500). */
 function conflictsAsDomain<T>(pending: Promise<T>): Promise<T> {
   return pending.catch((error: unknown) => {
@@ -79,20 +82,26 @@ export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
     return false;
   }
 
+  afterCommit(effect: () => void): void {
+    effect();
+  }
+
   begin<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
     return conflictsAsDomain(this.transaction(work));
   }
 
   private async transaction<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
     let writes: TransactionWrites | undefined;
+    const effects: Effects = [];
     const result = await this.knex.transaction(async (trx) => {
       writes = await writesOf(trx);
       const open = { trx, writes };
-      return committing(open, () => work(new BoundKnexUnitOfWork(open)));
+      return committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
     });
     // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
     const failed = await writes?.firstFailure();
     if (failed !== undefined) throw failed;
+    for (const effect of effects) effect();
     return result;
   }
 }
@@ -105,7 +114,10 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
   /** The transaction, then each savepoint open in it, innermost last. */
   private readonly opened: Open[];
 
-  constructor(transaction: Open) {
+  constructor(
+    transaction: Open,
+    private readonly effects: Effects,
+  ) {
     this.opened = [transaction];
   }
 
@@ -144,6 +156,10 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
 
   inTransaction(): boolean {
     return true;
+  }
+
+  afterCommit(effect: () => void): void {
+    this.effects.push(effect);
   }
 
   begin<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {

@@ -32,6 +32,7 @@ function heldAfterRefusal(
   refusalDecided: () => boolean,
 ): UnitOfWork<Pick<TransactionScope, 'idempotency'>> {
   const idempotency = (tx: TransactionScope): IdempotencyRepository => ({
+    find: (...args) => tx.idempotency.find(...args),
     claim: (request) => tx.idempotency.claim(request),
     complete: async (...args) => {
       if (refusalDecided()) await gate;
@@ -39,11 +40,14 @@ function heldAfterRefusal(
     },
     purgeExpired: (now, limit) => tx.idempotency.purgeExpired(now, limit),
   });
-  return {
+  const held: UnitOfWork<Pick<TransactionScope, 'idempotency'>> = {
     run: (work) => uow.run((tx) => work({ idempotency: idempotency(tx) })),
     isolated: (work) => uow.isolated(work),
     inTransaction: () => uow.inTransaction(),
+    begin: (work) => work(held),
+    afterCommit: (effect) => uow.afterCommit(effect),
   };
+  return held;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Client, createApplication, DEFAULT_CUSTOMER_SETTINGS, DEFAULT_PROVISIONING_POLICY, type BankProvider, type CvuRequest } from '@rcs/domain';
 import {
   aClientDetails,
+  CodeEntityDirectory,
   fakeWebhookPorts,
   FixedClock,
   PlainSecretHasher,
@@ -49,6 +50,7 @@ describe('provisioning with two instances at once', () => {
           secrets: new SequentialSecretGenerator(),
           tokens: new ReadableTokenIssuer(),
           bank: recording,
+          entities: new CodeEntityDirectory(),
           provisioningPolicy: { ...DEFAULT_PROVISIONING_POLICY, random: Math.random },
           provisioningTrigger: { accountOpened: () => undefined },
           ...fakeWebhookPorts(),

@@ -75,7 +75,7 @@ describe('receivable account batches', () => {
   itRacing('opens each owner once when two batches name the same owners in opposite orders, both answered item by item', async () => {
     const { knex } = ctx.api.db;
     for (let round = 0; round < 6; round++) {
-      const all = [];
+      const all: Array<Awaited<ReturnType<typeof parties>>> = [];
       for (let n = 0; n < 4; n++) all.push(await parties(ctx.api, ctx.token));
       // Every client and associate alone, and every pair of them.
       const owners: Array<{ clientId?: number; associateId?: number }> = all.flatMap(({ client, associate }) => [

@@ -155,7 +155,7 @@ describe('receivable batches', () => {
         [second, b],
       ] as const) {
         (res.body.results as Result[]).forEach((r, i) => {
-          const legalNumber = (items[i] as { legalNumber: string }).legalNumber;
+          const legalNumber = (items[i] as unknown as { legalNumber: string }).legalNumber;
           byNumber.set(legalNumber, [...(byNumber.get(legalNumber) ?? []), outcome(r)]);
         });
       }

@@ -127,7 +127,7 @@ function bodyFor(operation: DocumentedOperation, world: World): unknown {
     ReceivableEdit: { description: 'edited' },
     ReceivableStatusInput: { status: 'PAID' },
     RouteSettlementInput: { routeCode: `N${m}`, date: '2026-12-01', associateId: world.associates.id },
-    TransferInput: internalTransfer(world['source-accounts'].id, world.accounts.id),
+    TransferInput: internalTransfer(Number(world['source-accounts'].id), Number(world.accounts.id)),
     ContactInput: { name: `Recipient ${m}`, taxId: validTaxId('30', m), cbuCvu: composeCvu('0070999', BigInt(m)) },
     CollectionInput: { receivableAccountId: world['receivable-accounts'].id, amount: '1.00', counterParty: PAYER },
     WebhookInput: { url: 'https://erp.example/hooks', events: ['receivable.paid'] },

@@ -91,7 +91,9 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
         if (Object.values(outcomes).some((n) => n > 0)) continue;
         // Nothing was due: done, unless a retry falls due within the second (the tests' retry delays are a few ms,
         // and a pass may come before one is due).
-        const { next } = await db.knex('receivable_accounts').where({ status: 'PROVISIONING' }).min({ next: 'next_attempt_at' }).first();
+        const { next } = (await db.knex('receivable_accounts').where({ status: 'PROVISIONING' }).min({ next: 'next_attempt_at' }).first()) as {
+          next: Date | null;
+        };
         const waitMs = next === null ? Infinity : new Date(next).getTime() - Date.now();
         if (waitMs > 1_000) return;
         await new Promise((resolve) => setTimeout(resolve, Math.max(waitMs, 1)));

@@ -31,6 +31,12 @@ export interface UnitOfWork<out Scope> {
    * bound one hands itself. For a use case whose own steps must join its transaction (a savepoint within it).
    */
   begin<T>(work: (bound: UnitOfWork<Scope>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `effect` once what this unit of work wrote is committed: at once on a free one (each of its runs has
+   * committed when it resolves), when its transaction commits on a bound one, and never if that rolls back. For
+   * telling the world outside about a change (waking a worker) only when the change is there to be seen.
+   */
+  afterCommit(effect: () => void): void;
 }
 
 /** Thrown by the transaction's end when joined work failed and the transaction was marked rollback-only. */

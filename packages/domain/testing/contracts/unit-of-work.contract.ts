@@ -163,6 +163,29 @@ export function unitOfWorkContract(factory: HarnessFactory, itBesideAnOpenTransa
       expect((await ctx.h.clientQueries.get(client.id))?.toSnapshot().taxId).toBe(draft.taxId);
     });
 
+    it('runs what waits for a commit once the transaction committed, never when it rolled back, and at once on a free unit of work', async () => {
+      const customerId = await ctx.newCustomer();
+      const draft = Client.register(customerId, aClientDetails({ taxId: validTaxId('30', 60000060) }), T0);
+      const seen: string[] = [];
+      await ctx.h.begin(async ({ uow }) => {
+        const { client } = await uow.run((tx) => tx.clients.insertIfAbsent(draft));
+        uow.afterCommit(() => {
+          void ctx.h.clientQueries.get(client.id).then((found) => seen.push(found ? 'committed, visible' : 'not visible'));
+        });
+        seen.push('still open');
+      });
+      await expect(
+        ctx.h.begin(async ({ uow }) => {
+          uow.afterCommit(() => seen.push('after a rollback'));
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      ctx.h.uow.afterCommit(() => seen.push('free: at once'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen[0]).toBe('still open');
+      expect(seen.slice(1).sort()).toEqual(['committed, visible', 'free: at once']);
+    });
+
     it('tells work whether its unit of work is bound to an open transaction', async () => {
       expect(ctx.h.uow.inTransaction()).toBe(false);
       expect(await ctx.h.begin((bound) => Promise.resolve(bound.uow.inTransaction()))).toBe(true);

@@ -28,6 +28,10 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesS
     return false;
   }
 
+  afterCommit(effect: () => void): void {
+    effect();
+  }
+
   begin<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
     const turn = this.queue.then(() => this.transaction(work));
     this.queue = turn.catch(() => undefined);
@@ -36,10 +40,12 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesS
 
   private async transaction<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
     const ref: TablesRef = { tables: structuredClone(this.store.committed) };
+    const effects: Array<() => void> = [];
     try {
-      const result = await work(new BoundInMemoryUnitOfWork(ref));
+      const result = await work(new BoundInMemoryUnitOfWork(ref, effects));
       if (ref.rollbackOnly) throw new RollbackOnlyError(ref.rollbackOnly.cause);
       this.store.committed = ref.tables;
+      for (const effect of effects) effect();
       return result;
     } finally {
       ref.ended = true;
@@ -49,7 +55,10 @@ export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesS
 
 /** Bound to one transaction's working copy: runs join it, reads see it, `isolated` is a savepoint. */
 export class BoundInMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesSource {
-  constructor(private readonly ref: TablesRef) {}
+  constructor(
+    private readonly ref: TablesRef,
+    private readonly effects: Array<() => void>,
+  ) {}
 
   visibleTables(): Tables {
     return this.open().tables;
@@ -86,6 +95,10 @@ export class BoundInMemoryUnitOfWork implements UnitOfWork<TransactionScope>, Ta
 
   inTransaction(): boolean {
     return true;
+  }
+
+  afterCommit(effect: () => void): void {
+    this.effects.push(effect);
   }
 
   begin<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {

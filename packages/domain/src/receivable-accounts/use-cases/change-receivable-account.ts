@@ -100,7 +100,7 @@ export class ActivateReceivableAccount {
 
   async execute(input: Target): Promise<ReceivableAccountWithStats> {
     const activated = await changeWithStats(this.uow, input, (current) => current.activate(this.clock.now()));
-    if (activated.account.status === 'PROVISIONING') this.trigger.accountOpened();
+    if (activated.account.status === 'PROVISIONING') this.uow.afterCommit(() => this.trigger.accountOpened());
     return activated;
   }
 }

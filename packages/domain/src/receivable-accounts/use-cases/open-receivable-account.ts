@@ -57,7 +57,7 @@ export class OpenReceivableAccount {
       if (!created) throw alreadyExists(stored);
       return stored;
     });
-    this.trigger.accountOpened();
+    this.uow.afterCommit(() => this.trigger.accountOpened());
     return account;
   }
 }

@@ -36,7 +36,7 @@ export class OpenReceivableAccountsBatch {
     const { customerId } = input;
     // A deadlock's victim (a concurrent writer held an owner's new row) tries again, and finds that row stored.
     const results = await retryingLostRaces(this.uow, () => this.uow.run((tx) => this.open(tx, customerId, input.items)));
-    if (results.some((result) => 'value' in result)) this.trigger.accountOpened();
+    if (results.some((result) => 'value' in result)) this.uow.afterCommit(() => this.trigger.accountOpened());
     return results;
   }
 

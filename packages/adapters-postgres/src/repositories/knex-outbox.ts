@@ -49,6 +49,22 @@ const base62 = (value: number, width: number): string => {
   return text;
 };
 
+/** Bytes drawn per call to randomBytes; node's randomUUID keeps such a pool too. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let drawn = 0;
+
+/** `size` random bytes from the pool: a randomBytes call per creation cost more CPU than the rest of its event id. */
+function randomChunk(size: number): Buffer {
+  if (size > POOL_BYTES) return randomBytes(size);
+  if (drawn + size > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    drawn = 0;
+  }
+  drawn += size;
+  return pool.subarray(drawn - size, drawn);
+}
+
 /**
  * `count` ids of evt_ plus 24 base62 characters: the creation millisecond (9 characters, fixed width) then 15
  * random ones (about 89 bits), unique without coordination between instances. The time prefix makes new ids
@@ -56,7 +72,7 @@ const base62 = (value: number, width: number): string => {
  */
 export function newEventIds(count: number, nowMs = Date.now()): string[] {
   const prefix = `evt_${base62(nowMs, TIME_CHARACTERS)}`;
-  const bytes = randomBytes(RANDOM_CHARACTERS * count);
+  const bytes = randomChunk(RANDOM_CHARACTERS * count);
   const ids: string[] = [];
   for (let start = 0; start < bytes.length; start += RANDOM_CHARACTERS) {
     let id = prefix;

@@ -42,7 +42,7 @@ describe(`webhook rows locked for recording (${process.env.RCS_TEST_STORAGE})`, 
       await lowHeld;
       const locking = uow.run((tx) => tx.webhooks.lockForRecording([high.id, low.id]));
       await waitForLockWaiters(db.knex, 1);
-      const other = uow.run((tx) => tx.webhooks.recordDelivery(high.id, T0, 'SUCCESS')).then(() => 'recorded');
+      const other = uow.run((tx) => tx.webhooks.recordDelivery(high.id, T0, ['SUCCESS'])).then(() => 'recorded');
       let timer!: NodeJS.Timeout;
       const outcome = await Promise.race([other, new Promise((resolve) => (timer = setTimeout(resolve, 2_000, 'held up')))]);
       clearTimeout(timer);

@@ -4,34 +4,70 @@ import { inMemoryPorts } from '../testing';
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
 const FAILED: DeliveryResult = { status: 'FAILED', responseCode: 503, durationMs: 5, failureReason: 'answered 503' };
 
+/** A webhook with `events` attempts due, claimed; results recorded with the given failure threshold. */
+async function claimedAttempts(events: number, failureThreshold: number) {
+  const ports = inMemoryPorts();
+  const app = createApplication({ ...ports, webhookDelivery: { ...ports.webhookDelivery, failureThreshold } });
+  const { webhook } = await app.webhooks.register.execute({ customerId: 1, url: 'https://erp.example/hooks', events: ['receivable.paid'] });
+  const now = ports.clock.now();
+  await ports.uow.run((tx) =>
+    tx.webhookDeliveries.schedule(
+      Array.from({ length: events }, (_, n) => ({
+        webhookId: webhook.id,
+        customerId: 1,
+        eventId: `evt_${n}`,
+        eventType: 'receivable.paid' as const,
+        attempt: 1,
+        payload: `{"id":"evt_${n}"}`,
+        createdAt: now,
+        nextAttemptAt: now,
+      })),
+    ),
+  );
+  const claimed = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
+  expect(claimed).toHaveLength(events);
+  /** Sends these, the endpoint answering `answers` in turn. */
+  const send = (items: typeof claimed, answers: DeliveryResult[]) => {
+    ports.sender.send = () => Promise.resolve(answers.shift()!);
+    return Promise.all(items.map((item) => app.webhooks.deliver.send(item)));
+  };
+  const read = async () => (await app.webhooks.get.execute({ customerId: 1, webhookId: webhook.id })).toSnapshot();
+  const history = async () =>
+    (await app.webhooks.deliveries.execute({ customerId: 1, webhookId: webhook.id, filter: {}, page: { page: 1, count: 20 } })).items.map((d) => [
+      d.eventId,
+      d.attempt,
+      d.status,
+    ]);
+  return { claimed, send, read, history };
+}
+
 describe('webhook delivery results', () => {
   it('counts a webhook’s run of failures in the order its endpoint answered, also within one recording batch', async () => {
-    const ports = inMemoryPorts();
-    const app = createApplication({ ...ports, webhookDelivery: { ...ports.webhookDelivery, failureThreshold: 2 } });
-    const { webhook } = await app.webhooks.register.execute({ customerId: 1, url: 'https://erp.example/hooks', events: ['receivable.paid'] });
-    const now = ports.clock.now();
-    await ports.uow.run((tx) =>
-      tx.webhookDeliveries.schedule(
-        [1, 2, 3, 4].map((n) => ({
-          webhookId: webhook.id,
-          customerId: 1,
-          eventId: `evt_${n}`,
-          eventType: 'receivable.paid' as const,
-          attempt: 1,
-          payload: `{"id":"evt_${n}"}`,
-          createdAt: now,
-          nextAttemptAt: now,
-        })),
-      ),
-    );
-    const claimed = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
-    expect(claimed).toHaveLength(4);
+    const { claimed, send, read } = await claimedAttempts(4, 2);
     // The first answer is recorded at once; the other three arrive while it is, and are recorded together.
-    const answers = [OK, FAILED, OK, FAILED];
-    ports.sender.send = () => Promise.resolve(answers.shift()!);
-    await Promise.all(claimed.map((item) => app.webhooks.deliver.send(item)));
+    await send(claimed, [OK, FAILED, OK, FAILED]);
     // Never two failures in a row: the webhook stays ACTIVE, its last delivery the last answer.
-    const after = (await app.webhooks.get.execute({ customerId: 1, webhookId: webhook.id })).toSnapshot();
+    const after = await read();
     expect([after.status, after.lastDeliveryStatus]).toEqual(['ACTIVE', 'FAILED']);
+  });
+
+  it('fails a webhook whose run reached the threshold inside a batch, though a later success in it ends the run', async () => {
+    const { claimed, send, read } = await claimedAttempts(4, 2);
+    // Recorded as [OK], then [FAILED, FAILED, OK] together: one by one, the second failure made it FAILED.
+    await send(claimed, [OK, FAILED, FAILED, OK]);
+    const after = await read();
+    expect([after.status, after.lastDeliveryStatus]).toEqual(['FAILED', 'SUCCESS']);
+  });
+
+  it('records an attempt answered twice in one batch once, with its first answer', async () => {
+    const { claimed, send, history } = await claimedAttempts(2, 5);
+    const [first, second] = claimed;
+    // The first is recorded at once; both answers of the second (sent again after its lease lapsed) come meanwhile.
+    await send([first, second, second], [OK, FAILED, OK]);
+    expect((await history()).sort()).toEqual([
+      ['evt_0', 1, 'SUCCESS'],
+      ['evt_1', 1, 'FAILED'],
+      ['evt_1', 2, 'PENDING'],
+    ]);
   });
 });

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import {
   EXPIRED_REASON,
   type ClaimedDelivery,
+  type Completion,
   type DeliveryClaim,
-  type DeliveryResult,
   type DeliveryStatus,
   type EventType,
   type NewWebhookDelivery,
@@ -96,19 +96,26 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return toDelivery(row);
   }
 
-  async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
-    const [row] = await this.trx('webhook_deliveries')
-      .where({ id, status: 'PENDING' })
-      .update({
-        status: result.status,
-        response_code: result.responseCode,
-        duration_ms: result.durationMs,
-        failure_reason: result.failureReason,
-        claimed_until: null,
-        next_attempt_at: null,
-      })
-      .returning<DeliveryRow[]>(HISTORY_COLUMNS);
-    return row && toDelivery(row);
+  async complete(completions: readonly Completion[]): Promise<WebhookDelivery[]> {
+    // One statement for a batch of results, the rows joined to their results as arrays: the count trigger runs once.
+    const { rows } = await prepared<DeliveryRow>(
+      this.trx,
+      'webhook_deliveries.complete',
+      `UPDATE webhook_deliveries d
+       SET status = r.status, response_code = r.response_code, duration_ms = r.duration_ms, failure_reason = r.failure_reason,
+           claimed_until = NULL, next_attempt_at = NULL
+       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[]) AS r (id, status, response_code, duration_ms, failure_reason)
+       WHERE d.id = r.id AND d.status = 'PENDING'
+       RETURNING ${HISTORY_COLUMNS.map((column) => `d.${column}`).join(', ')}`,
+      [
+        completions.map((c) => c.id),
+        completions.map((c) => c.result.status),
+        completions.map((c) => c.result.responseCode),
+        completions.map((c) => c.result.durationMs),
+        completions.map((c) => c.result.failureReason),
+      ],
+    );
+    return rows.map(toDelivery);
   }
 
   async lastAttempt(webhookId: number, eventId: string): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   ConcurrentModificationError,
+  runOfFailures,
   Webhook,
   type DeliveryOutcome,
   type EventType,
@@ -16,6 +17,7 @@ import {
 } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
+import { prepared } from './prepared';
 import { lockedForChange } from './row-locks';
 import { toDelivery, type DeliveryRow } from './knex-webhook-delivery-repository';
 
@@ -96,16 +98,22 @@ export class KnexWebhookRepository implements WebhookRepository {
     await this.trx('webhooks').where({ id }).delete();
   }
 
-  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined> {
-    const [row] = await this.trx('webhooks')
-      .where({ id })
-      .update({
-        last_delivery_at: at,
-        last_delivery_status: outcome,
-        consecutive_failures: outcome === 'SUCCESS' ? 0 : this.trx.raw('consecutive_failures + 1'),
-      })
-      .returning<{ consecutive_failures: number }[]>('consecutive_failures');
-    return row?.consecutive_failures;
+  async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
+    // The run before them, read under the row's lock in the same statement, gives its longest while they counted.
+    const { after } = runOfFailures(0, outcomes);
+    const ended = outcomes.includes('SUCCESS');
+    const { rows } = await prepared<{ before: number }>(
+      this.trx,
+      'webhooks.record_delivery',
+      `WITH before AS (SELECT consecutive_failures FROM webhooks WHERE id = ? FOR NO KEY UPDATE)
+       UPDATE webhooks w
+       SET last_delivery_at = ?, last_delivery_status = ?,
+           consecutive_failures = CASE WHEN ?::boolean THEN 0 ELSE before.consecutive_failures END + ?::int
+       FROM before WHERE w.id = ?
+       RETURNING before.consecutive_failures AS before`,
+      [id, at, outcomes[outcomes.length - 1], ended, after, id],
+    );
+    return rows[0] && runOfFailures(rows[0].before, outcomes).longest;
   }
 
   async lockForRecording(ids: readonly number[]): Promise<void> {

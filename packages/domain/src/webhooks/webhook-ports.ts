@@ -11,12 +11,13 @@ export interface WebhookRepository {
   /** Deletes the webhook and its delivery history. */
   delete(id: number): Promise<void>;
   /**
-   * Records the outcome of the latest attempt (lastDeliveryAt, lastDeliveryStatus) without a version check: a
-   * delivery finishing must neither fail on nor undo a change the integrator made meanwhile. Counts it in the
-   * webhook's run of consecutive failed attempts (a success ends the run) and answers the run's length after it;
-   * undefined when the webhook is gone.
+   * Records the outcomes of attempts, in the order their endpoint answered them, without a version check: a
+   * delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the latest
+   * delivery (lastDeliveryAt `at`, lastDeliveryStatus); each counts in the webhook's run of consecutive failed
+   * attempts (runOfFailures). Answers the run's longest length while they were counted, what the failure threshold
+   * is checked against; undefined when the webhook is gone. One statement for the lot, however many.
    */
-  recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined>;
+  recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined>;
   /**
    * Locks these webhooks' rows until the transaction ends, in id order, so transactions that record deliveries to
    * several webhooks take shared rows in one order and never deadlock; the ones gone are passed over.
@@ -40,13 +41,20 @@ export interface DeliveryClaim {
   readonly skipWebhooks: readonly number[];
 }
 
+/** An attempt's result, to be recorded. */
+export interface Completion {
+  readonly id: number;
+  readonly result: DeliveryResult;
+}
+
 export interface WebhookDeliveryRepository {
   insert(delivery: NewWebhookDelivery): Promise<WebhookDelivery>;
   /**
-   * Ends a PENDING attempt with what the endpoint did; its lease goes with it. Undefined when the attempt is gone
-   * (its webhook was deleted) or already ended (a second sender, after a lapsed lease, recorded it first).
+   * Ends PENDING attempts with what their endpoint did; their leases go with them. Answers the attempts it ended, in
+   * no particular order: one gone (its webhook was deleted) or already ended (a second sender, after a lapsed lease,
+   * recorded it first) is left out. One statement for the lot; each attempt at most once in `completions`.
    */
-  complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined>;
+  complete(completions: readonly Completion[]): Promise<WebhookDelivery[]>;
   /** The highest attempt number of the event at the webhook; 0 when none. */
   lastAttempt(webhookId: number, eventId: string): Promise<number>;
   /** Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is. */

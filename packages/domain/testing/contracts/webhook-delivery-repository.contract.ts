@@ -5,6 +5,7 @@ import {
   PurgeEvents,
   Webhook,
   type DeliveryClaim,
+  type DeliveryOutcome,
   type DeliveryResult,
   type ScheduledDelivery,
 } from '../../src';
@@ -127,12 +128,24 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
 
     it("counts a webhook's consecutive failed attempts, a success ending the run and a reset starting afresh", async () => {
       const webhook = await webhookOf();
-      const record = (outcome: 'SUCCESS' | 'FAILED') => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(1), outcome));
+      const record = (...outcomes: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(1), outcomes));
       expect([await record('FAILED'), await record('FAILED'), await record('SUCCESS'), await record('FAILED')]).toEqual([1, 2, 0, 1]);
       await ctx.h.uow.run((tx) => tx.webhooks.resetFailures(webhook.id));
       expect(await record('FAILED')).toBe(1);
       await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id));
       expect(await record('FAILED')).toBeUndefined();
+    });
+
+    it('counts several outcomes in one call in their order, answering the longest run they made', async () => {
+      const webhook = await webhookOf();
+      const record = (...outcomes: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(2), outcomes));
+      // A run of 1 before them, 3 at its longest, then ended: 1 after them, 3 again after the next two, then 0.
+      expect(await record('FAILED')).toBe(1);
+      expect(await record('FAILED', 'FAILED', 'SUCCESS', 'FAILED')).toBe(3);
+      expect(await record('FAILED', 'FAILED')).toBe(3);
+      expect(await record('SUCCESS', 'FAILED', 'SUCCESS')).toBe(1);
+      expect((await ctx.h.webhookQueries.get(webhook.id))?.toSnapshot()).toMatchObject({ lastDeliveryAt: at(2), lastDeliveryStatus: 'SUCCESS' });
+      expect(await record('FAILED')).toBe(1);
     });
 
     it("finds a customer's webhooks and webhooks by id, whatever their status", async () => {
@@ -166,7 +179,7 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       ]);
       await ctx.h.uow.run((tx) => tx.webhookDeliveries.release(paused.id, at(1), at(0)));
       const released = await claim([paused]);
-      for (const done of [...sent, released[0]]) await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(done.id, FAILED));
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete([...sent, released[0]].map(({ id }) => ({ id, result: FAILED }))));
 
       await new PurgeEvents(ctx.h.uow, new FixedClock(at(40 * 24 * 60))).execute({ retentionDays: 30 });
 
@@ -183,7 +196,7 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       const sendTest = async (minutes: number, result?: DeliveryResult) => {
         const { nextAttemptAt: _due, ...test } = attempt(webhook, { eventType: 'webhook.test', createdAt: at(minutes) });
         const sent = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert({ ...test, claimedUntil: at(minutes + 1) }));
-        if (result) await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(sent.id, result));
+        if (result) await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete([{ id: sent.id, result }]));
         return test.eventId;
       };
       const DAY = 24 * 60;
@@ -205,11 +218,33 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       const webhook = await webhookOf();
       await schedule([attempt(webhook)]);
       const [claimed] = await claim([webhook]);
-      const complete = (result: DeliveryResult) => ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(claimed.id, result));
-      expect(await complete(FAILED)).toMatchObject({ id: claimed.id, status: 'FAILED', responseCode: 500 });
+      const complete = (result: DeliveryResult) => ctx.h.uow.run((tx) => tx.webhookDeliveries.complete([{ id: claimed.id, result }]));
+      expect(await complete(FAILED)).toEqual([expect.objectContaining({ id: claimed.id, status: 'FAILED', responseCode: 500 })]);
       expect(await claim([webhook], { now: at(10) })).toEqual([]);
-      expect(await complete({ status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })).toBeUndefined();
+      expect(await complete({ status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })).toEqual([]);
       expect(await statuses(webhook)).toEqual([[claimed.eventId, 'FAILED', 'answered 500']]);
+    });
+
+    it('completes a batch of attempts in one call, each with its own result, leaving out those already ended', async () => {
+      const webhook = await webhookOf();
+      await schedule([attempt(webhook), attempt(webhook, { eventId: 'evt_b' }), attempt(webhook, { eventId: 'evt_c' })]);
+      const [first, second, third] = await claim([webhook]);
+      const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 204, durationMs: 3, failureReason: null };
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete([{ id: first.id, result: OK }]));
+      const ended = await ctx.h.uow.run((tx) =>
+        tx.webhookDeliveries.complete([
+          { id: first.id, result: FAILED },
+          { id: second.id, result: FAILED },
+          { id: third.id, result: OK },
+        ]),
+      );
+      expect(ended.map((d) => [d.id, d.status, d.responseCode, d.durationMs, d.failureReason]).sort()).toEqual(
+        [
+          [second.id, 'FAILED', 500, FAILED.durationMs, 'answered 500'],
+          [third.id, 'SUCCESS', 204, 3, null],
+        ].sort(),
+      );
+      expect((await statuses(webhook)).map(([, status]) => status).sort()).toEqual(['FAILED', 'SUCCESS', 'SUCCESS']);
     });
   });
 }

@@ -40,7 +40,7 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
 
     it('records the last delivery without a version check', async () => {
       const webhook = await register(await ctx.newCustomer());
-      await ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(3), 'FAILED'));
+      await ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(3), ['FAILED']));
       const read = (await ctx.h.webhookQueries.get(webhook.id))!.toSnapshot();
       expect([read.lastDeliveryAt, read.lastDeliveryStatus, read.version]).toEqual([at(3), 'FAILED', 1]);
       await ctx.h.uow.run((tx) => tx.webhooks.update(webhook.pause(at(4))));
@@ -61,8 +61,8 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       const webhook = await register(await ctx.newCustomer());
       const first = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook)));
       expect(first).toMatchObject({ status: 'PENDING', attempt: 1, responseCode: null, durationMs: null, failureReason: null, createdAt: at(1) });
-      const done = await ctx.h.uow.run((tx) =>
-        tx.webhookDeliveries.complete(first.id, { status: 'FAILED', responseCode: 503, durationMs: 12, failureReason: 'answered 503' }),
+      const [done] = await ctx.h.uow.run((tx) =>
+        tx.webhookDeliveries.complete([{ id: first.id, result: { status: 'FAILED', responseCode: 503, durationMs: 12, failureReason: 'answered 503' } }]),
       );
       expect(done).toEqual({ ...first, status: 'FAILED', responseCode: 503, durationMs: 12, failureReason: 'answered 503' });
       const second = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook, { attempt: 2, createdAt: at(3) })));
@@ -86,8 +86,10 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id));
       expect(await ctx.h.webhookQueries.get(webhook.id)).toBeUndefined();
       expect(
-        await ctx.h.uow.run((tx) => tx.webhookDeliveries.complete(delivery.id, { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null })),
-      ).toBeUndefined();
+        await ctx.h.uow.run((tx) =>
+          tx.webhookDeliveries.complete([{ id: delivery.id, result: { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null } }]),
+        ),
+      ).toEqual([]);
       expect((await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId }, { page: 1, count: 20 })).total).toBe(0);
     });
   });

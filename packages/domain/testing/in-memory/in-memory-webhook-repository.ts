@@ -2,11 +2,12 @@ import {
   ConcurrentModificationError,
   EXPIRED_REASON,
   Webhook,
+  runOfFailures,
   type ClaimedDelivery,
+  type Completion,
   type DeliveryClaim,
   type ScheduledDelivery,
   type DeliveryOutcome,
-  type DeliveryResult,
   type NewWebhook,
   type NewWebhookDelivery,
   type Page,
@@ -53,14 +54,14 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     }
   }
 
-  async recordDelivery(id: number, at: Date, outcome: DeliveryOutcome): Promise<number | undefined> {
+  async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
     const { webhooks, webhookFailures } = this.ref.tables;
     const found = webhooks.get(id);
     if (!found) return undefined;
-    webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcome });
-    const failures = outcome === 'SUCCESS' ? 0 : (webhookFailures.get(id) ?? 0) + 1;
-    webhookFailures.set(id, failures);
-    return failures;
+    webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcomes[outcomes.length - 1] });
+    const { after, longest } = runOfFailures(webhookFailures.get(id) ?? 0, outcomes);
+    webhookFailures.set(id, after);
+    return longest;
   }
 
   /** Transactions run one at a time here: nothing to order. */
@@ -101,12 +102,14 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return historyOf(stored);
   }
 
-  async complete(id: number, result: DeliveryResult): Promise<WebhookDelivery | undefined> {
-    const found = this.ref.tables.webhookDeliveries.get(id);
-    if (found?.status !== 'PENDING') return undefined;
-    const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
-    this.ref.tables.webhookDeliveries.set(id, done);
-    return historyOf(done);
+  async complete(completions: readonly Completion[]): Promise<WebhookDelivery[]> {
+    return completions.flatMap(({ id, result }) => {
+      const found = this.ref.tables.webhookDeliveries.get(id);
+      if (found?.status !== 'PENDING') return [];
+      const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
+      this.ref.tables.webhookDeliveries.set(id, done);
+      return [historyOf(done)];
+    });
   }
 
   async lastAttempt(webhookId: number, eventId: string): Promise<number> {

@@ -36,28 +36,7 @@ export interface DeliveryToSend {
  * webhook waited for the previous one's commit to take that row, about a hundred a second here.
  */
 export class DeliverWebhooks {
-  private readonly results = new GroupCommit<Answered>(
-    (results) =>
-      this.uow.run(async (tx) => {
-        const byWebhook = new Map<number, Answered[]>();
-        for (const answered of results) {
-          const { webhookId } = answered.delivery;
-          byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), answered]);
-        }
-        // Every row taken at once, in id order: two instances whose groups share webhooks then never each hold a
-        // row the other waits for (a deadlock, found only after deadlock_timeout).
-        await tx.webhooks.lockForRecording([...byWebhook.keys()]);
-        // A webhook's results in the order its endpoint answered them: a success ends the run of failures before
-        // it, so recorded out of order a webhook could go FAILED that did not fail that often in a row. Different
-        // webhooks side by side, so their statements travel together.
-        await Promise.all(
-          [...byWebhook.values()].map(async (ofWebhook) => {
-            for (const { delivery, result } of ofWebhook) await this.record(tx, delivery, result);
-          }),
-        );
-      }),
-    MAX_RECORDS_PER_TRANSACTION,
-  );
+  private readonly results = new GroupCommit<Answered>((results) => this.uow.run((tx) => this.record(tx, results)), MAX_RECORDS_PER_TRANSACTION);
 
   constructor(
     private readonly uow: UnitOfWork<Scope>,
@@ -114,22 +93,56 @@ export class DeliverWebhooks {
     return result;
   }
 
-  private async record(tx: Scope, delivery: ClaimedDelivery, result: DeliveryResult): Promise<void> {
-    const now = this.clock.now();
-    // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
-    if (!(await tx.webhookDeliveries.complete(delivery.id, result))) return;
-    const failures = await tx.webhooks.recordDelivery(delivery.webhookId, now, result.status);
-    if (result.status === 'SUCCESS') return;
-    const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
-    // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
-    if (retryAt) {
-      // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
-      // (recordDelivery took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
-      const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
-      const { id: _id, ...retried } = delivery;
-      await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
+  /**
+   * Records a batch's results set-based: one UPDATE ends every attempt of the batch, one more per webhook records
+   * its outcomes, instead of two statements per attempt (each a round trip, and each UPDATE of the attempts firing
+   * the list counts' trigger).
+   */
+  private async record(tx: Scope, results: readonly Answered[]): Promise<void> {
+    // An attempt answered twice (its lease lapsed and it was sent again) is recorded once, its first answer.
+    const first = new Map<number, Answered>();
+    for (const answered of results) if (!first.has(answered.delivery.id)) first.set(answered.delivery.id, answered);
+    const byWebhook = new Map<number, Answered[]>();
+    for (const answered of first.values()) {
+      const { webhookId } = answered.delivery;
+      byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), answered]);
     }
-    await failPastThreshold(tx.webhooks, delivery.webhookId, failures, this.ports.failureThreshold, now);
+    // Every row taken at once, in id order: two instances whose groups share webhooks then never each hold a row
+    // the other waits for (a deadlock, found only after deadlock_timeout).
+    await tx.webhooks.lockForRecording([...byWebhook.keys()]);
+    // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
+    const ended = new Set(
+      (await tx.webhookDeliveries.complete([...first.values()].map(({ delivery, result }) => ({ id: delivery.id, result })))).map((d) => d.id),
+    );
+    const now = this.clock.now();
+    // Different webhooks side by side, so their statements travel together.
+    await Promise.all(
+      [...byWebhook].map(async ([webhookId, answers]) => {
+        // In the order its endpoint answered them: a success ends the run of failures before it, so recorded out of
+        // order a webhook could go FAILED that did not fail that often in a row.
+        const recorded = answers.filter(({ delivery }) => ended.has(delivery.id));
+        if (recorded.length === 0) return;
+        const failures = await tx.webhooks.recordDelivery(
+          webhookId,
+          now,
+          recorded.map(({ result }) => result.status),
+        );
+        for (const { delivery, result } of recorded) if (result.status === 'FAILED') await this.retry(tx, delivery, now);
+        await failPastThreshold(tx.webhooks, webhookId, failures, this.ports.failureThreshold, now);
+      }),
+    );
+  }
+
+  /** The next attempt of a failed one, on the CONTRACT schedule, unless it was the last. */
+  private async retry(tx: Scope, delivery: ClaimedDelivery, now: Date): Promise<void> {
+    const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
+    if (!retryAt) return;
+    // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
+    // (lockForRecording took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
+    const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
+    const { id: _id, ...retried } = delivery;
+    // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
+    await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
   }
 }
 

@@ -51,10 +51,10 @@ async function sendNow(
   const result = await ports.sender.send(request);
   return uow.run(async (tx) => {
     // Deleted meanwhile, the webhook took its history with it: the answer still tells what the endpoint did.
-    const done = await tx.webhookDeliveries.complete(delivery.id, result);
+    const [done] = await tx.webhookDeliveries.complete([{ id: delivery.id, result }]);
     if (done) {
       const recordedAt = clock.now();
-      const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, result.status);
+      const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, [result.status]);
       await failPastThreshold(tx.webhooks, target.webhookId, failures, ports.failureThreshold, recordedAt);
     }
     return done ?? { ...delivery, ...result };

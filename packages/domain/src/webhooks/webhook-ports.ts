@@ -11,9 +11,9 @@ export interface WebhookRepository {
   /** Deletes the webhook and its delivery history. */
   delete(id: number): Promise<void>;
   /**
-   * Records the outcomes of attempts, in the order their endpoint answered them, without a version check: a
-   * delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the latest
-   * delivery (lastDeliveryAt `at`, lastDeliveryStatus); each counts in the webhook's run of consecutive failed
+   * Records the outcomes of attempts (one or more), in the order their endpoint answered them, without a version
+   * check: a delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the
+   * latest delivery (lastDeliveryAt `at`, lastDeliveryStatus); each counts in the webhook's run of consecutive failed
    * attempts (runOfFailures). Answers the run's longest length while they were counted, what the failure threshold
    * is checked against; undefined when the webhook is gone. One statement for the lot, however many.
    */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { lazyScope, RollbackOnlyError, TransactionConflictError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import { FreeUnitOfWork, lazyScope, RollbackOnlyError, TransactionConflictError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';
@@ -65,26 +65,12 @@ function conflictsAsDomain<T>(pending: Promise<T>): Promise<T> {
  * transaction and hands a unit of work bound to it: that is how work joins a transaction, on the same connection
  * instead of asking the pool for a second one (which would deadlock on PGlite and exhaust a real pool).
  */
-export class KnexUnitOfWork implements UnitOfWork<TransactionScope> {
-  constructor(private readonly knex: Knex) {}
+export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
+  constructor(private readonly knex: Knex) {
+    super();
+  }
 
   readonly executor = (): Knex => this.knex;
-
-  run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    return this.begin((bound) => bound.run(work));
-  }
-
-  isolated<T>(work: () => Promise<T>): Promise<T> {
-    return work();
-  }
-
-  inTransaction(): boolean {
-    return false;
-  }
-
-  afterCommit(effect: () => void): void {
-    effect();
-  }
 
   begin<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
     return conflictsAsDomain(this.transaction(work));

@@ -39,6 +39,30 @@ export interface UnitOfWork<out Scope> {
   afterCommit(effect: () => void): void;
 }
 
+/**
+ * What a free unit of work does the same on any storage: each run is a transaction `begin` opens, nothing is
+ * isolated or joined, and what waits for a commit runs at once (each run has committed when it resolves).
+ */
+export abstract class FreeUnitOfWork<Scope> implements UnitOfWork<Scope> {
+  abstract begin<T>(work: (bound: UnitOfWork<Scope>) => Promise<T>): Promise<T>;
+
+  run<T>(work: (tx: Scope) => Promise<T>): Promise<T> {
+    return this.begin((bound) => bound.run(work));
+  }
+
+  isolated<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  inTransaction(): boolean {
+    return false;
+  }
+
+  afterCommit(effect: () => void): void {
+    effect();
+  }
+}
+
 /** Thrown by the transaction's end when joined work failed and the transaction was marked rollback-only. */
 export class RollbackOnlyError extends Error {
   constructor(cause: unknown) {

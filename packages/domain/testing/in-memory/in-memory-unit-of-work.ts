@@ -1,4 +1,4 @@
-import { RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
+import { FreeUnitOfWork, RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
 import type { Tables, TablesRef, TablesSource } from './in-memory-tables';
 import { inMemoryScope } from './in-memory-scope';
 
@@ -7,29 +7,15 @@ import { inMemoryScope } from './in-memory-scope';
  * copy of the committed tables and replace them only on success. Free: each `run` is a transaction of its own and
  * reads see committed tables; `begin` hands a unit of work bound to one transaction, as PostgreSQL's does.
  */
-export class InMemoryUnitOfWork implements UnitOfWork<TransactionScope>, TablesSource {
+export class InMemoryUnitOfWork extends FreeUnitOfWork<TransactionScope> implements TablesSource {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: { committed: Tables }) {}
+  constructor(private readonly store: { committed: Tables }) {
+    super();
+  }
 
   visibleTables(): Tables {
     return this.store.committed;
-  }
-
-  run<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
-    return this.begin((bound) => bound.run(work));
-  }
-
-  isolated<T>(work: () => Promise<T>): Promise<T> {
-    return work();
-  }
-
-  inTransaction(): boolean {
-    return false;
-  }
-
-  afterCommit(effect: () => void): void {
-    effect();
   }
 
   begin<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { FreeUnitOfWork, lazyScope, RollbackOnlyError, TransactionConflictError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import {
+  FreeUnitOfWork,
+  lazyScope,
+  RollbackOnlyError,
+  TransactionConflictError,
+  TransactionEndedError,
+  type TransactionScope,
+  type UnitOfWork,
+} from '@rcs/domain';
 import { KnexCustomerRepository, KnexCredentialRepository } from './repositories/knex-customer-repositories';
 import { KnexCurrentAccountRepository } from './repositories/knex-current-account-repository';
 import { KnexClientRepository } from './repositories/knex-client-repository';

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { DEFAULT_CUSTOMER_SETTINGS, Webhook } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { openTestDatabase, type TestDatabase } from '../testing';
@@ -18,7 +19,9 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
   });
   afterAll(async () => db.close());
 
-  const bitmapScans = async () => (await uow.executor().raw<{ rows: { enable_bitmapscan: string }[] }>('SHOW enable_bitmapscan')).rows[0].enable_bitmapscan;
+  /** The setting as `on` reads it: a bound unit of work's transaction, or the pool. */
+  const bitmapScans = async (on: { executor: () => Knex }) =>
+    (await on.executor().raw<{ rows: { enable_bitmapscan: string }[] }>('SHOW enable_bitmapscan')).rows[0].enable_bitmapscan;
 
   it('turns bitmap scans off in the claiming transaction, and only there', async () => {
     const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'claim plan', creationDate: T0 }));
@@ -40,8 +43,8 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
       ),
     );
     const claim = { now: T0, claimedUntil: new Date(T0.getTime() + 60_000), limit: 10, perWebhook: 10, skipWebhooks: [] };
-    const inClaim = await uow.run(async (tx) => [(await tx.webhookDeliveries.claimDue(claim)).length, await bitmapScans()]);
+    const inClaim = await uow.begin(async (bound) => [(await bound.run((tx) => tx.webhookDeliveries.claimDue(claim))).length, await bitmapScans(bound)]);
     expect(inClaim).toEqual([3, 'off']);
-    expect(await uow.run(() => bitmapScans())).toBe('on');
+    expect(await uow.begin((bound) => bitmapScans(bound))).toBe('on');
   });
 });

@@ -57,10 +57,10 @@ describe(`outbox feed on a PostgreSQL server (${process.env.RCS_TEST_STORAGE})`,
     let commitFirst!: () => void;
     let recorded!: () => void;
     const firstRecorded = new Promise<void>((resolve) => (recorded = resolve));
-    const first = uow.run(async (tx) => {
-      await tx.outbox.record([event(10)]);
+    const first = uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(10)]));
       // A statement after the insert on the same connection: the insert has run, so the event has its seq.
-      await uow.executor().raw('SELECT 1');
+      await bound.executor().raw('SELECT 1');
       recorded();
       await new Promise<void>((resolve) => (commitFirst = resolve));
     });
@@ -82,11 +82,16 @@ describe(`outbox feed on a PostgreSQL server (${process.env.RCS_TEST_STORAGE})`,
     await uow.run((tx) => tx.outbox.record([event(20), event(21)]));
     // Knex reports the lost connection on the console: expected here.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    const killed = dispatch(async () => {
-      const { rows } = await uow.executor().raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid');
-      await db.knex.raw('SELECT pg_terminate_backend(?)', [rows[0].pid]);
-      await uow.executor().raw('SELECT 1');
-    });
+    // The dispatch on a transaction it is handed, so that its handler kills that transaction's own connection.
+    const killed = uow.begin((bound) =>
+      new DispatchEvents(bound).execute({
+        handler: async () => {
+          const { rows } = await bound.executor().raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid');
+          await db.knex.raw('SELECT pg_terminate_backend(?)', [rows[0].pid]);
+          await bound.executor().raw('SELECT 1');
+        },
+      }),
+    );
     await expect(killed).rejects.toThrow();
     expect(await dispatch()).toEqual([20, 21]);
     jest.restoreAllMocks();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApplicationQueries, StoragePorts } from '@rcs/domain';
+import { storagePortsOn, type ApplicationQueries, type StoragePorts } from '@rcs/domain';
 import { KnexUnitOfWork, type BoundKnexUnitOfWork } from './knex-unit-of-work';
 import { KnexCustomerQueries } from './repositories/knex-customer-repositories';
 import { KnexClientQueries } from './repositories/knex-client-repository';
@@ -17,16 +17,7 @@ import { KnexWebhookQueries } from './repositories/knex-webhook-repository';
 
 /** The storage ports on PostgreSQL: free ones over the pool, whose `begin` hands the same ports bound to a transaction. */
 export function knexStorage(knex: Knex): StoragePorts {
-  return portsOn(new KnexUnitOfWork(knex));
-}
-
-function portsOn(uow: KnexUnitOfWork | BoundKnexUnitOfWork): StoragePorts {
-  const ports: StoragePorts = {
-    uow,
-    ...knexQueries(uow.executor),
-    begin: (work) => uow.begin((bound) => work(bound === uow ? ports : portsOn(bound))),
-  };
-  return ports;
+  return storagePortsOn<KnexUnitOfWork | BoundKnexUnitOfWork>(new KnexUnitOfWork(knex), (uow) => knexQueries(uow.executor));
 }
 
 /** Every read port on PostgreSQL, each reading through `executor`: the pool, or the innermost of a bound transaction. */

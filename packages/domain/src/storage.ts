@@ -45,3 +45,21 @@ export interface StoragePorts extends ApplicationQueries {
    */
   begin<T>(work: (bound: StoragePorts) => Promise<T>): Promise<T>;
 }
+
+/** A unit of work whose `begin` hands one of its own kind bound to a transaction (itself, when bound already). */
+interface Beginning<U extends UnitOfWork<TransactionScope>> extends UnitOfWork<TransactionScope> {
+  begin<T>(work: (bound: U) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The storage ports over `uow`, its read ports made by `queriesOf`: `begin` hands the same ports made over the bound
+ * unit of work, or these very ports when `uow` is bound already. Every adapter builds its ports so.
+ */
+export function storagePortsOn<U extends Beginning<U>>(uow: U, queriesOf: (uow: U) => ApplicationQueries): StoragePorts {
+  const ports: StoragePorts = {
+    uow,
+    ...queriesOf(uow),
+    begin: (work) => uow.begin((bound) => work(bound === uow ? ports : storagePortsOn(bound, queriesOf))),
+  };
+  return ports;
+}

@@ -1,4 +1,4 @@
-import type { ApplicationQueries, StoragePorts } from '../../src';
+import { storagePortsOn, type ApplicationQueries, type StoragePorts } from '../../src';
 import { InMemoryUnitOfWork, type BoundInMemoryUnitOfWork } from './in-memory-unit-of-work';
 import type { Tables, TablesSource } from './in-memory-tables';
 import { InMemoryCustomerQueries } from './in-memory-customer-repositories';
@@ -16,16 +16,7 @@ import { InMemoryWebhookQueries } from './in-memory-webhook-repository';
 
 /** The storage ports in memory: free ones on the committed tables, whose `begin` hands the same ports bound to a transaction. */
 export function inMemoryStorage(store: { committed: Tables }): StoragePorts {
-  return portsOn(new InMemoryUnitOfWork(store));
-}
-
-function portsOn(uow: InMemoryUnitOfWork | BoundInMemoryUnitOfWork): StoragePorts {
-  const ports: StoragePorts = {
-    uow,
-    ...inMemoryQueries(uow),
-    begin: (work) => uow.begin((bound) => work(bound === uow ? ports : portsOn(bound))),
-  };
-  return ports;
+  return storagePortsOn<InMemoryUnitOfWork | BoundInMemoryUnitOfWork>(new InMemoryUnitOfWork(store), inMemoryQueries);
 }
 
 /** Every read port in memory, each reading what `source` sees: committed tables, or a transaction's working copy. */

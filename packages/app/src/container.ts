@@ -17,6 +17,7 @@ import { ensureSetting, knexStorage, newEventIds } from '@rcs/adapters-postgres'
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import { AesGcmSecretVault, anyUrlPolicy, HttpsWebhookSender, PublicAddressUrlPolicy } from '@rcs/adapters-http';
+import { PREFETCH_ROUNDS } from './workers/webhook-workers';
 import type { Config } from './config';
 
 /** Service identifiers; only this package knows Inversify. */
@@ -93,8 +94,10 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           vault: new AesGcmSecretVault(wiring.webhookSecretKey),
           sender,
           eventIds: { eventId: () => newEventIds(1)[0] },
-          // Past the sender's deadline with room to record the result: a lease that lapses means the sender died.
-          leaseMs: config.webhooks.timeoutMs + 30_000,
+          // Past the sender's deadline for every round of a webhook's slots a worker may hold (a claim tops up a webhook
+          // whose queue ran dry while its slots are in use), with room to record the result: a lease that lapses means
+          // the sender died.
+          leaseMs: config.webhooks.timeoutMs * (PREFETCH_ROUNDS + 1) + 30_000,
           retryScale: config.webhooks.retryScale,
           failureThreshold: config.webhooks.failureThreshold,
           retentionMs: config.webhooks.retentionHours * 3_600_000,

@@ -9,6 +9,7 @@ import { startReceiver, type ReceiverProcess } from './receiver-process';
 import type { Row } from './report';
 import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
+import { statementStats, statementTable } from './statement-stats';
 import { progress, runningProgress, type Measurement } from './stats';
 import { timedRun } from './timed-run';
 
@@ -81,10 +82,17 @@ async function deliverBurst(url: string, service: ServiceProcess, receiver: Rece
     progress(`delivering ${expected.toLocaleString('en')} signed deliveries to ${options.webhooks} webhook(s)`);
     // The backends of this database only: the server may be shared with other work.
     const database = await databaseCpuMeter(lock, new URL(url).pathname.slice(1));
+    // What each statement costs a delivery, when the server has pg_stat_statements loaded.
+    const statements = await statementStats(url, new URL(url).pathname.slice(1));
+    await statements?.reset();
     const [service0, receiver0] = [service.cpuSeconds(), receiver.cpuSeconds()];
     const started = Date.now();
     await lock.query('COMMIT');
     const counts = await awaitDeliveries(receiver, expected, started);
+    if (statements) {
+      progress(`statements per delivery:\n${statementTable(await statements.read(counts.verified, 0.001))}`);
+      await statements.end();
+    }
     const perDelivery = (seconds: number) => (seconds * 1e6) / Math.max(1, counts.verified);
     const cpuPerDeliveryUs = { service: perDelivery(service.cpuSeconds() - service0), database: perDelivery(await database()) };
     const receiverCpuPerDeliveryUs = perDelivery(receiver.cpuSeconds() - receiver0);

@@ -33,15 +33,15 @@ export async function statementStats(url: string, database: string) {
     async reset(): Promise<void> {
       await admin.query('SELECT pg_stat_statements_reset(), pg_stat_reset()');
     },
-    async read(requests: number): Promise<StatementCost[]> {
+    async read(requests: number, minCallsPerRequest = 0.1): Promise<StatementCost[]> {
       const { rows } = await admin.query<{ query: string; toplevel: boolean; calls: string; us: number; rows: string; wal: string; buffers: string }>(
         `SELECT query, toplevel, calls, (total_exec_time + total_plan_time) * 1000 AS us, rows, wal_bytes AS wal,
                 shared_blks_hit + shared_blks_read AS buffers
          FROM pg_stat_statements JOIN pg_database d ON d.oid = dbid
          WHERE d.datname = $1 AND calls >= $2
          ORDER BY total_exec_time DESC`,
-        // Statements run for fewer than a tenth of the requests are not the creation's (the bench's own reads).
-        [database, Math.ceil(requests / 10)],
+        // Statements run for fewer requests are not the measured work's (the bench's own reads).
+        [database, Math.ceil(requests * minCallsPerRequest)],
       );
       const per = (value: number | string) => Number(value) / requests;
       return rows.map((r) => ({

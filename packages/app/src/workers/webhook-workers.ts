@@ -4,16 +4,35 @@ import type { Config } from '../config';
 import { PollingWorker } from './polling-worker';
 
 /**
- * Sends due webhook attempts without waiting on any one endpoint: each claimed attempt is sent on its own, and the
- * next claim skips the webhooks this worker already sends `perWebhook` attempts to, so a slow or hanging receiver
- * holds its own few slots (and the sender's connections to it), never the others'. At most `maxInFlight` in all,
- * counting the attempts answered whose results are not recorded yet.
- * Instances share the work through the claim's leases (SKIP LOCKED); none sends one attempt twice at once.
+ * Attempts a worker leases per slot it may send on: the claim takes this many rounds of an endpoint's slots at
+ * once and queues them here, so a burst costs one claim per few dozen deliveries instead of one per freed slot
+ * (a claim was a third of the database's time per delivery). The lease covers the queue: the last round waits for
+ * the rounds before it, each bounded by the sender's deadline.
+ */
+export const PREFETCH_ROUNDS = 4;
+
+/** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
+const CLAIM_BATCH = 64;
+
+/** One webhook's attempts held by this worker: being sent, and leased and waiting for a slot. */
+interface EndpointQueue {
+  sending: number;
+  readonly waiting: DeliveryToSend[];
+}
+
+/**
+ * Sends due webhook attempts without waiting on any one endpoint: at most `perWebhook` attempts of a webhook at
+ * once and `maxInFlight` in all, so a slow or hanging receiver holds its own few slots (and the sender's
+ * connections to it), never the others'. Leased attempts beyond a webhook's free slots wait in its queue here
+ * (PREFETCH_ROUNDS of its slots, and one more round at most); held (leased and not yet recorded) are at most PREFETCH_ROUNDS times
+ * `maxInFlight`. Instances share the work through the claim's leases (SKIP LOCKED); none sends one attempt twice
+ * at once.
  */
 export class WebhookDeliveryWorker {
-  private readonly inFlight = new Map<number, number>();
-  private total = 0;
-  private readonly sending = new Set<Promise<void>>();
+  private readonly endpoints = new Map<number, EndpointQueue>();
+  private sending = 0;
+  private held = 0;
+  private readonly recording = new Set<Promise<void>>();
   private readonly poller: PollingWorker;
 
   constructor(
@@ -33,56 +52,95 @@ export class WebhookDeliveryWorker {
     this.poller.wake();
   }
 
-  /** Stops claiming and waits for the attempts being sent (the sender's deadline bounds them) to be recorded. */
+  /**
+   * Stops claiming and sends what it holds, waiting for every result to be recorded (the sender's deadline bounds
+   * each round), so none waits for its lease to lapse.
+   */
   async stop(): Promise<void> {
     await this.poller.stop();
-    await Promise.all(this.sending);
+    while (this.recording.size > 0) await Promise.all(this.recording);
   }
 
   private async pass(): Promise<boolean> {
-    const free = this.options.maxInFlight - this.total;
-    if (free <= 0) return false;
-    const busy = [...this.inFlight].filter(([, count]) => count >= this.options.perWebhook).map(([id]) => id);
-    const claimed = await this.app.webhooks.deliver.claim({ limit: free, perWebhook: this.options.perWebhook, skipWebhooks: busy });
-    for (const item of claimed) this.send(item);
-    return claimed.length === free;
+    const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held, CLAIM_BATCH);
+    if (room <= 0) return false;
+    // A webhook whose queue is not empty yet has its next rounds here; one with an empty queue holds at most its
+    // slots, so it never holds more than one round past PREFETCH_ROUNDS (the lease allows for that round).
+    const queued = [...this.endpoints].filter(([, queue]) => queue.waiting.length > 0).map(([id]) => id);
+    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks: queued });
+    for (const item of claimed) this.queueOf(item.delivery.webhookId).waiting.push(item);
+    this.held += claimed.length;
+    this.pump();
+    return claimed.length === room;
   }
 
-  private send(item: DeliveryToSend): void {
+  private queueOf(webhookId: number): EndpointQueue {
+    let queue = this.endpoints.get(webhookId);
+    if (!queue) this.endpoints.set(webhookId, (queue = { sending: 0, waiting: [] }));
+    return queue;
+  }
+
+  /** Starts what waits, as far as the slots allow. */
+  private pump(): void {
+    for (const queue of this.endpoints.values()) {
+      while (queue.waiting.length > 0 && queue.sending < this.options.perWebhook && this.sending < this.options.maxInFlight) {
+        this.send(queue, queue.waiting.shift()!);
+      }
+    }
+  }
+
+  private send(queue: EndpointQueue, item: DeliveryToSend): void {
     const { webhookId } = item.delivery;
-    this.total += 1;
-    this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
-    // The endpoint's slot comes free once it answered; the worker's only once the result is recorded, so the
-    // attempts leased and not yet recorded stay within maxInFlight however far recording lags (past their lease,
-    // another worker would send them again).
+    this.sending += 1;
+    queue.sending += 1;
+    // The slots come free once the endpoint answered; the attempt stays held until its result is recorded, so the
+    // leased and unrecorded attempts stay bounded however far recording lags (past their lease, another worker
+    // would send them again).
     let answered = false;
-    const endpointFree = () => {
+    const slotFree = () => {
       if (answered) return;
       answered = true;
-      const left = (this.inFlight.get(webhookId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(webhookId, left);
-      else this.inFlight.delete(webhookId);
-      this.poller.wake();
+      this.sending -= 1;
+      queue.sending -= 1;
+      const waited = queue.waiting.length > 0;
+      this.pump();
+      if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
+      // Its queue ran dry (the last of it started now): more of its attempts may be due, claimed while these go out.
+      if (waited && queue.waiting.length === 0) this.wake();
     };
-    const sent: Promise<void> = this.app.webhooks.deliver
-      .send(item, endpointFree)
+    const recorded: Promise<void> = this.app.webhooks.deliver
+      .send(item, slotFree)
       .then(
         () => undefined,
         // Recording failed (the database went away): the lease lapses and the attempt is sent again, same webhook-id.
         (err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', deliveryId: item.delivery.id }, 'recording a webhook attempt failed'),
       )
       .finally(() => {
-        endpointFree();
-        this.sending.delete(sent);
-        // Only a full worker left claims waiting for this slot (a pass that found one free claimed what was due).
-        if (this.total-- >= this.options.maxInFlight) this.poller.wake();
+        slotFree();
+        this.recording.delete(recorded);
+        // Only a full worker left claims waiting for this one (a pass that had room claimed what was due).
+        if (this.held-- >= this.options.maxInFlight * PREFETCH_ROUNDS) this.wake();
       });
-    this.sending.add(sent);
+    this.recording.add(recorded);
   }
 }
 
-/** The dispatcher and the delivery worker of one instance; the dispatcher wakes the worker when it made attempts. */
-export function webhookWorkers(app: Application, settings: Config['webhooks'], logger: Logger): { start(): void; stop(): Promise<void> } {
+/** How the delivery workers of other processes hear that attempts were made (a cluster's workers); none alone. */
+export interface DeliveryPeers {
+  attemptsDispatched(): void;
+  onAttemptsDispatched(listener: () => void): void;
+}
+
+/**
+ * The dispatcher and the delivery worker of one process, each when enabled; the dispatcher wakes the delivery
+ * workers, this process's and its peers', when it made attempts.
+ */
+export function webhookWorkers(
+  app: Application,
+  settings: Config['webhooks'],
+  logger: Logger,
+  run: { readonly dispatch: boolean; readonly deliver: boolean; readonly peers?: DeliveryPeers },
+): { start(): void; stop(): Promise<void> } {
   const { deliveryPollMs, dispatchPollMs, maxConnections, maxConnectionsPerEndpoint } = settings;
   const delivery = new WebhookDeliveryWorker(app, { pollMs: deliveryPollMs, maxInFlight: maxConnections, perWebhook: maxConnectionsPerEndpoint }, logger);
   const dispatcher = new PollingWorker(
@@ -90,20 +148,23 @@ export function webhookWorkers(app: Application, settings: Config['webhooks'], l
     dispatchPollMs,
     async () => {
       const events = await app.webhooks.dispatch.execute();
-      if (events > 0) delivery.wake();
+      if (events > 0) {
+        delivery.wake();
+        run.peers?.attemptsDispatched();
+      }
       // The dispatch drained every pending event already.
       return false;
     },
     logger,
   );
+  const workers = [...(run.dispatch ? [dispatcher] : []), ...(run.deliver ? [delivery] : [])];
   return {
     start() {
-      dispatcher.start();
-      delivery.start();
+      if (run.deliver) run.peers?.onAttemptsDispatched(() => delivery.wake());
+      for (const worker of workers) worker.start();
     },
     async stop() {
-      await dispatcher.stop();
-      await delivery.stop();
+      for (const worker of workers) await worker.stop();
     },
   };
 }

@@ -9,6 +9,7 @@ import { useTestApi } from '../support/test-api';
 import { activeAccount, key } from '../support/fixtures';
 import { assertMatchesWebhookEvent } from '../support/openapi-contract';
 import { makeCertificates, startReceiver, type ReceivedRequest, type Receiver } from '../support/https-receiver';
+import { until } from '../support/until';
 
 const certificates = makeCertificates();
 /** The CONTRACT schedule shrunk 10,000 times: 0 s, 0.5 ms, 30 ms, 180 ms, 720 ms, ... */
@@ -40,16 +41,6 @@ interface Attempt {
   creationDate: string;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('webhook delivery: dispatcher and delivery worker against a real HTTPS receiver', () => {
   const workers = {} as { running?: ReturnType<typeof webhookWorkers> };
   const receivers: Receiver[] = [];
@@ -60,7 +51,7 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
   });
   const ctx = useTestApi(ENV);
   beforeAll(() => {
-    workers.running = webhookWorkers(ctx.api.app, loadConfig(ENV).webhooks, pino({ level: 'silent' }));
+    workers.running = webhookWorkers(ctx.api.app, loadConfig(ENV).webhooks, pino({ level: 'silent' }), { dispatch: true, deliver: true });
     workers.running.start();
   });
 

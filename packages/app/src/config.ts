@@ -55,10 +55,8 @@ export interface Config {
   readonly eventRetentionDays: number;
   /** node-cron expression, Buenos Aires time: when events past their retention are deleted. */
   readonly eventPurgeCron: string;
-  /** Background workers (provisioning, settlement, transfers, webhook dispatch, cron jobs); off for tests that drive them. */
+  /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
-  /** The webhook delivery worker: on with the others, and in every HTTP worker with a share of the connections. */
-  readonly webhookDeliveryEnabled: boolean;
   readonly rateLimits: RateLimits;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For names the source address the limits count. */
   readonly trustProxy: boolean | number | string;
@@ -167,7 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30),
     eventPurgeCron: env.EVENT_PURGE_CRON || '40 3 * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
-    webhookDeliveryEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimits: {
       perCredential: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
       perSource: integer(env, 'SOURCE_RATE_LIMIT_PER_MINUTE', 120),

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { clusterPeers, runPrimary, workerConfig } from './cluster';
+import { runPrimary, workerConfig } from './cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     return runPrimary(config, logger);
   }
   if (cluster.worker) config = workerConfig(config, cluster.worker.id);
-  const service = await startService(config, logger, cluster.worker ? clusterPeers : undefined);
+  const service = await startService(config, logger);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -11,7 +11,7 @@ import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
 import { scheduleJobs } from './workers/cron-jobs';
-import { webhookWorkers, type DeliveryPeers } from './workers/webhook-workers';
+import { webhookWorkers } from './workers/webhook-workers';
 import { SignedIncomingTransferNotifications, startBankSimulator } from '@rcs/adapters-bank';
 
 export interface RunningService {
@@ -75,11 +75,8 @@ async function bankProvider(config: Config, logger: Logger, notify: { url: strin
   return simulator;
 }
 
-/**
- * Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the
- * database. `peers`: the sibling processes of a cluster's worker, whose delivery workers its dispatcher wakes.
- */
-export async function startService(config: Config, logger: Logger, peers?: DeliveryPeers): Promise<RunningService> {
+/** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the database. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const storage = await openStorage(config);
   const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
   const bank = await bankProvider(config, logger, notify);
@@ -98,9 +95,11 @@ export async function startService(config: Config, logger: Logger, peers?: Deliv
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
   const jobs = config.workersEnabled ? scheduleJobs(app, config, logger) : [];
-  const webhooks = webhookWorkers(app, config.webhooks, logger, { dispatch: config.workersEnabled, deliver: config.webhookDeliveryEnabled, peers });
-  if (config.workersEnabled) provisioning.start();
-  webhooks.start();
+  const webhooks = webhookWorkers(app, config.webhooks, logger);
+  if (config.workersEnabled) {
+    provisioning.start();
+    webhooks.start();
+  }
 
   const http = httpAppOf(container, () => databaseReady(storage.knex));
   const server = http.listen(config.port);

@@ -48,35 +48,6 @@ describe('HTTP workers', () => {
     ]);
   });
 
-  it('sends webhooks from every worker within the connection limits set for the whole service', () => {
-    const config = loadConfig({
-      DATABASE_URL: 'postgres://db',
-      HTTP_WORKERS: '3',
-      WEBHOOK_MAX_CONNECTIONS_PER_ENDPOINT: '8',
-      WEBHOOK_MAX_CONNECTIONS: '100',
-    });
-    const workers = [1, 2, 3].map((id) => workerConfig(config, id));
-    expect(workers.map((c) => [c.webhookDeliveryEnabled, c.webhooks.maxConnectionsPerEndpoint, c.webhooks.maxConnections])).toEqual([
-      [true, 3, 34],
-      [true, 3, 33],
-      [true, 2, 33],
-    ]);
-  });
-
-  it('leaves webhook delivery to as many workers as the per-endpoint limit has connections', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db', HTTP_WORKERS: '3', WEBHOOK_MAX_CONNECTIONS_PER_ENDPOINT: '2' });
-    expect([1, 2, 3].map((id) => workerConfig(config, id)).map((c) => [c.webhookDeliveryEnabled, c.webhooks.maxConnectionsPerEndpoint])).toEqual([
-      [true, 1],
-      [true, 1],
-      [false, 0],
-    ]);
-  });
-
-  it('runs no delivery in any worker when the workers are off', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db', HTTP_WORKERS: '2', WORKERS_ENABLED: 'false' });
-    expect([1, 2].map((id) => workerConfig(config, id).webhookDeliveryEnabled)).toEqual([false, false]);
-  });
-
   itWithWorkers('stops the whole service, exit code 1, when one worker dies', async () => {
     const { child, exit } = await start();
     process.kill(workersOf(child.pid!)[0], 'SIGKILL');

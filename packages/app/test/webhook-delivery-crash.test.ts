@@ -66,7 +66,7 @@ describe('webhook delivery across a SIGKILL', () => {
         .knex('webhook_deliveries')
         .whereNotNull('claimed_until')
         .update({ claimed_until: new Date(Date.now() - 1) });
-      const workers = webhookWorkers(instance.app, instance.config.webhooks, pino({ level: 'silent' }), { dispatch: true, deliver: true });
+      const workers = webhookWorkers(instance.app, instance.config.webhooks, pino({ level: 'silent' }));
       workers.start();
       try {
         const deadline = Date.now() + 15_000;

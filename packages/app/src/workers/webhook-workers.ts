@@ -125,22 +125,8 @@ export class WebhookDeliveryWorker {
   }
 }
 
-/** How the delivery workers of other processes hear that attempts were made (a cluster's workers); none alone. */
-export interface DeliveryPeers {
-  attemptsDispatched(): void;
-  onAttemptsDispatched(listener: () => void): void;
-}
-
-/**
- * The dispatcher and the delivery worker of one process, each when enabled; the dispatcher wakes the delivery
- * workers, this process's and its peers', when it made attempts.
- */
-export function webhookWorkers(
-  app: Application,
-  settings: Config['webhooks'],
-  logger: Logger,
-  run: { readonly dispatch: boolean; readonly deliver: boolean; readonly peers?: DeliveryPeers },
-): { start(): void; stop(): Promise<void> } {
+/** The dispatcher and the delivery worker of one instance; the dispatcher wakes the worker when it made attempts. */
+export function webhookWorkers(app: Application, settings: Config['webhooks'], logger: Logger): { start(): void; stop(): Promise<void> } {
   const { deliveryPollMs, dispatchPollMs, maxConnections, maxConnectionsPerEndpoint } = settings;
   const delivery = new WebhookDeliveryWorker(app, { pollMs: deliveryPollMs, maxInFlight: maxConnections, perWebhook: maxConnectionsPerEndpoint }, logger);
   const dispatcher = new PollingWorker(
@@ -148,23 +134,20 @@ export function webhookWorkers(
     dispatchPollMs,
     async () => {
       const events = await app.webhooks.dispatch.execute();
-      if (events > 0) {
-        delivery.wake();
-        run.peers?.attemptsDispatched();
-      }
+      if (events > 0) delivery.wake();
       // The dispatch drained every pending event already.
       return false;
     },
     logger,
   );
-  const workers = [...(run.dispatch ? [dispatcher] : []), ...(run.deliver ? [delivery] : [])];
   return {
     start() {
-      if (run.deliver) run.peers?.onAttemptsDispatched(() => delivery.wake());
-      for (const worker of workers) worker.start();
+      dispatcher.start();
+      delivery.start();
     },
     async stop() {
-      for (const worker of workers) await worker.stop();
+      await dispatcher.stop();
+      await delivery.stop();
     },
   };
 }

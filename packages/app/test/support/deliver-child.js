@@ -24,7 +24,7 @@ async function main() {
     webhookSecretKey: 'w'.repeat(40),
     bankProviderUrl: 'http://127.0.0.1:9',
   }).get(TYPES.Application);
-  webhookWorkers(app, config.webhooks, pino({ level: 'silent' }), { dispatch: true, deliver: true }).start();
+  webhookWorkers(app, config.webhooks, pino({ level: 'silent' })).start();
   // The workers' timers do not hold the process: this does, until statement N kills it.
   setInterval(() => undefined, 1_000);
 }

@@ -51,7 +51,7 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
   });
   const ctx = useTestApi(ENV);
   beforeAll(() => {
-    workers.running = webhookWorkers(ctx.api.app, loadConfig(ENV).webhooks, pino({ level: 'silent' }), { dispatch: true, deliver: true });
+    workers.running = webhookWorkers(ctx.api.app, loadConfig(ENV).webhooks, pino({ level: 'silent' }));
     workers.running.start();
   });
 

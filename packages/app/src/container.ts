@@ -95,9 +95,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           sender,
           eventIds: { eventId: () => newEventIds(1)[0] },
           // Past the sender's deadline for every round of a webhook's slots a worker may hold (a claim tops up a webhook
-          // whose queue ran dry while its slots are in use), with room to record the result: a lease that lapses means
-          // the sender died.
-          leaseMs: config.webhooks.timeoutMs * (PREFETCH_ROUNDS + 1) + 30_000,
+          // down to its last round waiting while another is out), with room to record the result: a lease that lapses
+          // means the sender died.
+          leaseMs: config.webhooks.timeoutMs * (PREFETCH_ROUNDS + 2) + 30_000,
           retryScale: config.webhooks.retryScale,
           failureThreshold: config.webhooks.failureThreshold,
           retentionMs: config.webhooks.retentionHours * 3_600_000,

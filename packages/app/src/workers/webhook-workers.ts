@@ -24,7 +24,7 @@ interface EndpointQueue {
  * Sends due webhook attempts without waiting on any one endpoint: at most `perWebhook` attempts of a webhook at
  * once and `maxInFlight` in all, so a slow or hanging receiver holds its own few slots (and the sender's
  * connections to it), never the others'. Leased attempts beyond a webhook's free slots wait in its queue here
- * (PREFETCH_ROUNDS of its slots, and one more round at most); held (leased and not yet recorded) are at most PREFETCH_ROUNDS times
+ * (PREFETCH_ROUNDS of its slots, and two more rounds at most); held (leased and not yet recorded) are at most PREFETCH_ROUNDS times
  * `maxInFlight`. Instances share the work through the claim's leases (SKIP LOCKED); none sends one attempt twice
  * at once.
  */
@@ -64,9 +64,10 @@ export class WebhookDeliveryWorker {
   private async pass(): Promise<boolean> {
     const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held, CLAIM_BATCH);
     if (room <= 0) return false;
-    // A webhook whose queue is not empty yet has its next rounds here; one with an empty queue holds at most its
-    // slots, so it never holds more than one round past PREFETCH_ROUNDS (the lease allows for that round).
-    const queued = [...this.endpoints].filter(([, queue]) => queue.waiting.length > 0).map(([id]) => id);
+    // A webhook with more than a round of its slots waiting has its next rounds here. One with a round at most is
+    // topped up while that round goes out (claimed only once its queue ran dry, a webhook waited for each claim):
+    // it holds at most two rounds past PREFETCH_ROUNDS, which the lease allows for.
+    const queued = [...this.endpoints].filter(([, queue]) => queue.waiting.length > this.options.perWebhook).map(([id]) => id);
     const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks: queued });
     for (const item of claimed) this.queueOf(item.delivery.webhookId).waiting.push(item);
     this.held += claimed.length;
@@ -102,11 +103,11 @@ export class WebhookDeliveryWorker {
       answered = true;
       this.sending -= 1;
       queue.sending -= 1;
-      const waited = queue.waiting.length > 0;
+      const waited = queue.waiting.length;
       this.pump();
       if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
-      // Its queue ran dry (the last of it started now): more of its attempts may be due, claimed while these go out.
-      if (waited && queue.waiting.length === 0) this.wake();
+      // Down to its last round: more of its attempts may be due, claimed while that round goes out.
+      if (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) this.wake();
     };
     const recorded: Promise<void> = this.app.webhooks.deliver
       .send(item, slotFree)

@@ -82,6 +82,25 @@ describe('webhook delivery worker', () => {
     await drainAndStop(worker, sends);
   });
 
+  it('claims again for a webhook down to its last round waiting, so the claim runs while that round goes out', async () => {
+    const { app, sends, claims } = fakeApplication(100, () => 1);
+    const worker = new WebhookDeliveryWorker(app, { pollMs: 60_000, maxInFlight: 50, perWebhook: 2 }, pino({ enabled: false }));
+    worker.start();
+    await pause(20);
+    expect([claims.length, sends.length]).toEqual([1, 2]);
+    // Two rounds out and answered: two more went out, two rounds still wait.
+    for (let i = 0; i < 2; i++) sends[i].answer();
+    await pause(20);
+    expect([claims.length, sends.length]).toEqual([1, 4]);
+    // One more round out: the last round waits, and the webhook is claimed for again.
+    for (let i = 2; i < 4; i++) sends[i].answer();
+    await pause(20);
+    expect(sends).toHaveLength(6);
+    expect(claims).toHaveLength(2);
+    expect(claims[1].skipWebhooks).not.toContain(1);
+    await drainAndStop(worker, sends);
+  });
+
   it('sends what it holds before it stops, so no attempt waits for its lease to lapse', async () => {
     const { app, sends } = fakeApplication(3, () => 1);
     const worker = new WebhookDeliveryWorker(app, { pollMs: 5, maxInFlight: 10, perWebhook: 1 }, pino({ enabled: false }));

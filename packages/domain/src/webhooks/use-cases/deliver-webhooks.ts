@@ -105,7 +105,9 @@ export class DeliverWebhooks {
     const byWebhook = new Map<number, Answered[]>();
     for (const answered of first.values()) {
       const { webhookId } = answered.delivery;
-      byWebhook.set(webhookId, [...(byWebhook.get(webhookId) ?? []), answered]);
+      const answers = byWebhook.get(webhookId);
+      if (answers) answers.push(answered);
+      else byWebhook.set(webhookId, [answered]);
     }
     // Every row taken at once, in id order: two instances whose groups share webhooks then never each hold a row
     // the other waits for (a deadlock, found only after deadlock_timeout).

@@ -17,7 +17,7 @@ import { ensureSetting, knexStorage, newEventIds } from '@rcs/adapters-postgres'
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import { AesGcmSecretVault, anyUrlPolicy, HttpsWebhookSender, PublicAddressUrlPolicy } from '@rcs/adapters-http';
-import { PREFETCH_ROUNDS } from './workers/webhook-workers';
+import { MAX_WAIT_MS } from './workers/webhook-workers';
 import type { Config } from './config';
 
 /** Service identifiers; only this package knows Inversify. */
@@ -94,10 +94,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           vault: new AesGcmSecretVault(wiring.webhookSecretKey),
           sender,
           eventIds: { eventId: () => newEventIds(1)[0] },
-          // Past the sender's deadline for every round of a webhook's slots a worker may hold (a claim tops up a webhook
-          // down to its last round waiting while another is out), with room to record the result: a lease that lapses
-          // means the sender died.
-          leaseMs: config.webhooks.timeoutMs * (PREFETCH_ROUNDS + 2) + 30_000,
+          // Past the longest an attempt waits in the worker for a slot and the sender's deadline, with room to record
+          // the result: a lease that lapses means the sender died.
+          leaseMs: config.webhooks.timeoutMs + MAX_WAIT_MS + 30_000,
           retryScale: config.webhooks.retryScale,
           failureThreshold: config.webhooks.failureThreshold,
           retentionMs: config.webhooks.retentionHours * 3_600_000,

@@ -6,38 +6,64 @@ import { PollingWorker } from './polling-worker';
 /**
  * Attempts a worker leases per slot it may send on: the claim takes this many rounds of an endpoint's slots at
  * once and queues them here, so a burst costs one claim per few dozen deliveries instead of one per freed slot
- * (a claim was a third of the database's time per delivery). The lease covers the queue: the last round waits for
- * the rounds before it, each bounded by the sender's deadline.
+ * (a claim was a third of the database's time per delivery).
  */
 export const PREFETCH_ROUNDS = 4;
+
+/**
+ * How long a leased attempt may wait here for a slot. Past it the attempt is given back, due again, for a claim
+ * that reads its webhook afresh: an attempt starts at most this long after its webhook was last read as ACTIVE at
+ * that URL and secret (paused, deleted or re-pointed meanwhile, it is not sent), and a slow endpoint's queue does
+ * not sit on attempts. The lease covers this wait and the sender's deadline.
+ */
+export const MAX_WAIT_MS = 1_000;
 
 /** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
 const CLAIM_BATCH = 64;
 
+interface Queued {
+  readonly item: DeliveryToSend;
+  /** When the claim that leased it started (performance.now()). */
+  readonly claimedAt: number;
+}
+
 /** One webhook's attempts held by this worker: being sent, and leased and waiting for a slot. */
 interface EndpointQueue {
   sending: number;
-  readonly waiting: DeliveryToSend[];
+  /** In the order they were claimed. */
+  readonly waiting: Queued[];
+  /**
+   * Attempts of it waited too long and went back: claims pass it by until its queue ran dry and a slot came free,
+   * so a slow endpoint is not claimed for only to give its attempts back again and again.
+   */
+  stalled: boolean;
 }
 
 /**
  * Sends due webhook attempts without waiting on any one endpoint: at most `perWebhook` attempts of a webhook at
  * once and `maxInFlight` in all, so a slow or hanging receiver holds its own few slots (and the sender's
- * connections to it), never the others'. Leased attempts beyond a webhook's free slots wait in its queue here
- * (PREFETCH_ROUNDS of its slots, and two more rounds at most); held (leased and not yet recorded) are at most PREFETCH_ROUNDS times
- * `maxInFlight`. Instances share the work through the claim's leases (SKIP LOCKED); none sends one attempt twice
- * at once.
+ * connections to it), never the others'; when all slots are taken, a freed one goes to the webhooks in turn.
+ * Leased attempts beyond a webhook's free slots wait in its queue here, `maxWaitMs` at most. Held (leased and not
+ * yet recorded) are at most PREFETCH_ROUNDS times `maxInFlight`. Instances share the work through the claim's
+ * leases (SKIP LOCKED); none sends one attempt twice at once.
  */
 export class WebhookDeliveryWorker {
   private readonly endpoints = new Map<number, EndpointQueue>();
+  /** Ids of the attempts leased and not yet recorded. */
+  private readonly held = new Set<number>();
   private sending = 0;
-  private held = 0;
+  private waiting = 0;
   private readonly recording = new Set<Promise<void>>();
   private readonly poller: PollingWorker;
 
   constructor(
     private readonly app: Application,
-    private readonly options: { readonly pollMs: number; readonly maxInFlight: number; readonly perWebhook: number },
+    private readonly options: {
+      readonly pollMs: number;
+      readonly maxInFlight: number;
+      readonly perWebhook: number;
+      readonly maxWaitMs: number;
+    },
     private readonly logger: Logger,
   ) {
     this.poller = new PollingWorker('webhook-delivery', options.pollMs, () => this.pass(), logger);
@@ -47,51 +73,104 @@ export class WebhookDeliveryWorker {
     this.poller.start();
   }
 
-  /** Claims soon: new attempts were dispatched, or a slot came free. */
+  /** Claims soon: new attempts were dispatched, or room came free. */
   wake(): void {
     this.poller.wake();
   }
 
   /**
-   * Stops claiming and sends what it holds, waiting for every result to be recorded (the sender's deadline bounds
-   * each round), so none waits for its lease to lapse.
+   * Stops claiming, gives back the attempts waiting here (due again at once, for another instance or the next
+   * start) and waits for those being sent to be recorded (the sender's deadline bounds that).
    */
   async stop(): Promise<void> {
     await this.poller.stop();
+    await this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, queue.waiting.length)));
     while (this.recording.size > 0) await Promise.all(this.recording);
   }
 
   private async pass(): Promise<boolean> {
-    const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held, CLAIM_BATCH);
+    await this.giveBackStale();
+    // Every slot taken and attempts waiting for one: a claim would only make more wait (and go stale).
+    if (this.sending >= this.options.maxInFlight && this.waiting > 0) return false;
+    const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held.size, CLAIM_BATCH);
     if (room <= 0) return false;
     // A webhook with more than a round of its slots waiting has its next rounds here. One with a round at most is
-    // topped up while that round goes out (claimed only once its queue ran dry, a webhook waited for each claim):
-    // it holds at most two rounds past PREFETCH_ROUNDS, which the lease allows for.
-    const queued = [...this.endpoints].filter(([, queue]) => queue.waiting.length > this.options.perWebhook).map(([id]) => id);
-    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks: queued });
-    for (const item of claimed) this.queueOf(item.delivery.webhookId).waiting.push(item);
-    this.held += claimed.length;
+    // topped up while that round goes out (claimed only once its queue ran dry, a webhook waited for each claim).
+    const skipWebhooks = [...this.endpoints].filter(([, queue]) => queue.stalled || queue.waiting.length > this.options.perWebhook).map(([id]) => id);
+    const claimedAt = performance.now();
+    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks });
+    for (const item of claimed) {
+      // Its lease lapsed while its result waited to be recorded, and this claim took it again: that send counts.
+      if (this.held.has(item.delivery.id)) continue;
+      this.held.add(item.delivery.id);
+      this.queueOf(item.delivery.webhookId).waiting.push({ item, claimedAt });
+      this.waiting += 1;
+    }
     this.pump();
     return claimed.length === room;
   }
 
   private queueOf(webhookId: number): EndpointQueue {
     let queue = this.endpoints.get(webhookId);
-    if (!queue) this.endpoints.set(webhookId, (queue = { sending: 0, waiting: [] }));
+    if (!queue) this.endpoints.set(webhookId, (queue = { sending: 0, waiting: [], stalled: false }));
     return queue;
   }
 
-  /** Starts what waits, as far as the slots allow. */
+  /**
+   * Starts what waits, as far as the slots allow, one attempt of a webhook at a time, each served webhook going to
+   * the back of the line: under the total cap, the first webhooks held would otherwise take every freed slot.
+   */
   private pump(): void {
-    for (const queue of this.endpoints.values()) {
-      while (queue.waiting.length > 0 && queue.sending < this.options.perWebhook && this.sending < this.options.maxInFlight) {
-        this.send(queue, queue.waiting.shift()!);
-      }
+    const now = performance.now();
+    const stale: number[] = [];
+    for (const [webhookId, queue] of this.endpoints) {
+      if (this.sending >= this.options.maxInFlight) break;
+      if (queue.sending >= this.options.perWebhook) continue;
+      stale.push(...this.take(webhookId, queue, this.staleCount(queue, now)));
+      const next = queue.waiting.shift();
+      if (!next) continue;
+      this.waiting -= 1;
+      this.send(webhookId, queue, next.item);
+      this.endpoints.delete(webhookId);
+      this.endpoints.set(webhookId, queue);
     }
+    if (stale.length > 0) void this.giveBack(stale);
   }
 
-  private send(queue: EndpointQueue, item: DeliveryToSend): void {
-    const { webhookId } = item.delivery;
+  /** How many of the queue's first attempts have waited past maxWaitMs. */
+  private staleCount(queue: EndpointQueue, now: number): number {
+    const fresh = queue.waiting.findIndex((queued) => now - queued.claimedAt <= this.options.maxWaitMs);
+    return fresh === -1 ? queue.waiting.length : fresh;
+  }
+
+  /** Removes the first `count` waiting attempts of a webhook, to be given back; their ids. */
+  private take(webhookId: number, queue: EndpointQueue, count: number): number[] {
+    if (count === 0) return [];
+    const ids = queue.waiting.splice(0, count).map((queued) => queued.item.delivery.id);
+    this.waiting -= ids.length;
+    queue.stalled = true;
+    if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
+    return ids;
+  }
+
+  /** Gives back what waited too long in every queue, those whose slots are all taken included. */
+  private giveBackStale(): Promise<void> {
+    const now = performance.now();
+    return this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, this.staleCount(queue, now))));
+  }
+
+  private async giveBack(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    for (const id of ids) this.held.delete(id);
+    // Room came free for a claim.
+    this.wake();
+    // Not given back (the database went away), they are due again once their lease lapses.
+    await this.app.webhooks.deliver
+      .giveBack(ids)
+      .catch((err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', attempts: ids.length }, 'giving back webhook attempts failed'));
+  }
+
+  private send(webhookId: number, queue: EndpointQueue, item: DeliveryToSend): void {
     this.sending += 1;
     queue.sending += 1;
     // The slots come free once the endpoint answered; the attempt stays held until its result is recorded, so the
@@ -105,6 +184,7 @@ export class WebhookDeliveryWorker {
       queue.sending -= 1;
       const waited = queue.waiting.length;
       this.pump();
+      if (queue.waiting.length === 0) queue.stalled = false;
       if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
       // Down to its last round: more of its attempts may be due, claimed while that round goes out.
       if (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) this.wake();
@@ -119,8 +199,10 @@ export class WebhookDeliveryWorker {
       .finally(() => {
         slotFree();
         this.recording.delete(recorded);
+        const full = this.held.size >= this.options.maxInFlight * PREFETCH_ROUNDS;
+        this.held.delete(item.delivery.id);
         // Only a full worker left claims waiting for this one (a pass that had room claimed what was due).
-        if (this.held-- >= this.options.maxInFlight * PREFETCH_ROUNDS) this.wake();
+        if (full) this.wake();
       });
     this.recording.add(recorded);
   }
@@ -129,7 +211,11 @@ export class WebhookDeliveryWorker {
 /** The dispatcher and the delivery worker of one instance; the dispatcher wakes the worker when it made attempts. */
 export function webhookWorkers(app: Application, settings: Config['webhooks'], logger: Logger): { start(): void; stop(): Promise<void> } {
   const { deliveryPollMs, dispatchPollMs, maxConnections, maxConnectionsPerEndpoint } = settings;
-  const delivery = new WebhookDeliveryWorker(app, { pollMs: deliveryPollMs, maxInFlight: maxConnections, perWebhook: maxConnectionsPerEndpoint }, logger);
+  const delivery = new WebhookDeliveryWorker(
+    app,
+    { pollMs: deliveryPollMs, maxInFlight: maxConnections, perWebhook: maxConnectionsPerEndpoint, maxWaitMs: MAX_WAIT_MS },
+    logger,
+  );
   const dispatcher = new PollingWorker(
     'webhook-dispatch',
     dispatchPollMs,

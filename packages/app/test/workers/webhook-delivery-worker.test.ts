@@ -4,41 +4,54 @@ import { PREFETCH_ROUNDS, WebhookDeliveryWorker } from '../../src/workers/webhoo
 
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+type Claim = { limit: number; perWebhook: number; skipWebhooks: readonly number[] };
 
 /**
- * An application whose claim hands out `due` attempts (of the webhook `webhookOf` names, as many as asked for and
- * the per-webhook cap allows), and whose sender waits for the test: `answer` makes the endpoint answer, `record`
- * then records the result.
+ * An application whose claim leases the `due` attempts (of the webhook `webhookOf` names) as storage does: in id
+ * order, as many as asked for and the per-webhook cap allows, none of a skipped webhook, each once until it is given
+ * back (or `lapse` makes its lease run out). Its sender waits for the test: `answer` makes the endpoint answer,
+ * `record` then records the result.
  */
 function fakeApplication(due: number, webhookOf: (n: number) => number) {
-  let handed = 0;
-  const claims: Array<{ limit: number; perWebhook: number; skipWebhooks: readonly number[] }> = [];
-  const sends: Array<{ webhookId: number; answer: () => void; record: () => void }> = [];
+  const available = new Set(Array.from({ length: due }, (_, n) => n));
+  const claims: Claim[] = [];
+  const givenBack: number[] = [];
+  const sends: Array<{ id: number; webhookId: number; answer: () => void; record: () => void }> = [];
   const app = {
     webhooks: {
       deliver: {
-        claim: (claim: { limit: number; perWebhook: number; skipWebhooks: readonly number[] }) => {
+        claim: (claim: Claim) => {
           claims.push(claim);
           const taken: DeliveryToSend[] = [];
           const perWebhook = new Map<number, number>();
-          for (let n = handed; n < due && taken.length < claim.limit; n++) {
+          for (const n of [...available].sort((a, b) => a - b)) {
             const webhookId = webhookOf(n);
+            if (taken.length >= claim.limit) break;
             if (claim.skipWebhooks.includes(webhookId) || (perWebhook.get(webhookId) ?? 0) >= claim.perWebhook) continue;
             perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
+            available.delete(n);
             taken.push({ delivery: { id: n, webhookId } } as unknown as DeliveryToSend);
           }
-          handed += taken.length;
           return Promise.resolve(taken);
+        },
+        giveBack: (ids: readonly number[]) => {
+          givenBack.push(...ids);
+          for (const id of ids) available.add(id);
+          return Promise.resolve();
         },
         send: (item: DeliveryToSend, answered: () => void) =>
           new Promise<DeliveryResult>((resolve) =>
-            sends.push({ webhookId: item.delivery.webhookId, answer: answered, record: () => (answered(), resolve(OK)) }),
+            sends.push({ id: item.delivery.id, webhookId: item.delivery.webhookId, answer: answered, record: () => (answered(), resolve(OK)) }),
           ),
       },
     },
   } as unknown as Application;
-  return { app, claims, sends };
+  return { app, claims, sends, givenBack, lapse: (id: number) => available.add(id) };
 }
+
+const options = { pollMs: 5, maxInFlight: 50, perWebhook: 2, maxWaitMs: 60_000 };
+const workerOf = (app: Application, overrides: Partial<typeof options> = {}) =>
+  new WebhookDeliveryWorker(app, { ...options, ...overrides }, pino({ enabled: false }));
 
 /** Stops the worker, recording every attempt it sends until it has stopped. */
 async function drainAndStop(worker: WebhookDeliveryWorker, sends: ReadonlyArray<{ record: () => void }>) {
@@ -51,7 +64,7 @@ async function drainAndStop(worker: WebhookDeliveryWorker, sends: ReadonlyArray<
 describe('webhook delivery worker', () => {
   it('holds at most PREFETCH_ROUNDS times maxInFlight leased attempts until their results are recorded: a lease lapses after a fixed time', async () => {
     const { app, sends } = fakeApplication(100, (n) => n + 1);
-    const worker = new WebhookDeliveryWorker(app, { pollMs: 5, maxInFlight: 2, perWebhook: 1 }, pino({ enabled: false }));
+    const worker = workerOf(app, { maxInFlight: 2, perWebhook: 1 });
     worker.start();
     await pause(50);
     // Two sent at once; as each endpoint answers, the next held attempt goes out, its result still unrecorded.
@@ -67,24 +80,25 @@ describe('webhook delivery worker', () => {
 
   it('sends at most perWebhook attempts of a webhook at once, the rest of its claim waiting their turn here', async () => {
     const { app, sends, claims } = fakeApplication(100, (n) => (n % 2) + 1);
-    const worker = new WebhookDeliveryWorker(app, { pollMs: 5, maxInFlight: 50, perWebhook: 2 }, pino({ enabled: false }));
+    const worker = workerOf(app);
     worker.start();
     await pause(50);
     // One claim took PREFETCH_ROUNDS rounds of both webhooks' slots; two of each are out.
     expect(claims[0]).toMatchObject({ perWebhook: 2 * PREFETCH_ROUNDS });
-    expect(sends.map((s) => s.webhookId)).toEqual([1, 1, 2, 2]);
+    expect(sends.map((s) => s.webhookId).sort()).toEqual([1, 1, 2, 2]);
     sends[0].answer();
     await pause(20);
-    expect(sends.map((s) => s.webhookId)).toEqual([1, 1, 2, 2, 1]);
+    expect(sends.map((s) => s.webhookId)[4]).toBe(sends[0].webhookId);
     // While a webhook has attempts waiting here, the next claims pass it by.
     await pause(20);
+    expect(claims.length).toBeGreaterThan(1);
     expect(claims.slice(1).every((claim) => claim.skipWebhooks.includes(1) && claim.skipWebhooks.includes(2))).toBe(true);
     await drainAndStop(worker, sends);
   });
 
   it('claims again for a webhook down to its last round waiting, so the claim runs while that round goes out', async () => {
     const { app, sends, claims } = fakeApplication(100, () => 1);
-    const worker = new WebhookDeliveryWorker(app, { pollMs: 60_000, maxInFlight: 50, perWebhook: 2 }, pino({ enabled: false }));
+    const worker = workerOf(app, { pollMs: 60_000 });
     worker.start();
     await pause(20);
     expect([claims.length, sends.length]).toEqual([1, 2]);
@@ -101,20 +115,63 @@ describe('webhook delivery worker', () => {
     await drainAndStop(worker, sends);
   });
 
-  it('sends what it holds before it stops, so no attempt waits for its lease to lapse', async () => {
-    const { app, sends } = fakeApplication(3, () => 1);
-    const worker = new WebhookDeliveryWorker(app, { pollMs: 5, maxInFlight: 10, perWebhook: 1 }, pino({ enabled: false }));
+  it('gives a freed slot to the webhooks in turn when every slot is taken', async () => {
+    // Three webhooks, two slots in all: the first two webhooks held must not take every freed slot.
+    const { app, sends } = fakeApplication(60, (n) => (n % 3) + 1);
+    const worker = workerOf(app, { maxInFlight: 2, perWebhook: 2 });
+    worker.start();
+    await pause(30);
+    for (let i = 0; i < 2; i++) {
+      sends[i].record();
+      await pause(5);
+    }
+    // Held in the order 1, 2, 3 (three of each): in turn, the third webhook's first goes out third, not seventh.
+    expect(sends.slice(0, 4).map((s) => s.webhookId)).toEqual([1, 2, 3, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it('gives back attempts that waited past maxWaitMs instead of sending them, and passes their webhook by until a slot frees', async () => {
+    const { app, sends, claims, givenBack } = fakeApplication(20, () => 1);
+    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 30 });
+    worker.start();
+    await pause(100);
+    // The endpoint hangs on its first attempt: the rest of the claim went back, due again for a claim that reads
+    // the webhook afresh, and no claim took them again meanwhile.
+    expect(sends.map((s) => s.id)).toEqual([0]);
+    expect(givenBack.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(claims.slice(1).every((claim) => claim.skipWebhooks.includes(1))).toBe(true);
+    // Answered: the webhook is claimed for again, and its next attempt goes out.
+    sends[0].record();
+    await pause(20);
+    expect(sends.map((s) => s.id)).toEqual([0, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it('sends an attempt claimed again while its result waits to be recorded only once', async () => {
+    const { app, sends, lapse } = fakeApplication(1, () => 1);
+    const worker = workerOf(app);
+    worker.start();
+    await pause(20);
+    sends[0].answer();
+    // Its lease lapsed before the result was recorded: a later claim takes it again.
+    lapse(0);
+    await pause(30);
+    expect(sends).toHaveLength(1);
+    await drainAndStop(worker, sends);
+  });
+
+  it('gives back what waits when it stops, and waits only for the attempts out to be recorded', async () => {
+    const { app, sends, givenBack } = fakeApplication(3, () => 1);
+    const worker = workerOf(app, { perWebhook: 1 });
     worker.start();
     await pause(50);
     expect(sends).toHaveLength(1);
     let stopped = false;
     const stopping = worker.stop().then(() => (stopped = true));
-    for (let i = 0; i < 3; i++) {
-      await pause(20);
-      expect(stopped).toBe(false);
-      sends[i].record();
-    }
+    await pause(20);
+    expect([stopped, givenBack.sort()]).toEqual([false, [1, 2]]);
+    sends[0].record();
     await stopping;
-    expect(sends).toHaveLength(3);
+    expect(sends).toHaveLength(1);
   });
 });

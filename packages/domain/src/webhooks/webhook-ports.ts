@@ -67,6 +67,11 @@ export interface WebhookDeliveryRepository {
   /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */
   hold(ids: readonly number[]): Promise<void>;
   /**
+   * Gives back leased attempts their sender will not make: those still PENDING are due again at once, for a claim
+   * that reads their webhook afresh. Ended or held attempts stay as they are.
+   */
+  unclaim(ids: readonly number[]): Promise<void>;
+  /**
    * Makes a webhook's held attempts due at `now`, those held since `heldSince` or later; older ones end FAILED as
    * expired. How many of each.
    */

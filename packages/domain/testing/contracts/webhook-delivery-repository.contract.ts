@@ -79,6 +79,22 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
     });
 
+    it('gives back leased attempts due again at once, leaving ended and held ones as they are', async () => {
+      const webhook = await webhookOf();
+      await schedule([attempt(webhook), attempt(webhook), attempt(webhook)]);
+      const [given, ended, held] = await claim([webhook]);
+      await ctx.h.uow.run(async (tx) => {
+        await tx.webhookDeliveries.complete([{ id: ended.id, result: { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null } }]);
+        await tx.webhookDeliveries.hold([held.id]);
+        await tx.webhookDeliveries.unclaim([given.id, ended.id, held.id]);
+      });
+      // Still inside the lease it was claimed with: only the given-back attempt is due.
+      expect((await claim([webhook])).map((d) => d.id)).toEqual([given.id]);
+      // Long after every lease lapsed, the ended and the held attempts are still not due.
+      expect((await claim([webhook], { now: at(30) })).map((d) => d.id)).toEqual([given.id]);
+      expect(await statuses(webhook)).toContainEqual([ended.eventId, 'SUCCESS', null]);
+    });
+
     itRacing('never hands one attempt to two workers claiming at once', async () => {
       const webhook = await webhookOf();
       await schedule(Array.from({ length: 40 }, () => attempt(webhook)));

@@ -149,6 +149,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     this.update(ids, (d) => ({ ...d, nextAttemptAt: null, claimedUntil: null }));
   }
 
+  async unclaim(ids: readonly number[]): Promise<void> {
+    const leased = ids.filter((id) => this.ref.tables.webhookDeliveries.get(id)?.status === 'PENDING');
+    this.update(leased, (d) => ({ ...d, claimedUntil: null }));
+  }
+
   async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {
     const held = [...this.ref.tables.webhookDeliveries.values()].filter((d) => d.webhookId === webhookId && isHeld(d));
     const old = held.filter((d) => d.createdAt < heldSince).map((d) => d.id);

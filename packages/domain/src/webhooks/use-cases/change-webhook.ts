@@ -85,7 +85,10 @@ export class RotateWebhookSecret {
   }
 }
 
-/** Deletes the webhook with its delivery history: nothing more is sent to it. */
+/**
+ * Deletes the webhook with its delivery history: no attempt of it starts after a worker next reads it (a worker reads
+ * a webhook at most about a second before it starts one of its attempts); those already out still finish.
+ */
 export class DeleteWebhook {
   constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>) {}
 

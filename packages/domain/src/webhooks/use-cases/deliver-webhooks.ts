@@ -81,6 +81,14 @@ export class DeliverWebhooks {
   }
 
   /**
+   * Gives back claimed attempts the worker will not send (it stops, or they waited too long for a slot): due again
+   * at once, for the next claim, which reads their webhook afresh (paused, deleted or re-pointed meanwhile).
+   */
+  giveBack(ids: readonly number[]): Promise<void> {
+    return this.uow.run((tx) => tx.webhookDeliveries.unclaim(ids));
+  }
+
+  /**
    * Sends one claimed attempt and records what came of it; `answered` is called between the two, so a worker may
    * use the connection to that endpoint again while the result waits for its transaction. The lease lapses after
    * a fixed time whether or not the result is recorded: a worker keeps counting unrecorded results among the

@@ -4,6 +4,7 @@ import {
   type ClaimedDelivery,
   type Completion,
   type DeliveryClaim,
+  type DeliveryLease,
   type DeliveryStatus,
   type EventType,
   type NewWebhookDelivery,
@@ -195,8 +196,14 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     await this.trx('webhook_deliveries').whereIn('id', ids).update({ next_attempt_at: null, claimed_until: null });
   }
 
-  async unclaim(ids: readonly number[]): Promise<void> {
-    await this.trx('webhook_deliveries').whereIn('id', ids).where('status', 'PENDING').update({ claimed_until: null });
+  async unclaim(leases: readonly DeliveryLease[], now: Date): Promise<void> {
+    // A test send or a redelivery is leased without a due time: given back, it is due now, not held.
+    await this.trx.raw(
+      `UPDATE webhook_deliveries d SET claimed_until = NULL, next_attempt_at = COALESCE(d.next_attempt_at, ?)
+       FROM unnest(?::bigint[], ?::timestamptz[]) AS lease(id, claimed_until)
+       WHERE d.id = lease.id AND d.claimed_until = lease.claimed_until AND d.status = 'PENDING'`,
+      [now, leases.map((lease) => lease.id), leases.map((lease) => lease.claimedUntil)],
+    );
   }
 
   async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {

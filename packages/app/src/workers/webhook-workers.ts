@@ -12,9 +12,12 @@ export const PREFETCH_ROUNDS = 4;
 
 /**
  * How long a leased attempt may wait here for a slot. Past it the attempt is given back, due again, for a claim
- * that reads its webhook afresh: an attempt starts at most this long after its webhook was last read as ACTIVE at
- * that URL and secret (paused, deleted or re-pointed meanwhile, it is not sent), and a slow endpoint's queue does
- * not sit on attempts. The lease covers this wait and the sender's deadline.
+ * that reads its webhook afresh: an attempt goes to the sender at most this long after its webhook was last read as
+ * ACTIVE at that URL and secret (paused, deleted or re-pointed meanwhile, it is not sent; the sender's connections
+ * to a host may hold it further, within its deadline), and a slow endpoint's queue does not sit on attempts. An
+ * endpoint slower than about a quarter of this a request gives part of each claim back (a give-back per claim),
+ * which the claim's prefetch saves many times over on fast ones. The lease covers this wait and the sender's
+ * deadline.
  */
 export const MAX_WAIT_MS = 1_000;
 
@@ -53,6 +56,9 @@ export class WebhookDeliveryWorker {
   private readonly held = new Set<number>();
   private sending = 0;
   private waiting = 0;
+  /** A pass found every slot taken and attempts waiting: the next freed slot claims. */
+  private declined = false;
+  /** Results being recorded and attempts being given back: stop waits for both. */
   private readonly recording = new Set<Promise<void>>();
   private readonly poller: PollingWorker;
 
@@ -84,14 +90,17 @@ export class WebhookDeliveryWorker {
    */
   async stop(): Promise<void> {
     await this.poller.stop();
-    await this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, queue.waiting.length)));
+    this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, queue.waiting.length)));
     while (this.recording.size > 0) await Promise.all(this.recording);
   }
 
   private async pass(): Promise<boolean> {
-    await this.giveBackStale();
+    this.giveBackStale();
     // Every slot taken and attempts waiting for one: a claim would only make more wait (and go stale).
-    if (this.sending >= this.options.maxInFlight && this.waiting > 0) return false;
+    if (this.sending >= this.options.maxInFlight && this.waiting > 0) {
+      this.declined = true;
+      return false;
+    }
     const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held.size, CLAIM_BATCH);
     if (room <= 0) return false;
     // A webhook with more than a round of its slots waiting has its next rounds here. One with a round at most is
@@ -122,7 +131,7 @@ export class WebhookDeliveryWorker {
    */
   private pump(): void {
     const now = performance.now();
-    const stale: number[] = [];
+    const stale: DeliveryToSend[] = [];
     for (const [webhookId, queue] of this.endpoints) {
       if (this.sending >= this.options.maxInFlight) break;
       if (queue.sending >= this.options.perWebhook) continue;
@@ -134,7 +143,7 @@ export class WebhookDeliveryWorker {
       this.endpoints.delete(webhookId);
       this.endpoints.set(webhookId, queue);
     }
-    if (stale.length > 0) void this.giveBack(stale);
+    this.giveBack(stale);
   }
 
   /** How many of the queue's first attempts have waited past maxWaitMs. */
@@ -143,31 +152,33 @@ export class WebhookDeliveryWorker {
     return fresh === -1 ? queue.waiting.length : fresh;
   }
 
-  /** Removes the first `count` waiting attempts of a webhook, to be given back; their ids. */
-  private take(webhookId: number, queue: EndpointQueue, count: number): number[] {
+  /** Removes the first `count` waiting attempts of a webhook, to be given back. */
+  private take(webhookId: number, queue: EndpointQueue, count: number): DeliveryToSend[] {
     if (count === 0) return [];
-    const ids = queue.waiting.splice(0, count).map((queued) => queued.item.delivery.id);
-    this.waiting -= ids.length;
+    const taken = queue.waiting.splice(0, count).map((queued) => queued.item);
+    this.waiting -= taken.length;
     queue.stalled = true;
     if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
-    return ids;
+    return taken;
   }
 
   /** Gives back what waited too long in every queue, those whose slots are all taken included. */
-  private giveBackStale(): Promise<void> {
+  private giveBackStale(): void {
     const now = performance.now();
-    return this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, this.staleCount(queue, now))));
+    this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, this.staleCount(queue, now))));
   }
 
-  private async giveBack(ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return;
-    for (const id of ids) this.held.delete(id);
+  private giveBack(attempts: readonly DeliveryToSend[]): void {
+    if (attempts.length === 0) return;
+    for (const { delivery } of attempts) this.held.delete(delivery.id);
     // Room came free for a claim.
     this.wake();
-    // Not given back (the database went away), they are due again once their lease lapses.
-    await this.app.webhooks.deliver
-      .giveBack(ids)
-      .catch((err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', attempts: ids.length }, 'giving back webhook attempts failed'));
+    const givenBack: Promise<void> = this.app.webhooks.deliver
+      .giveBack(attempts)
+      // Not given back (the database went away), they are due again once their lease lapses.
+      .catch((err: unknown) => this.logger.error({ err, worker: 'webhook-delivery', attempts: attempts.length }, 'giving back webhook attempts failed'))
+      .finally(() => this.recording.delete(givenBack));
+    this.recording.add(givenBack);
   }
 
   private send(webhookId: number, queue: EndpointQueue, item: DeliveryToSend): void {
@@ -184,10 +195,15 @@ export class WebhookDeliveryWorker {
       queue.sending -= 1;
       const waited = queue.waiting.length;
       this.pump();
+      // Down to its last round: more of its attempts may be due, claimed while that round goes out. Passed by since
+      // some of its attempts went back, it has a slot again.
+      const claimFor = (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (queue.stalled && queue.waiting.length === 0);
       if (queue.waiting.length === 0) queue.stalled = false;
       if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
-      // Down to its last round: more of its attempts may be due, claimed while that round goes out.
-      if (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) this.wake();
+      if (claimFor || this.declined) {
+        this.declined = false;
+        this.wake();
+      }
     };
     const recorded: Promise<void> = this.app.webhooks.deliver
       .send(item, slotFree)

@@ -34,9 +34,11 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
           }
           return Promise.resolve(taken);
         },
-        giveBack: (ids: readonly number[]) => {
-          givenBack.push(...ids);
-          for (const id of ids) available.add(id);
+        giveBack: (attempts: readonly DeliveryToSend[]) => {
+          for (const { delivery } of attempts) {
+            givenBack.push(delivery.id);
+            available.add(delivery.id);
+          }
           return Promise.resolve();
         },
         send: (item: DeliveryToSend, answered: () => void) =>
@@ -132,18 +134,58 @@ describe('webhook delivery worker', () => {
 
   it('gives back attempts that waited past maxWaitMs instead of sending them, and passes their webhook by until a slot frees', async () => {
     const { app, sends, claims, givenBack } = fakeApplication(20, () => 1);
-    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 30 });
+    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 100 });
     worker.start();
-    await pause(100);
+    await pause(250);
     // The endpoint hangs on its first attempt: the rest of the claim went back, due again for a claim that reads
     // the webhook afresh, and no claim took them again meanwhile.
     expect(sends.map((s) => s.id)).toEqual([0]);
     expect(givenBack.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(claims.length).toBeGreaterThan(1);
     expect(claims.slice(1).every((claim) => claim.skipWebhooks.includes(1))).toBe(true);
     // Answered: the webhook is claimed for again, and its next attempt goes out.
     sends[0].record();
-    await pause(20);
+    await pause(30);
     expect(sends.map((s) => s.id)).toEqual([0, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it('does not send an attempt that went stale waiting, even when no pass ran since, and claims at once for the freed slot', async () => {
+    // No timed pass: what happens comes from the endpoint answering.
+    const { app, sends, claims, givenBack } = fakeApplication(20, () => 1);
+    const worker = workerOf(app, { pollMs: 60_000, perWebhook: 1, maxWaitMs: 100 });
+    worker.start();
+    await pause(150);
+    expect([sends.length, claims.length, givenBack]).toEqual([1, 1, []]);
+    sends[0].record();
+    await pause(30);
+    // The slot's next attempts waited past maxWaitMs: given back, not sent; the freed slot claimed for at once.
+    expect(givenBack.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(claims).toHaveLength(2);
+    expect(sends.map((s) => s.id)).toEqual([0, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it('claims when a slot frees after a pass found every slot taken', async () => {
+    // One slot in all; three webhooks with an attempt each, then a fourth attempt due once they are claimed.
+    const { app, sends, claims, lapse } = fakeApplication(3, (n) => n + 1);
+    const worker = workerOf(app, { pollMs: 60_000, maxInFlight: 1, perWebhook: 1 });
+    worker.start();
+    await pause(20);
+    lapse(3);
+    // A pass now finds the slot taken and two attempts waiting for it: it claims nothing.
+    worker.wake();
+    await pause(20);
+    expect([sends.length, claims.length]).toEqual([1, 1]);
+    sends[0].record();
+    await pause(20);
+    sends[1].record();
+    await pause(20);
+    // Nothing waits now and a slot will free: the fourth attempt was claimed without waiting for a timed pass.
+    expect(claims).toHaveLength(2);
+    sends[2].record();
+    await pause(20);
+    expect(sends.map((s) => s.id)).toEqual([0, 1, 2, 3]);
     await drainAndStop(worker, sends);
   });
 

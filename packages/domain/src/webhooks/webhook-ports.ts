@@ -41,6 +41,12 @@ export interface DeliveryClaim {
   readonly skipWebhooks: readonly number[];
 }
 
+/** An attempt as one claim leased it. */
+export interface DeliveryLease {
+  readonly id: number;
+  readonly claimedUntil: Date;
+}
+
 /** An attempt's result, to be recorded. */
 export interface Completion {
   readonly id: number;
@@ -67,10 +73,11 @@ export interface WebhookDeliveryRepository {
   /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */
   hold(ids: readonly number[]): Promise<void>;
   /**
-   * Gives back leased attempts their sender will not make: those still PENDING are due again at once, for a claim
-   * that reads their webhook afresh. Ended or held attempts stay as they are.
+   * Gives back leased attempts their sender will not make: those still PENDING under the lease they were given are
+   * due again at `now` at the latest, for a claim that reads their webhook afresh. Ended or held attempts, and those
+   * another worker leased since (the lease lapsed), stay as they are.
    */
-  unclaim(ids: readonly number[]): Promise<void>;
+  unclaim(leases: readonly DeliveryLease[], now: Date): Promise<void>;
   /**
    * Makes a webhook's held attempts due at `now`, those held since `heldSince` or later; older ones end FAILED as
    * expired. How many of each.

@@ -4,6 +4,7 @@ import {
   EXPIRED_REASON,
   PurgeEvents,
   Webhook,
+  type ClaimedDelivery,
   type DeliveryClaim,
   type DeliveryOutcome,
   type DeliveryResult,
@@ -79,19 +80,29 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
     });
 
-    it('gives back leased attempts due again at once, leaving ended and held ones as they are', async () => {
-      const webhook = await webhookOf();
-      await schedule([attempt(webhook), attempt(webhook), attempt(webhook)]);
+    it('gives back leased attempts due again at once, leaving ended, held and re-leased ones as they are', async () => {
+      const [webhook, other] = [await webhookOf(), await webhookOf()];
+      await schedule([attempt(webhook), attempt(webhook), attempt(webhook), attempt(other)]);
       const [given, ended, held] = await claim([webhook]);
+      // The lease of `other`'s attempt lapsed and another worker took it: that worker's lease, not to be cleared.
+      await claim([other]);
+      const [retaken] = await claim([other], { now: at(3), claimedUntil: at(4), skipWebhooks: [webhook.id] });
+      // A test send or a redelivery: leased when made, with no due time of its own.
+      const { nextAttemptAt: _due, ...unscheduled } = attempt(webhook);
+      const inserted = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert({ ...unscheduled, claimedUntil: at(2) }));
       await ctx.h.uow.run(async (tx) => {
         await tx.webhookDeliveries.complete([{ id: ended.id, result: { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null } }]);
         await tx.webhookDeliveries.hold([held.id]);
-        await tx.webhookDeliveries.unclaim([given.id, ended.id, held.id]);
+        await tx.webhookDeliveries.unclaim(
+          [given, ended, held, retaken, inserted].map(({ id }) => ({ id, claimedUntil: at(2) })),
+          at(1),
+        );
       });
-      // Still inside the lease it was claimed with: only the given-back attempt is due.
-      expect((await claim([webhook])).map((d) => d.id)).toEqual([given.id]);
+      const ids = (claimed: ClaimedDelivery[]) => claimed.map((d) => d.id).sort((a, b) => a - b);
+      // Still inside the leases they were claimed with: the given-back attempts alone are due, the test send too.
+      expect(ids(await claim([webhook, other]))).toEqual([given.id, inserted.id]);
       // Long after every lease lapsed, the ended and the held attempts are still not due.
-      expect((await claim([webhook], { now: at(30) })).map((d) => d.id)).toEqual([given.id]);
+      expect(ids(await claim([webhook, other], { now: at(30) }))).toEqual([given.id, retaken.id, inserted.id]);
       expect(await statuses(webhook)).toContainEqual([ended.eventId, 'SUCCESS', null]);
     });
 

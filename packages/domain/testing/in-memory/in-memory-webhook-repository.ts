@@ -6,6 +6,7 @@ import {
   type ClaimedDelivery,
   type Completion,
   type DeliveryClaim,
+  type DeliveryLease,
   type ScheduledDelivery,
   type DeliveryOutcome,
   type NewWebhook,
@@ -149,9 +150,15 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     this.update(ids, (d) => ({ ...d, nextAttemptAt: null, claimedUntil: null }));
   }
 
-  async unclaim(ids: readonly number[]): Promise<void> {
-    const leased = ids.filter((id) => this.ref.tables.webhookDeliveries.get(id)?.status === 'PENDING');
-    this.update(leased, (d) => ({ ...d, claimedUntil: null }));
+  async unclaim(leases: readonly DeliveryLease[], now: Date): Promise<void> {
+    const rows = this.ref.tables.webhookDeliveries;
+    const ours = leases.filter(
+      ({ id, claimedUntil }) => rows.get(id)?.status === 'PENDING' && rows.get(id)?.claimedUntil?.getTime() === claimedUntil.getTime(),
+    );
+    this.update(
+      ours.map(({ id }) => id),
+      (d) => ({ ...d, claimedUntil: null, nextAttemptAt: d.nextAttemptAt ?? now }),
+    );
   }
 
   async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {

@@ -86,8 +86,8 @@ export class RotateWebhookSecret {
 }
 
 /**
- * Deletes the webhook with its delivery history: no attempt of it starts after a worker next reads it (a worker reads
- * a webhook at most about a second before it starts one of its attempts); those already out still finish.
+ * Deletes the webhook with its delivery history: no attempt of it goes out after a worker next reads it (a worker
+ * reads a webhook at most about a second before it hands one of its attempts to the sender); those out finish.
  */
 export class DeleteWebhook {
   constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>) {}

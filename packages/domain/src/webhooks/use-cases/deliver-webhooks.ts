@@ -23,6 +23,8 @@ interface Answered {
 export interface DeliveryToSend {
   readonly delivery: ClaimedDelivery;
   readonly request: WebhookRequest;
+  /** Its lease's end: past it, another worker may send it too. */
+  readonly leasedUntil: Date;
 }
 
 /**
@@ -47,10 +49,11 @@ export class DeliverWebhooks {
   /** Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead. */
   claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[] }): Promise<DeliveryToSend[]> {
     const now = this.clock.now();
+    const leasedUntil = new Date(now.getTime() + this.ports.leaseMs);
     return this.uow.run(async (tx) => {
       const claimed = await tx.webhookDeliveries.claimDue({
         now,
-        claimedUntil: new Date(now.getTime() + this.ports.leaseMs),
+        claimedUntil: leasedUntil,
         limit: input.limit,
         perWebhook: input.perWebhook,
         skipWebhooks: input.skipWebhooks ?? [],
@@ -73,6 +76,7 @@ export class DeliverWebhooks {
         toSend.push({
           delivery,
           request: { url: webhook.toSnapshot().url, eventId: delivery.eventId, body: delivery.payload, secrets: secrets.get(webhook.id)! },
+          leasedUntil,
         });
       }
       if (held.length > 0) await tx.webhookDeliveries.hold(held);
@@ -84,8 +88,9 @@ export class DeliverWebhooks {
    * Gives back claimed attempts the worker will not send (it stops, or they waited too long for a slot): due again
    * at once, for the next claim, which reads their webhook afresh (paused, deleted or re-pointed meanwhile).
    */
-  giveBack(ids: readonly number[]): Promise<void> {
-    return this.uow.run((tx) => tx.webhookDeliveries.unclaim(ids));
+  giveBack(attempts: readonly DeliveryToSend[]): Promise<void> {
+    const leases = attempts.map(({ delivery, leasedUntil }) => ({ id: delivery.id, claimedUntil: leasedUntil }));
+    return this.uow.run((tx) => tx.webhookDeliveries.unclaim(leases, this.clock.now()));
   }
 
   /**

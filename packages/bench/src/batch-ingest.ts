@@ -5,6 +5,7 @@ import { postgresCpuMeter } from './cpu';
 import type { Row } from './report';
 import { seedReceivables } from './seed';
 import { startService, type ServiceProcess } from './service-process';
+import { statementStats, statementTable } from './statement-stats';
 import { progress, runningProgress } from './stats';
 
 /** Items per request: CONTRACT's most. */
@@ -129,9 +130,12 @@ interface Loaded extends Timed {
 }
 
 /** The load through POST /v1/receivables/batches, each batch under its own Idempotency-Key, every item expected 201. */
-async function loadThroughService(service: ServiceProcess, knex: ReturnType<typeof createDatabase>, ingest: Ingest): Promise<Loaded> {
+async function loadThroughService(service: ServiceProcess, knex: ReturnType<typeof createDatabase>, ingest: Ingest, url: string): Promise<Loaded> {
   const token = await service.login();
   await knex.raw('CHECKPOINT');
+  // What each statement costs a receivable, when the server has pg_stat_statements loaded.
+  const statements = await statementStats(url, new URL(url).pathname.slice(1));
+  await statements?.reset();
   const cpuBefore = service.cpuSeconds();
   let earlyPeakRssMiB = 0;
   const timed = await timedBatches(
@@ -145,6 +149,10 @@ async function loadThroughService(service: ServiceProcess, knex: ReturnType<type
     },
     () => (earlyPeakRssMiB = service.peakRssMiB()),
   );
+  if (statements) {
+    progress(`statements per receivable:\n${statementTable(await statements.read(ingest.total, 0.0005))}`);
+    await statements.end();
+  }
   const [{ n }] = await knex('receivables').where({ customer_id: ingest.customerId }).count<Array<{ n: string }>>({ n: '*' });
   return { ...timed, serviceCpuSeconds: service.cpuSeconds() - cpuBefore, earlyPeakRssMiB, peakRssMiB: service.peakRssMiB(), stored: Number(n) };
 }
@@ -169,7 +177,7 @@ export async function batchIngestRows(url: string, total: number, clients: numbe
     progress(`bulk ingest: baseline (c), ${total.toLocaleString('en')} rows as ${PER_BATCH}-row INSERT transactions, ${clients} clients`);
     const cBefore = await insertBaseline(url, ingest);
     progress(`bulk ingest: ${total.toLocaleString('en')} receivables through POST /v1/receivables/batches, ${clients} clients, ${workers} HTTP process(es)`);
-    const s = await loadThroughService(service, knex, ingest);
+    const s = await loadThroughService(service, knex, ingest, url);
     progress('bulk ingest: baseline (c) again');
     const cAfter = await insertBaseline(url, ingest);
     const c = cBefore.seconds <= cAfter.seconds ? cBefore : cAfter;

@@ -23,9 +23,16 @@ describe(`connection settings (${process.env.RCS_TEST_STORAGE})`, () => {
         ),
       ),
     );
-    for (const { jit, lock } of settings) {
-      expect(jit).toBe('off');
-      expect(lock).not.toBe('0');
+    // The default lock_timeout, 10 s, in milliseconds as the option gives it.
+    expect(settings).toEqual(Array.from({ length: 3 }, () => ({ jit: 'off', lock: '10s' })));
+  });
+
+  it('sets the lock_timeout it is given, in milliseconds', async () => {
+    const other = await openTestDatabase({ lockTimeoutMs: 250 });
+    try {
+      expect((await other.knex.raw<{ rows: Array<{ lock: string }> }>(`SELECT current_setting('lock_timeout') AS lock`)).rows[0].lock).toBe('250ms');
+    } finally {
+      await other.close();
     }
   });
 });

@@ -13,7 +13,8 @@ import { listenForBench } from './children';
  * the service's distance to it is the cost of everything else.
  * DATABASE_URL: the service's database, migrated and seeded; POOL_SIZE: connections.
  */
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true });
+// JIT off, as on the service's connections (knex-factory.ts), so the two send the same statements the same way.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10), pipeline: true, options: '-c jit=off' });
 
 const RECEIVABLE_COLUMNS =
   'id, customer_id, receivable_account_id, client_id, amount_minor, currency_code, receivable_type, status, description, ' +

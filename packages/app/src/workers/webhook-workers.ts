@@ -110,7 +110,13 @@ export class WebhookDeliveryWorker {
     const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks });
     for (const item of claimed) {
       // Its lease lapsed while its result waited to be recorded, and this claim took it again: that send counts.
-      if (this.held.has(item.delivery.id)) continue;
+      // Still waiting here (the process stalled past its lease), it keeps its place under the new lease.
+      if (this.held.has(item.delivery.id)) {
+        const queue = this.endpoints.get(item.delivery.webhookId)?.waiting;
+        const at = queue?.findIndex((queued) => queued.item.delivery.id === item.delivery.id) ?? -1;
+        if (queue && at >= 0) queue[at] = { ...queue[at], item };
+        continue;
+      }
       this.held.add(item.delivery.id);
       this.queueOf(item.delivery.webhookId).waiting.push({ item, claimedAt });
       this.waiting += 1;

@@ -16,6 +16,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
   const available = new Set(Array.from({ length: due }, (_, n) => n));
   const claims: Claim[] = [];
   const givenBack: number[] = [];
+  const leases: Array<{ id: number; claim: number }> = [];
   const sends: Array<{ id: number; webhookId: number; answer: () => void; record: () => void }> = [];
   const app = {
     webhooks: {
@@ -30,13 +31,15 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
             if (claim.skipWebhooks.includes(webhookId) || (perWebhook.get(webhookId) ?? 0) >= claim.perWebhook) continue;
             perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
             available.delete(n);
-            taken.push({ delivery: { id: n, webhookId } } as unknown as DeliveryToSend);
+            // Each claim's lease told apart by the claim's number.
+            taken.push({ delivery: { id: n, webhookId }, leasedUntil: new Date(claims.length) } as unknown as DeliveryToSend);
           }
           return Promise.resolve(taken);
         },
         giveBack: (attempts: readonly DeliveryToSend[]) => {
-          for (const { delivery } of attempts) {
+          for (const { delivery, leasedUntil } of attempts) {
             givenBack.push(delivery.id);
+            leases.push({ id: delivery.id, claim: leasedUntil.getTime() });
             available.add(delivery.id);
           }
           return Promise.resolve();
@@ -48,7 +51,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
       },
     },
   } as unknown as Application;
-  return { app, claims, sends, givenBack, lapse: (id: number) => available.add(id) };
+  return { app, claims, sends, givenBack, leases, lapse: (id: number) => available.add(id) };
 }
 
 const options = { pollMs: 5, maxInFlight: 50, perWebhook: 2, maxWaitMs: 60_000 };
@@ -199,6 +202,23 @@ describe('webhook delivery worker', () => {
     lapse(0);
     await pause(30);
     expect(sends).toHaveLength(1);
+    await drainAndStop(worker, sends);
+  });
+
+  it('gives back an attempt still waiting here under the lease of the claim that took it last', async () => {
+    const { app, sends, claims, leases, lapse } = fakeApplication(2, () => 1);
+    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 150 });
+    worker.start();
+    await pause(20);
+    // The second attempt waits behind the first; its lease lapses (the process stalled) and a claim takes it again.
+    lapse(1);
+    await pause(60);
+    expect(claims.length).toBeGreaterThan(1);
+    await pause(200);
+    // Given back once it waited too long, under the later claim's lease (the earlier one is no longer its lease).
+    expect(leases.map(({ id }) => id)).toEqual([1]);
+    expect(leases[0].claim).toBeGreaterThan(1);
+    expect(sends.map((s) => s.id)).toEqual([0]);
     await drainAndStop(worker, sends);
   });
 

@@ -65,10 +65,15 @@ export async function insertReceivables(trx: Knex.Transaction, drafts: readonly 
 
 export async function legalNumbersInUse(trx: Knex.Transaction, customerId: number, legalNumbers: readonly string[]): Promise<Set<string>> {
   if (legalNumbers.length === 0) return new Set();
-  const rows = await trx('receivables')
-    .where({ customer_id: customerId })
-    .whereRaw('legal_number = ANY(?::text[])', [[...legalNumbers]])
-    .select<Array<{ legal_number: string }>>('legal_number');
+  // One probe of the (customer_id, legal_number) index per number, whatever the statistics say. Asked as
+  // `legal_number = ANY(...)`, a planner whose statistics lagged a fast-growing table (a bulk load outruns
+  // autoanalyze) read every receivable of the customer and filtered them: 279 ms a batch of 1,000 at 650,000 rows,
+  // against 1.2 ms. LIMIT 1 keeps the subquery a probe per number, never joined against the customer's rows.
+  const { rows } = await trx.raw<{ rows: Array<{ legal_number: string }> }>(
+    `SELECT used.legal_number FROM unnest(?::text[]) AS wanted(legal_number)
+     CROSS JOIN LATERAL (SELECT r.legal_number FROM receivables r WHERE r.customer_id = ? AND r.legal_number = wanted.legal_number LIMIT 1) used`,
+    [[...legalNumbers], customerId],
+  );
   return new Set(rows.map((row) => row.legal_number));
 }
 

@@ -141,7 +141,7 @@ export class WebhookDeliveryWorker {
     for (const [webhookId, queue] of this.endpoints) {
       if (this.sending >= this.options.maxInFlight) break;
       if (queue.sending >= this.options.perWebhook) continue;
-      stale.push(...this.take(webhookId, queue, this.staleCount(queue, now)));
+      stale.push(...this.takeStale(webhookId, queue, now));
       const next = queue.waiting.shift();
       if (!next) continue;
       this.waiting -= 1;
@@ -152,10 +152,10 @@ export class WebhookDeliveryWorker {
     this.giveBack(stale);
   }
 
-  /** How many of the queue's first attempts have waited past maxWaitMs. */
-  private staleCount(queue: EndpointQueue, now: number): number {
+  /** Removes the queue's first attempts that have waited past maxWaitMs, to be given back. */
+  private takeStale(webhookId: number, queue: EndpointQueue, now: number): DeliveryToSend[] {
     const fresh = queue.waiting.findIndex((queued) => now - queued.claimedAt <= this.options.maxWaitMs);
-    return fresh === -1 ? queue.waiting.length : fresh;
+    return this.take(webhookId, queue, fresh === -1 ? queue.waiting.length : fresh);
   }
 
   /** Removes the first `count` waiting attempts of a webhook, to be given back. */
@@ -164,14 +164,19 @@ export class WebhookDeliveryWorker {
     const taken = queue.waiting.splice(0, count).map((queued) => queued.item);
     this.waiting -= taken.length;
     queue.stalled = true;
-    if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
+    this.forgetIfIdle(webhookId, queue);
     return taken;
+  }
+
+  /** A webhook with nothing out and nothing waiting here needs no queue. */
+  private forgetIfIdle(webhookId: number, queue: EndpointQueue): void {
+    if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
   }
 
   /** Gives back what waited too long in every queue, those whose slots are all taken included. */
   private giveBackStale(): void {
     const now = performance.now();
-    this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.take(webhookId, queue, this.staleCount(queue, now))));
+    this.giveBack([...this.endpoints].flatMap(([webhookId, queue]) => this.takeStale(webhookId, queue, now)));
   }
 
   private giveBack(attempts: readonly DeliveryToSend[]): void {
@@ -205,7 +210,7 @@ export class WebhookDeliveryWorker {
       // some of its attempts went back, it has a slot again.
       const claimFor = (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (queue.stalled && queue.waiting.length === 0);
       if (queue.waiting.length === 0) queue.stalled = false;
-      if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
+      this.forgetIfIdle(webhookId, queue);
       if (claimFor || this.declined) {
         this.declined = false;
         this.wake();

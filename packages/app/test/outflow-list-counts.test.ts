@@ -179,6 +179,12 @@ describe('maintained counts of the outflow lists', () => {
         expect(await countMismatches(suite.db, w.customerId)).toEqual([]);
         expect(await listTotals(suite.instances[0].app, w)).toEqual([]);
       },
+      // A purge needs dispatched events before it: drawn at random, six runs on one instance missed it once.
+      first: [
+        [{ kind: 'issue' }, { kind: 'transfer', scheduled: false }],
+        [{ kind: 'dispatch' }, { kind: 'contact', n: 0 }],
+        [{ kind: 'purge' }, { kind: 'webhook' }],
+      ],
     });
     // The mix reached the lists at all (the walk below reaches each of their states).
     expect(purged).toBeGreaterThan(0);

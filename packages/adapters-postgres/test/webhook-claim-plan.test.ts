@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CUSTOMER_SETTINGS, Webhook } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, Webhook, type DeliveryClaim } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { openTestDatabase, type TestDatabase } from '../testing';
 
@@ -8,6 +8,7 @@ const T0 = new Date('2026-03-01T10:00:00.000Z');
 /**
  * A burst's attempts are due at times newer than the statistics know: planned on those, each claim read the whole
  * due range of the index in bitmaps. The claim turns bitmap scans off for its own transaction, and only for it.
+ * And what a claim reads does not grow with the attempts it does not take.
  */
 describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
   let db: TestDatabase;
@@ -23,25 +24,69 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
   const bitmapScans = async (on: { executor: () => Knex }) =>
     (await on.executor().raw<{ rows: { enable_bitmapscan: string }[] }>('SHOW enable_bitmapscan')).rows[0].enable_bitmapscan;
 
-  it('turns bitmap scans off in the claiming transaction, and only there', async () => {
-    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'claim plan', creationDate: T0 }));
+  let customerId: number;
+  const webhookWith = async (attempts: number, due: Date) => {
     const webhook = await uow.run((tx) =>
-      tx.webhooks.insert(Webhook.register(customer.id, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0)),
+      tx.webhooks.insert(Webhook.register(customerId, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0)),
     );
     await uow.run((tx) =>
       tx.webhookDeliveries.schedule(
-        Array.from({ length: 3 }, (_, n) => ({
+        Array.from({ length: attempts }, (_, n) => ({
           webhookId: webhook.id,
-          customerId: customer.id,
-          eventId: `evt_plan_${n}`,
+          customerId,
+          eventId: `evt_plan_${webhook.id}_${n}`,
           eventType: 'receivable.paid' as const,
           attempt: 1,
           payload: '{}',
-          createdAt: T0,
-          nextAttemptAt: T0,
+          createdAt: due,
+          nextAttemptAt: due,
         })),
       ),
     );
+    return webhook.id;
+  };
+
+  beforeAll(async () => {
+    ({ id: customerId } = (
+      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'claim plan', creationDate: T0 }))
+    ).customer);
+  });
+
+  /** Index entries and rows of webhook_deliveries that `claim` read, from its transaction's own statistics. */
+  const readByClaim = (claim: DeliveryClaim) =>
+    uow.begin(async (bound) => {
+      const read = async () =>
+        Number(
+          (
+            await bound.executor().raw<{ rows: { n: string }[] }>(
+              `SELECT pg_stat_get_xact_tuples_fetched('webhook_deliveries'::regclass)
+                 + (SELECT sum(pg_stat_get_xact_tuples_returned(indexrelid)) FROM pg_index WHERE indrelid = 'webhook_deliveries'::regclass) AS n`,
+            )
+          ).rows[0].n,
+        );
+      const before = await read();
+      const claimed = await bound.run((tx) => tx.webhookDeliveries.claimDue(claim));
+      return { claimed: claimed.map((d) => d.webhookId), read: (await read()) - before };
+    });
+
+  it("reads neither a skipped webhook's due backlog nor the rest of a backlog past what it takes", async () => {
+    const now = new Date(T0.getTime() - 3_600_000);
+    // Leases past every claim of the next test, which has the table to itself.
+    const forGood = new Date(T0.getTime() + 86_400_000);
+    const [skipped, backlog, behind] = [
+      await webhookWith(3_000, new Date(now.getTime() - 3_000)),
+      await webhookWith(3_000, new Date(now.getTime() - 2_000)),
+      await webhookWith(1, new Date(now.getTime() - 1_000)),
+    ];
+    const { claimed, read } = await readByClaim({ now, claimedUntil: forGood, limit: 10, perWebhook: 5, skipWebhooks: [skipped] });
+    expect(claimed.sort()).toEqual([backlog, backlog, backlog, backlog, backlog, behind].sort());
+    // About three entries per webhook with work and two per attempt taken; reading either backlog would be thousands.
+    expect(read).toBeLessThan(100);
+    await uow.run((tx) => tx.webhookDeliveries.claimDue({ now, claimedUntil: forGood, limit: 10_000, perWebhook: 10_000, skipWebhooks: [] }));
+  });
+
+  it('turns bitmap scans off in the claiming transaction, and only there', async () => {
+    await webhookWith(3, T0);
     const claim = { now: T0, claimedUntil: new Date(T0.getTime() + 60_000), limit: 10, perWebhook: 10, skipWebhooks: [] };
     const inClaim = await uow.begin(async (bound) => [(await bound.run((tx) => tx.webhookDeliveries.claimDue(claim))).length, await bitmapScans(bound)]);
     expect(inClaim).toEqual([3, 'off']);

@@ -19,6 +19,7 @@ import * as outflowListCounts from './018-outflow-list-counts';
 import * as testAttemptsByAge from './020-test-attempts-by-age';
 import * as secretsInGrace from './021-secrets-in-grace';
 import * as deletedWebhookCounts from './022-deleted-webhook-counts';
+import * as dueAttemptsByWebhook from './023-due-attempts-by-webhook';
 import pg from 'pg';
 
 interface Migration {
@@ -48,6 +49,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['020-test-attempts-by-age', testAttemptsByAge],
   ['021-secrets-in-grace', secretsInGrace],
   ['022-deleted-webhook-counts', deletedWebhookCounts],
+  ['023-due-attempts-by-webhook', dueAttemptsByWebhook],
 ];
 
 /** Every migration's name, in order. */

@@ -69,8 +69,17 @@ type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
 
-/** A claim looks this many times its limit into the due attempts, to find the ones to take per webhook. */
-const CLAIM_SCAN_FACTOR = 4;
+/** When an attempt is due: its lease's end while leased, else its next attempt's time; neither while held. */
+const DUE = 'COALESCE(claimed_until, next_attempt_at)';
+
+/** Due or leased, not held: migration 023's index holds these, by webhook then due time. */
+const WORK = `status = 'PENDING' AND ${DUE} IS NOT NULL`;
+
+/**
+ * DUE as the lock rechecks it, never due while held as DUE: not the index's expression, so the chosen ids are
+ * read by primary key. Written as DUE, the planner scanned the whole of migration 023's index for it instead.
+ */
+const RECHECKED_DUE = `COALESCE(claimed_until, next_attempt_at, 'infinity')`;
 
 /** The event type of test deliveries, which have no outbox event. */
 const TEST_EVENT: EventType = 'webhook.test';
@@ -158,35 +167,43 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-    // The due attempts first (the partial due index), at most perWebhook of each webhook, then locked with SKIP
-    // LOCKED and rechecked: an attempt another worker leased meanwhile is skipped or no longer due. The chosen ids go
-    // to the lock as an array, read by primary key: joined, a burst whose rows the statistics do not know yet was
-    // planned as a second scan of every due attempt (10,000 due: 70 ms a claim, one claim per few deliveries).
-    // A burst's attempts are due at times newer than the statistics know, so the planner expects a few due rows and
-    // reads them all in bitmaps instead: the whole due range of the index and its rows, sorted, then that range again
-    // ANDed with the chosen ids (1 to 3 ms a claim at 5,000 to 13,000 due, EXPLAIN ANALYZE during the bench). Without
-    // bitmaps, the due index is read in order up to the LIMIT and the chosen rows by primary key, whatever the
-    // statistics say. For this transaction only, put on its connection before the claim, so the claim is planned
-    // under it (on a pipelining connection, the two travel in one round trip).
+    // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due or leased and its
+    // oldest due time, one index entry each; the oldest `limit` of those due now (skipped ones left out) give up to
+    // perWebhook of their own due attempts each, read in due order from their part of the index; the oldest `limit`
+    // of these are locked with SKIP LOCKED and rechecked: one another worker leased meanwhile is skipped or no longer
+    // due. What a claim reads grows with the webhooks that have work, never with the attempts of a webhook it skips
+    // or of a backlog ahead of another webhook's. That set is the same as the oldest `limit` due attempts with at
+    // most perWebhook of each webhook: a webhook not among the `limit` oldest first due times has none of them.
+    // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
+    // webhook's whole due range and sort it instead of stopping at perWebhook. For this transaction only, put on
+    // its connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
     const plan = this.writes.send('webhook_deliveries.claim_plan', `SELECT set_config('enable_bitmapscan', 'off', true)`, []);
     const claimed = prepared<ClaimedRow>(
       this.trx,
       'webhook_deliveries.claim',
-      `WITH due AS (
-         SELECT id, webhook_id, COALESCE(claimed_until, next_attempt_at) AS due_at FROM webhook_deliveries
-         WHERE status = 'PENDING' AND COALESCE(claimed_until, next_attempt_at) <= ? AND webhook_id <> ALL(?::bigint[])
-         ORDER BY COALESCE(claimed_until, next_attempt_at) LIMIT ?
-       ), ranked AS (
-         SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY due_at, id) AS rank FROM due
+      `WITH RECURSIVE with_work AS (
+         (SELECT webhook_id, ${DUE} AS due_at FROM webhook_deliveries WHERE ${WORK} ORDER BY webhook_id, ${DUE}, id LIMIT 1)
+         UNION ALL
+         SELECT next.webhook_id, next.due_at FROM with_work w CROSS JOIN LATERAL (
+           SELECT webhook_id, ${DUE} AS due_at FROM webhook_deliveries
+           WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
+         ) next
+       ), oldest AS (
+         SELECT webhook_id FROM with_work WHERE due_at <= ? AND webhook_id <> ALL(?::bigint[]) ORDER BY due_at, webhook_id LIMIT ?
+       ), due AS (
+         SELECT attempt.id FROM oldest CROSS JOIN LATERAL (
+           SELECT id FROM webhook_deliveries
+           WHERE ${WORK} AND webhook_id = oldest.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT ?
+         ) attempt
        ), locked AS (
          SELECT d.id FROM webhook_deliveries d
-         WHERE d.id = ANY(ARRAY(SELECT id FROM ranked WHERE rank <= ?)) AND d.status = 'PENDING' AND COALESCE(d.claimed_until, d.next_attempt_at) <= ?
-         ORDER BY COALESCE(d.claimed_until, d.next_attempt_at) LIMIT ?
+         WHERE d.id = ANY(ARRAY(SELECT id FROM due)) AND d.status = 'PENDING' AND ${RECHECKED_DUE} <= ?
+         ORDER BY ${DUE}, d.id LIMIT ?
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
-      [claim.now, claim.skipWebhooks, claim.limit * CLAIM_SCAN_FACTOR, claim.perWebhook, claim.now, claim.limit, claim.claimedUntil],
+      [claim.now, claim.skipWebhooks, claim.limit, claim.now, claim.perWebhook, claim.now, claim.limit, claim.claimedUntil],
     );
     const [, { rows }] = await Promise.all([plan, claimed]);
     return rows.map((row) => ({ ...attemptOf(row), payload: row.payload }));

@@ -80,6 +80,20 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
     });
 
+    it("claims a webhook's due attempt behind another's older backlog, passing over a skipped webhook's", async () => {
+      const [backlog, behind, skipped] = [await webhookOf(), await webhookOf(), await webhookOf()];
+      await schedule([
+        ...Array.from({ length: 50 }, () => attempt(skipped, { nextAttemptAt: at(-60) })),
+        ...Array.from({ length: 50 }, () => attempt(backlog, { nextAttemptAt: at(-50) })),
+        attempt(behind, { nextAttemptAt: at(-40) }),
+      ]);
+      const claimed = await claim([backlog, behind, skipped], { limit: 10, perWebhook: 5, skipWebhooks: [skipped.id] });
+      const of = (webhook: Webhook) => claimed.filter((d) => d.webhookId === webhook.id).length;
+      expect([of(backlog), of(behind), of(skipped)]).toEqual([5, 1, 0]);
+      // Leased for good, so the claims of the tests after this one are not given the rest of these backlogs.
+      await claim([backlog, skipped], { limit: 1_000, perWebhook: 1_000, claimedUntil: at(100_000) });
+    });
+
     it('gives back leased attempts due again at once, leaving ended, held and re-leased ones as they are', async () => {
       const [webhook, other] = [await webhookOf(), await webhookOf()];
       await schedule([attempt(webhook), attempt(webhook), attempt(webhook), attempt(other)]);

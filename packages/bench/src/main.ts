@@ -182,7 +182,7 @@ async function serviceScenarios(serverUrl: string, stamp: number, rows: Row[]): 
     });
   });
 
-  rows.push(...(await withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, (url) => settlementRows(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT))));
+  rows.push(...(await settlement(serverUrl, stamp)));
   rows.push(await withDatabase(serverUrl, `rcs_bench_transfers_${stamp}`, (url) => transferRow(url, TRANSFERS)));
   rows.push(...(await batchIngest(serverUrl, stamp)));
   rows.push(...(await fanoutScenario(serverUrl, stamp)));
@@ -238,11 +238,15 @@ function rowsReport(rows: readonly Row[]): string {
   return `\n${printTable(rows)}\n\n${said.join('')}`;
 }
 
+const settlement = (serverUrl: string, stamp: number) =>
+  withDatabase(serverUrl, `rcs_bench_settle_${stamp}`, (url) => settlementRows(url, SETTLEMENT_ACCOUNTS, SETTLEMENT_PER_ACCOUNT));
+
 /** What a BENCH_ONLY name runs by itself: a quick measurement, printed; latest.json keeps the last full run's rows. */
 const ALONE: Readonly<Record<string, (serverUrl: string, stamp: number) => Promise<string>>> = {
   create: creationAlone,
   batch: async (serverUrl, stamp) => rowsReport(await batchIngest(serverUrl, stamp)),
   fanout: async (serverUrl, stamp) => rowsReport(await fanoutScenario(serverUrl, stamp)),
+  settlement: async (serverUrl, stamp) => rowsReport(await settlement(serverUrl, stamp)),
 };
 
 async function main(): Promise<void> {

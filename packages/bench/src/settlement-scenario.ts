@@ -1,6 +1,7 @@
 import { createDatabase, KnexLedgerQueries } from '@rcs/adapters-postgres';
 import { postgresCpuMeter } from './cpu';
 import { seedReceivables } from './seed';
+import { statementStats, statementTable } from './statement-stats';
 import { startService } from './service-process';
 import { progress } from './stats';
 import { timedRun } from './timed-run';
@@ -34,10 +35,17 @@ export async function settlementScenario(url: string, accounts: number, perAccou
       const [{ n }] = await knex('settlements').count({ n: '*' });
       return `${Number(n).toLocaleString('en')} / ${accounts.toLocaleString('en')} accounts settled`;
     };
+    // What each statement costs a receivable, when the server has pg_stat_statements loaded.
+    const statements = await statementStats(url, new URL(url).pathname.slice(1));
+    await statements?.reset();
     const databaseCpu = postgresCpuMeter();
     const { body, seconds, serviceCpuSeconds } = await timedRun(service, '/v1/sandbox/settlement-runs', token, accountsSettled);
     const databaseCpuSeconds = databaseCpu();
     const { settlements, settledReceivables } = body as { settlements: number; settledReceivables: number };
+    if (statements) {
+      progress(`statements per receivable:\n${statementTable(await statements.read(settledReceivables, 0.00001))}`);
+      await statements.end();
+    }
     const mismatches = await new KnexLedgerQueries(() => knex).mismatches();
     return {
       seconds,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { listenForBench } from './children';
@@ -22,10 +23,13 @@ export interface ReceiverCounts {
 
 /**
  * An integrator's endpoint, forked by the bench: HTTPS (a certificate the bench's CA signed), keep-alive, every
- * delivery verified with `standardwebhooks` under the secret of the webhook its path names, then answered 204.
- * A delivery that does not verify is answered 204 too (a retry would not fix it) and counted as failed.
+ * delivery verified with `standardwebhooks` under the secret of the webhook its path names, then answered 204
+ * (after BENCH_RECEIVER_DELAY_MS, 0 by default: a slow endpoint). A delivery that does not verify is answered 204
+ * too (a retry would not fix it) and counted as failed.
  */
 function receive(): void {
+  const delayMs = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 0);
+  const answer = (res: ServerResponse) => (delayMs > 0 ? setTimeout(() => res.writeHead(204).end(), delayMs) : res.writeHead(204).end());
   let hooks = new Map<string, Webhook>();
   const seen = new Set<string>();
   let counts = { verified: 0, failed: 0, lastVerifiedAt: 0, connections: 0 };
@@ -43,7 +47,7 @@ function receive(): void {
         } catch {
           counts.failed++;
         }
-        res.writeHead(204).end();
+        answer(res);
       });
     },
   );

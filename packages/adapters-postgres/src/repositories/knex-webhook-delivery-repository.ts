@@ -169,7 +169,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due or leased and its
     // oldest due time, one index entry each; the oldest `limit` of those due now (skipped ones left out) give up to
-    // perWebhook of their own due attempts each, read in due order from their part of the index; the oldest `limit`
+    // perWebhook (or their share) of their own due attempts each, read in due order from their part of the index; the oldest `limit`
     // of these are locked with SKIP LOCKED and rechecked: one another worker leased meanwhile is skipped or no longer
     // due. What a claim reads grows with the webhooks that have work, never with the attempts of a webhook it skips
     // or of a backlog ahead of another webhook's. That set is the same as the oldest `limit` due attempts with at
@@ -189,11 +189,13 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
            WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
          ) next
        ), oldest AS (
-         SELECT webhook_id FROM with_work WHERE due_at <= ? AND webhook_id <> ALL(?::bigint[]) ORDER BY due_at, webhook_id LIMIT ?
+         SELECT w.webhook_id, COALESCE(share.n, ?) AS share
+         FROM with_work w LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = w.webhook_id
+         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) ORDER BY w.due_at, w.webhook_id LIMIT ?
        ), due AS (
          SELECT attempt.id FROM oldest CROSS JOIN LATERAL (
            SELECT id FROM webhook_deliveries
-           WHERE ${WORK} AND webhook_id = oldest.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT ?
+           WHERE ${WORK} AND webhook_id = oldest.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT oldest.share
          ) attempt
        ), locked AS (
          SELECT d.id FROM webhook_deliveries d
@@ -203,7 +205,18 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        )
        UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
-      [claim.now, claim.skipWebhooks, claim.limit, claim.now, claim.perWebhook, claim.now, claim.limit, claim.claimedUntil],
+      [
+        claim.perWebhook,
+        (claim.shares ?? []).map((share) => share.webhookId),
+        (claim.shares ?? []).map((share) => share.perWebhook),
+        claim.now,
+        claim.skipWebhooks,
+        claim.limit,
+        claim.now,
+        claim.now,
+        claim.limit,
+        claim.claimedUntil,
+      ],
     );
     const [, { rows }] = await Promise.all([plan, claimed]);
     return rows.map((row) => ({ ...attemptOf(row), payload: row.payload }));

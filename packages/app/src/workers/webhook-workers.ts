@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { Application, DeliveryToSend } from '@rcs/domain';
+import type { Application, DeliveryToSend, WebhookShare } from '@rcs/domain';
 import type { Config } from '../config';
 import { PollingWorker } from './polling-worker';
 
 /**
- * Attempts a worker leases per slot it may send on: the claim takes this many rounds of an endpoint's slots at
- * once and queues them here, so a burst costs one claim per few dozen deliveries instead of one per freed slot
- * (a claim was a third of the database's time per delivery).
+ * Attempts a worker leases per slot it may send on: the claim takes up to this many rounds of an endpoint's slots
+ * at once and queues them here, so a burst costs one claim per few dozen deliveries instead of one per freed slot
+ * (a claim was a third of the database's time per delivery). Fewer for an endpoint slower to answer (roundsOf).
  */
 export const PREFETCH_ROUNDS = 4;
 
@@ -14,15 +14,16 @@ export const PREFETCH_ROUNDS = 4;
  * How long a leased attempt may wait here for a slot. Past it the attempt is given back, due again, for a claim
  * that reads its webhook afresh: an attempt goes to the sender at most this long after its webhook was last read as
  * ACTIVE at that URL and secret (paused, deleted or re-pointed meanwhile, it is not sent; the sender's connections
- * to a host may hold it further, within its deadline), and a slow endpoint's queue does not sit on attempts. An
- * endpoint slower than about a quarter of this a request gives part of each claim back (a give-back per claim),
- * which the claim's prefetch saves many times over on fast ones. The lease covers this wait and the sender's
- * deadline.
+ * to a host may hold it further, within its deadline), and a hanging endpoint's queue does not sit on attempts. The
+ * lease covers this wait and the sender's deadline.
  */
 export const MAX_WAIT_MS = 1_000;
 
 /** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
 const CLAIM_BATCH = 64;
+
+/** Slow endpoints a worker remembers, the most recently answered: a bound on what it keeps. */
+const SLOW_ENDPOINTS_KEPT = 1_024;
 
 interface Queued {
   readonly item: DeliveryToSend;
@@ -52,6 +53,13 @@ interface EndpointQueue {
  */
 export class WebhookDeliveryWorker {
   private readonly endpoints = new Map<number, EndpointQueue>();
+  /**
+   * How long the endpoints too slow for PREFETCH_ROUNDS rounds within maxWaitMs take to answer, smoothed over their
+   * answers, kept while their queues come and go: such a webhook is claimed for only the rounds of its slots it
+   * answers within maxWaitMs (more would wait past it and go back). One that became fast again leaves; in the order
+   * of their last answer, the oldest are dropped past SLOW_ENDPOINTS_KEPT.
+   */
+  private readonly slowAnswers = new Map<number, number>();
   /** Ids of the attempts leased and not yet recorded. */
   private readonly held = new Set<number>();
   private sending = 0;
@@ -104,10 +112,20 @@ export class WebhookDeliveryWorker {
     const room = Math.min(this.options.maxInFlight * PREFETCH_ROUNDS - this.held.size, CLAIM_BATCH);
     if (room <= 0) return false;
     // A webhook with more than a round of its slots waiting has its next rounds here. One with a round at most is
-    // topped up while that round goes out (claimed only once its queue ran dry, a webhook waited for each claim).
-    const skipWebhooks = [...this.endpoints].filter(([, queue]) => queue.stalled || queue.waiting.length > this.options.perWebhook).map(([id]) => id);
+    // topped up while that round goes out (claimed only once its queue ran dry, a webhook waited for each claim),
+    // up to the rounds it answers in time.
+    const perWebhook = this.options.perWebhook * PREFETCH_ROUNDS;
+    const skipWebhooks: number[] = [];
+    const shares: WebhookShare[] = [];
+    for (const webhookId of new Set([...this.endpoints.keys(), ...this.slowAnswers.keys()])) {
+      const queue = this.endpoints.get(webhookId);
+      const waiting = queue?.waiting.length ?? 0;
+      const share = this.options.perWebhook * this.roundsOf(webhookId) - waiting;
+      if (queue?.stalled || waiting > this.options.perWebhook || share <= 0) skipWebhooks.push(webhookId);
+      else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
+    }
     const claimedAt = performance.now();
-    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook: this.options.perWebhook * PREFETCH_ROUNDS, skipWebhooks });
+    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook, skipWebhooks, shares });
     for (const item of claimed) {
       // Its lease lapsed while its result waited to be recorded, and this claim took it again: that send counts.
       // Still waiting here (the process stalled past its lease), it keeps its place under the new lease.
@@ -129,6 +147,24 @@ export class WebhookDeliveryWorker {
     let queue = this.endpoints.get(webhookId);
     if (!queue) this.endpoints.set(webhookId, (queue = { sending: 0, waiting: [], stalled: false }));
     return queue;
+  }
+
+  /** Rounds of its slots that go out within maxWaitMs, a round each time its endpoint answers: 1 to PREFETCH_ROUNDS. */
+  private roundsOf(webhookId: number): number {
+    return this.roundsWithin(this.slowAnswers.get(webhookId) ?? 0);
+  }
+
+  private roundsWithin(answerMs: number): number {
+    return Math.max(1, Math.min(PREFETCH_ROUNDS, Math.floor(this.options.maxWaitMs / Math.max(answerMs, 1))));
+  }
+
+  private answered(webhookId: number, answerMs: number): void {
+    const known = this.slowAnswers.get(webhookId);
+    const smoothed = known === undefined ? answerMs : known + (answerMs - known) / 4;
+    this.slowAnswers.delete(webhookId);
+    if (this.roundsWithin(smoothed) === PREFETCH_ROUNDS) return;
+    this.slowAnswers.set(webhookId, smoothed);
+    if (this.slowAnswers.size > SLOW_ENDPOINTS_KEPT) this.slowAnswers.delete(this.slowAnswers.keys().next().value!);
   }
 
   /**
@@ -199,9 +235,11 @@ export class WebhookDeliveryWorker {
     // leased and unrecorded attempts stay bounded however far recording lags (past their lease, another worker
     // would send them again).
     let answered = false;
+    const startedAt = performance.now();
     const slotFree = () => {
       if (answered) return;
       answered = true;
+      this.answered(webhookId, performance.now() - startedAt);
       this.sending -= 1;
       queue.sending -= 1;
       const waited = queue.waiting.length;

@@ -4,11 +4,11 @@ import { PREFETCH_ROUNDS, WebhookDeliveryWorker } from '../../src/workers/webhoo
 
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-type Claim = { limit: number; perWebhook: number; skipWebhooks: readonly number[] };
+type Claim = { limit: number; perWebhook: number; skipWebhooks: readonly number[]; shares?: ReadonlyArray<{ webhookId: number; perWebhook: number }> };
 
 /**
  * An application whose claim leases the `due` attempts (of the webhook `webhookOf` names) as storage does: in id
- * order, as many as asked for and the per-webhook cap allows, none of a skipped webhook, each once until it is given
+ * order, as many as asked for and the per-webhook cap (or the webhook's share) allows, none of a skipped webhook, each once until it is given
  * back (or `lapse` makes its lease run out). Its sender waits for the test: `answer` makes the endpoint answer,
  * `record` then records the result.
  */
@@ -28,7 +28,8 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
           for (const n of [...available].sort((a, b) => a - b)) {
             const webhookId = webhookOf(n);
             if (taken.length >= claim.limit) break;
-            if (claim.skipWebhooks.includes(webhookId) || (perWebhook.get(webhookId) ?? 0) >= claim.perWebhook) continue;
+            const cap = (claim.shares ?? []).find((share) => share.webhookId === webhookId)?.perWebhook ?? claim.perWebhook;
+            if (claim.skipWebhooks.includes(webhookId) || (perWebhook.get(webhookId) ?? 0) >= cap) continue;
             perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
             available.delete(n);
             // Each claim's lease told apart by the claim's number.
@@ -151,6 +152,26 @@ describe('webhook delivery worker', () => {
     sends[0].record();
     await pause(30);
     expect(sends.map((s) => s.id)).toEqual([0, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it('claims for a slow endpoint only the rounds of its slots it answers within maxWaitMs, so no more go back', async () => {
+    const { app, sends, claims, givenBack } = fakeApplication(40, () => 1);
+    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 300 });
+    worker.start();
+    // The endpoint answers each attempt 200 ms after it went out: one round of its slot goes out within maxWaitMs.
+    for (let answered = 0; answered < 6; answered++) {
+      for (let waited = 0; sends.length <= answered && waited < 1_000; waited += 5) await pause(5);
+      await pause(200);
+      sends[answered]?.record();
+    }
+    // The first claim, before any answer, took PREFETCH_ROUNDS rounds: two waited too long and went back. Since,
+    // one round at a time, none went back (claimed four at a time, two of every four went back).
+    expect(givenBack.sort((a, b) => a - b)).toEqual([2, 3]);
+    expect(sends.slice(0, 6).map((s) => s.id)).toEqual([0, 1, 2, 3, 4, 5]);
+    const later = claims.slice(1).filter((claim) => !claim.skipWebhooks.includes(1));
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((claim) => (claim.shares ?? []).some((share) => share.webhookId === 1 && share.perWebhook === 1))).toBe(true);
     await drainAndStop(worker, sends);
   });
 

@@ -39,6 +39,14 @@ export interface DeliveryClaim {
   readonly perWebhook: number;
   /** Webhooks whose attempts are left alone (this worker already sends as many to them as it may). */
   readonly skipWebhooks: readonly number[];
+  /** Webhooks that take fewer than perWebhook in this claim, each at most its own share (a slow endpoint's). */
+  readonly shares?: readonly WebhookShare[];
+}
+
+/** A webhook's own cap in one claim. */
+export interface WebhookShare {
+  readonly webhookId: number;
+  readonly perWebhook: number;
 }
 
 /** An attempt as one claim leased it. */

@@ -80,6 +80,13 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
     });
 
+    it('claims at most its own share of a webhook given one, perWebhook of the others', async () => {
+      const [slow, fast] = [await webhookOf(), await webhookOf()];
+      await schedule([...Array.from({ length: 4 }, () => attempt(slow)), ...Array.from({ length: 4 }, () => attempt(fast))]);
+      const claimed = await claim([slow, fast], { perWebhook: 3, shares: [{ webhookId: slow.id, perWebhook: 1 }] });
+      expect([slow, fast].map((w) => claimed.filter((d) => d.webhookId === w.id).length)).toEqual([1, 3]);
+    });
+
     it("claims a webhook's due attempt behind another's older backlog, passing over a skipped webhook's", async () => {
       const [backlog, behind, skipped] = [await webhookOf(), await webhookOf(), await webhookOf()];
       await schedule([

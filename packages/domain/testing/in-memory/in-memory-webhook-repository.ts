@@ -134,10 +134,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       .filter((d) => d.status === 'PENDING' && dueAt(d) !== null && dueAt(d)! <= claim.now && !claim.skipWebhooks.includes(d.webhookId))
       .sort((a, b) => dueAt(a)!.getTime() - dueAt(b)!.getTime() || a.id - b.id);
     const perWebhook = new Map<number, number>();
+    const shares = new Map((claim.shares ?? []).map((share) => [share.webhookId, share.perWebhook]));
     const claimed: ClaimedDelivery[] = [];
     for (const d of due) {
       const taken = perWebhook.get(d.webhookId) ?? 0;
-      if (taken >= claim.perWebhook || claimed.length >= claim.limit) continue;
+      if (taken >= (shares.get(d.webhookId) ?? claim.perWebhook) || claimed.length >= claim.limit) continue;
       perWebhook.set(d.webhookId, taken + 1);
       this.ref.tables.webhookDeliveries.set(d.id, { ...d, claimedUntil: claim.claimedUntil });
       const { id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt } = d;

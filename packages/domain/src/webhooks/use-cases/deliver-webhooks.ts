@@ -6,7 +6,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
 import type { ClaimedDelivery, DeliveryResult } from '../webhook-delivery';
-import type { WebhookDeliveryPorts, WebhookRequest } from '../webhook-ports';
+import type { WebhookDeliveryPorts, WebhookRequest, WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
 
@@ -47,7 +47,7 @@ export class DeliverWebhooks {
   ) {}
 
   /** Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead. */
-  claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[] }): Promise<DeliveryToSend[]> {
+  claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[]; shares?: readonly WebhookShare[] }): Promise<DeliveryToSend[]> {
     const now = this.clock.now();
     const leasedUntil = new Date(now.getTime() + this.ports.leaseMs);
     return this.uow.run(async (tx) => {
@@ -57,6 +57,7 @@ export class DeliverWebhooks {
         limit: input.limit,
         perWebhook: input.perWebhook,
         skipWebhooks: input.skipWebhooks ?? [],
+        shares: input.shares ?? [],
       });
       if (claimed.length === 0) return [];
       const webhooks = new Map((await tx.webhooks.findMany([...new Set(claimed.map((d) => d.webhookId))])).map((w) => [w.id, w]));

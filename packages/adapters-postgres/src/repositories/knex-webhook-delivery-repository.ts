@@ -69,6 +69,12 @@ type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
 
+/**
+ * Webhooks a claim reads per attempt it may take: claims made at the same time pick the same oldest ones, and the
+ * ones that lose them to SKIP LOCKED take the next webhooks' instead.
+ */
+const CLAIM_SCAN_FACTOR = 4;
+
 /** When an attempt is due: its lease's end while leased, else its next attempt's time; neither while held. */
 const DUE = 'COALESCE(claimed_until, next_attempt_at)';
 
@@ -167,31 +173,34 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-    // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due or leased and its
-    // oldest due time, one index entry each; the oldest `limit` of those due now (skipped ones left out) give up to
-    // perWebhook (or their share) of their own due attempts each, read in due order from their part of the index; the oldest `limit`
-    // of these are locked with SKIP LOCKED and rechecked: one another worker leased meanwhile is skipped or no longer
-    // due. What a claim reads grows with the webhooks that have work, never with the attempts of a webhook it skips
-    // or of a backlog ahead of another webhook's. That set is the same as the oldest `limit` due attempts with at
-    // most perWebhook of each webhook: a webhook not among the `limit` oldest first due times has none of them.
+    // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due, leased or scheduled
+    // and its oldest (due time, id), one index entry each; of those due now (skipped ones left out), the oldest
+    // CLAIM_SCAN_FACTOR x `limit` give up to perWebhook (or their share) of their own due attempts each, read in due
+    // order from their part of the index; the oldest `limit` of these are locked with SKIP LOCKED and rechecked: one
+    // another worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time finds the
+    // next webhooks' attempts. What a claim reads grows with the webhooks that have attempts not held, one index
+    // entry each, never with the attempts of a webhook it skips or of a backlog ahead of another webhook's. Unless
+    // another worker holds some, that set is the oldest `limit` due attempts (by due time, then id) with at most
+    // perWebhook (or its share) of each webhook: a webhook whose oldest is not among the `limit` oldest has none.
     // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
     // webhook's whole due range and sort it instead of stopping at perWebhook. For this transaction only, put on
     // its connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
     const plan = this.writes.send('webhook_deliveries.claim_plan', `SELECT set_config('enable_bitmapscan', 'off', true)`, []);
+    const shares = claim.shares ?? [];
     const claimed = prepared<ClaimedRow>(
       this.trx,
       'webhook_deliveries.claim',
       `WITH RECURSIVE with_work AS (
-         (SELECT webhook_id, ${DUE} AS due_at FROM webhook_deliveries WHERE ${WORK} ORDER BY webhook_id, ${DUE}, id LIMIT 1)
+         (SELECT webhook_id, ${DUE} AS due_at, id FROM webhook_deliveries WHERE ${WORK} ORDER BY webhook_id, ${DUE}, id LIMIT 1)
          UNION ALL
-         SELECT next.webhook_id, next.due_at FROM with_work w CROSS JOIN LATERAL (
-           SELECT webhook_id, ${DUE} AS due_at FROM webhook_deliveries
+         SELECT next.webhook_id, next.due_at, next.id FROM with_work w CROSS JOIN LATERAL (
+           SELECT webhook_id, ${DUE} AS due_at, id FROM webhook_deliveries
            WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
          ) next
        ), oldest AS (
-         SELECT w.webhook_id, COALESCE(share.n, ?) AS share
+         SELECT w.webhook_id, GREATEST(COALESCE(share.n, ?), 0) AS share
          FROM with_work w LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = w.webhook_id
-         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) ORDER BY w.due_at, w.webhook_id LIMIT ?
+         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) ORDER BY w.due_at, w.id LIMIT ?
        ), due AS (
          SELECT attempt.id FROM oldest CROSS JOIN LATERAL (
            SELECT id FROM webhook_deliveries
@@ -207,11 +216,11 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
       [
         claim.perWebhook,
-        (claim.shares ?? []).map((share) => share.webhookId),
-        (claim.shares ?? []).map((share) => share.perWebhook),
+        shares.map((share) => share.webhookId),
+        shares.map((share) => share.perWebhook),
         claim.now,
         claim.skipWebhooks,
-        claim.limit,
+        claim.limit * CLAIM_SCAN_FACTOR,
         claim.now,
         claim.now,
         claim.limit,

@@ -6,7 +6,7 @@ import { PollingWorker } from './polling-worker';
 /**
  * Attempts a worker leases per slot it may send on: the claim takes up to this many rounds of an endpoint's slots
  * at once and queues them here, so a burst costs one claim per few dozen deliveries instead of one per freed slot
- * (a claim was a third of the database's time per delivery). Fewer for an endpoint slower to answer (roundsOf).
+ * (a claim was a third of the database's time per delivery). Fewer for an endpoint slower to answer (shareOf).
  */
 export const PREFETCH_ROUNDS = 4;
 
@@ -22,7 +22,7 @@ export const MAX_WAIT_MS = 1_000;
 /** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
 const CLAIM_BATCH = 64;
 
-/** Slow endpoints a worker remembers, the most recently answered: a bound on what it keeps. */
+/** Slow endpoints a worker remembers: past it, the least slow is forgotten (it costs least to claim for as fast). */
 const SLOW_ENDPOINTS_KEPT = 1_024;
 
 interface Queued {
@@ -55,9 +55,7 @@ export class WebhookDeliveryWorker {
   private readonly endpoints = new Map<number, EndpointQueue>();
   /**
    * How long the endpoints too slow for PREFETCH_ROUNDS rounds within maxWaitMs take to answer, smoothed over their
-   * answers, kept while their queues come and go: such a webhook is claimed for only the rounds of its slots it
-   * answers within maxWaitMs (more would wait past it and go back). One that became fast again leaves; in the order
-   * of their last answer, the oldest are dropped past SLOW_ENDPOINTS_KEPT.
+   * answers, kept while their queues come and go (shareOf). One that became fast again leaves.
    */
   private readonly slowAnswers = new Map<number, number>();
   /** Ids of the attempts leased and not yet recorded. */
@@ -119,9 +117,8 @@ export class WebhookDeliveryWorker {
     const shares: WebhookShare[] = [];
     for (const webhookId of new Set([...this.endpoints.keys(), ...this.slowAnswers.keys()])) {
       const queue = this.endpoints.get(webhookId);
-      const waiting = queue?.waiting.length ?? 0;
-      const share = this.options.perWebhook * this.roundsOf(webhookId) - waiting;
-      if (queue?.stalled || waiting > this.options.perWebhook || share <= 0) skipWebhooks.push(webhookId);
+      const share = this.shareOf(webhookId, queue);
+      if (queue?.stalled || (queue?.waiting.length ?? 0) > this.options.perWebhook || share <= 0) skipWebhooks.push(webhookId);
       else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
     }
     const claimedAt = performance.now();
@@ -149,22 +146,33 @@ export class WebhookDeliveryWorker {
     return queue;
   }
 
-  /** Rounds of its slots that go out within maxWaitMs, a round each time its endpoint answers: 1 to PREFETCH_ROUNDS. */
-  private roundsOf(webhookId: number): number {
-    return this.roundsWithin(this.slowAnswers.get(webhookId) ?? 0);
-  }
-
-  private roundsWithin(answerMs: number): number {
-    return Math.max(1, Math.min(PREFETCH_ROUNDS, Math.floor(this.options.maxWaitMs / Math.max(answerMs, 1))));
+  /**
+   * Attempts of a webhook a claim may add to its queue here, so that none waits past maxWaitMs: what its free slots
+   * start at once, and a round of its slots for each time its endpoint answers within maxWaitMs, less what waits
+   * already; PREFETCH_ROUNDS rounds at most. An endpoint slower than maxWaitMs gets its free slots' worth alone.
+   */
+  private shareOf(webhookId: number, queue: EndpointQueue | undefined): number {
+    const { perWebhook, maxWaitMs } = this.options;
+    const answerMs = this.slowAnswers.get(webhookId);
+    const rounds = answerMs === undefined ? PREFETCH_ROUNDS : Math.min(PREFETCH_ROUNDS, Math.floor(maxWaitMs / Math.max(answerMs, 1)));
+    const free = perWebhook - (queue?.sending ?? 0);
+    return Math.min(free + perWebhook * rounds, perWebhook * PREFETCH_ROUNDS) - (queue?.waiting.length ?? 0);
   }
 
   private answered(webhookId: number, answerMs: number): void {
     const known = this.slowAnswers.get(webhookId);
-    const smoothed = known === undefined ? answerMs : known + (answerMs - known) / 4;
-    this.slowAnswers.delete(webhookId);
-    if (this.roundsWithin(smoothed) === PREFETCH_ROUNDS) return;
+    // A hanging endpoint counts as twice maxWaitMs: enough to claim for its free slots alone, and quick to forget.
+    const sample = Math.min(answerMs, 2 * this.options.maxWaitMs);
+    const smoothed = known === undefined ? sample : known + (sample - known) / 4;
+    if (smoothed * PREFETCH_ROUNDS <= this.options.maxWaitMs) {
+      this.slowAnswers.delete(webhookId);
+      return;
+    }
     this.slowAnswers.set(webhookId, smoothed);
-    if (this.slowAnswers.size > SLOW_ENDPOINTS_KEPT) this.slowAnswers.delete(this.slowAnswers.keys().next().value!);
+    if (this.slowAnswers.size > SLOW_ENDPOINTS_KEPT) {
+      const [leastSlow] = [...this.slowAnswers].reduce((least, entry) => (entry[1] < least[1] ? entry : least));
+      this.slowAnswers.delete(leastSlow);
+    }
   }
 
   /**

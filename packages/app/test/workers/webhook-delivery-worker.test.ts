@@ -155,25 +155,43 @@ describe('webhook delivery worker', () => {
     await drainAndStop(worker, sends);
   });
 
-  it('claims for a slow endpoint only the rounds of its slots it answers within maxWaitMs, so no more go back', async () => {
-    const { app, sends, claims, givenBack } = fakeApplication(40, () => 1);
-    const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 300 });
+  /** A worker over one webhook's 40 attempts whose endpoint answers each `answerMs` after it went out, `answers` times. */
+  async function slowEndpoint(answerMs: number, maxWaitMs: number, answers: number) {
+    const fake = fakeApplication(40, () => 1);
+    const worker = workerOf(fake.app, { perWebhook: 1, maxWaitMs });
     worker.start();
-    // The endpoint answers each attempt 200 ms after it went out: one round of its slot goes out within maxWaitMs.
-    for (let answered = 0; answered < 6; answered++) {
-      for (let waited = 0; sends.length <= answered && waited < 1_000; waited += 5) await pause(5);
-      await pause(200);
-      sends[answered]?.record();
+    for (let answered = 0; answered < answers; answered++) {
+      for (let waited = 0; fake.sends.length <= answered && waited < 2 * answerMs; waited += 5) await pause(5);
+      await pause(answerMs);
+      fake.sends[answered]?.record();
     }
-    // The first claim, before any answer, took PREFETCH_ROUNDS rounds: two waited too long and went back. Since,
-    // one round at a time, none went back (claimed four at a time, two of every four went back).
+    const sent = fake.sends.slice(0, answers).map((s) => s.id);
+    await drainAndStop(worker, fake.sends);
+    return { ...fake, sent };
+  }
+
+  it('claims for a slow endpoint only the rounds of its slots it answers within maxWaitMs, so no more go back', async () => {
+    // One round of its slot goes out within maxWaitMs, with 400 ms to spare.
+    const { sent, givenBack, claims } = await slowEndpoint(600, 1_000, 5);
+    // The first claim, before any answer, took PREFETCH_ROUNDS rounds: two waited too long and went back. Since, none
+    // (claimed four at a time, two of every four went back).
     expect(givenBack.sort((a, b) => a - b)).toEqual([2, 3]);
-    expect(sends.slice(0, 6).map((s) => s.id)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(sent).toEqual([0, 1, 2, 3, 4]);
+    const later = claims.slice(1).filter((claim) => !claim.skipWebhooks.includes(1));
+    expect(later.length).toBeGreaterThan(0);
+    // Its free slot and one round at most, less what waits.
+    expect(later.every((claim) => (claim.shares ?? []).some((share) => share.webhookId === 1 && share.perWebhook <= 2))).toBe(true);
+  }, 15_000);
+
+  it('claims for an endpoint slower than maxWaitMs only what its free slots send at once', async () => {
+    const { sent, givenBack, claims } = await slowEndpoint(450, 300, 5);
+    // The first claim's three waiting went back; after the first answer, one at a time and none back.
+    expect(givenBack.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(sent).toEqual([0, 1, 2, 3, 4]);
     const later = claims.slice(1).filter((claim) => !claim.skipWebhooks.includes(1));
     expect(later.length).toBeGreaterThan(0);
     expect(later.every((claim) => (claim.shares ?? []).some((share) => share.webhookId === 1 && share.perWebhook === 1))).toBe(true);
-    await drainAndStop(worker, sends);
-  });
+  }, 15_000);
 
   it('does not send an attempt that went stale waiting, even when no pass ran since, and claims at once for the freed slot', async () => {
     // No timed pass: what happens comes from the endpoint answering.

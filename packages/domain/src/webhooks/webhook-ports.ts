@@ -39,7 +39,10 @@ export interface DeliveryClaim {
   readonly perWebhook: number;
   /** Webhooks whose attempts are left alone (this worker already sends as many to them as it may). */
   readonly skipWebhooks: readonly number[];
-  /** Webhooks that take fewer than perWebhook in this claim, each at most its own share (a slow endpoint's). */
+  /**
+   * Webhooks that take fewer than perWebhook in this claim, each at most its own share (a slow endpoint's); a share
+   * of 0 or less takes none.
+   */
   readonly shares?: readonly WebhookShare[];
 }
 

@@ -87,6 +87,17 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect([slow, fast].map((w) => claimed.filter((d) => d.webhookId === w.id).length)).toEqual([1, 3]);
     });
 
+    it('claims attempts due at the same time in the order they were made, whichever webhook they are for', async () => {
+      const [first, second] = [await webhookOf(), await webhookOf()];
+      // The later webhook's attempt was made first: an event's attempts share their due time.
+      await schedule([attempt(second, { nextAttemptAt: at(-70) })]);
+      await schedule([attempt(first, { nextAttemptAt: at(-70) })]);
+      const [claimed] = await claim([first, second], { limit: 1 });
+      expect(claimed.webhookId).toBe(second.id);
+      // Leased for good, so the claims of the tests after this one are not given the other one.
+      await claim([first], { claimedUntil: at(100_000) });
+    });
+
     it("claims a webhook's due attempt behind another's older backlog, passing over a skipped webhook's", async () => {
       const [backlog, behind, skipped] = [await webhookOf(), await webhookOf(), await webhookOf()];
       await schedule([
@@ -142,6 +153,23 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       const ids = runs.flat().map((d) => d.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toHaveLength(40);
+    });
+
+    itRacing('hands a worker claiming at the same time as another the next webhooks’ attempts, not nothing', async () => {
+      const webhooks = await Promise.all(Array.from({ length: 30 }, () => webhookOf()));
+      await schedule(webhooks.map((webhook) => attempt(webhook, { nextAttemptAt: at(-80) })));
+      // Each holds its ten a while: the other claims while they are locked, and skips them.
+      const runs = await Promise.all(
+        [0, 1].map(() =>
+          ctx.h.uow.run(async (tx) => {
+            const claimed = await tx.webhookDeliveries.claimDue({ now: at(1), claimedUntil: at(100_000), limit: 10, perWebhook: 1, skipWebhooks: [] });
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            return claimed.filter((d) => webhooks.some((w) => w.id === d.webhookId)).map((d) => d.id);
+          }),
+        ),
+      );
+      expect([runs[0].length, runs[1].length, new Set(runs.flat()).size]).toEqual([10, 10, 20]);
+      await claim(webhooks, { limit: 1_000, claimedUntil: at(100_000) });
     });
 
     it('holds attempts until a release makes them due, expiring those held since before the window', async () => {

@@ -174,9 +174,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due, leased or scheduled
-    // and its oldest (due time, id), one index entry each; of those due now (skipped ones left out), the oldest
-    // CLAIM_SCAN_FACTOR x `limit` give up to perWebhook (or their share) of their own due attempts each, read in due
-    // order from their part of the index; the oldest `limit` of these are locked with SKIP LOCKED and rechecked: one
+    // and its oldest (due time, id), one index entry each; of those due now (skipped ones and shares of 0 left out),
+    // the oldest CLAIM_SCAN_FACTOR x `limit` give up to perWebhook (or their share, as many at most) of their own due
+    // attempts each, read in due order from their part of the index; of these, the oldest CLAIM_SCAN_FACTOR x `limit`
+    // are read by primary key and the oldest `limit` of them locked with SKIP LOCKED and rechecked: one
     // another worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time finds the
     // next webhooks' attempts. What a claim reads grows with the webhooks that have attempts not held, one index
     // entry each, never with the attempts of a webhook it skips or of a backlog ahead of another webhook's. Unless
@@ -198,14 +199,15 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
            WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
          ) next
        ), oldest AS (
-         SELECT w.webhook_id, GREATEST(COALESCE(share.n, ?), 0) AS share
+         SELECT w.webhook_id, LEAST(COALESCE(share.n, ?), ?) AS share
          FROM with_work w LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = w.webhook_id
-         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) ORDER BY w.due_at, w.id LIMIT ?
+         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) AND COALESCE(share.n, ?) > 0 ORDER BY w.due_at, w.id LIMIT ?
        ), due AS (
          SELECT attempt.id FROM oldest CROSS JOIN LATERAL (
-           SELECT id FROM webhook_deliveries
+           SELECT id, ${DUE} AS due_at FROM webhook_deliveries
            WHERE ${WORK} AND webhook_id = oldest.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT oldest.share
          ) attempt
+         ORDER BY attempt.due_at, attempt.id LIMIT ?
        ), locked AS (
          SELECT d.id FROM webhook_deliveries d
          WHERE d.id = ANY(ARRAY(SELECT id FROM due)) AND d.status = 'PENDING' AND ${RECHECKED_DUE} <= ?
@@ -216,12 +218,15 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
       [
         claim.perWebhook,
+        claim.limit * CLAIM_SCAN_FACTOR,
         shares.map((share) => share.webhookId),
         shares.map((share) => share.perWebhook),
         claim.now,
         claim.skipWebhooks,
+        claim.perWebhook,
         claim.limit * CLAIM_SCAN_FACTOR,
         claim.now,
+        claim.limit * CLAIM_SCAN_FACTOR,
         claim.now,
         claim.limit,
         claim.claimedUntil,

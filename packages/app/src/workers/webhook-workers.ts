@@ -22,8 +22,18 @@ export const MAX_WAIT_MS = 1_000;
 /** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
 const CLAIM_BATCH = 64;
 
-/** Slow endpoints a worker remembers: past it, the least slow is forgotten (it costs least to claim for as fast). */
+/**
+ * Slow endpoints a worker remembers. Past it, those that answered nothing for FORGET_SLOW_MS go (a deleted webhook's
+ * among them), else the least slow (it costs least to claim for as fast).
+ */
 const SLOW_ENDPOINTS_KEPT = 1_024;
+const FORGET_SLOW_MS = 10 * 60_000;
+
+/**
+ * The share of maxWaitMs a claim counts on for its rounds: an attempt's wait runs from before the claim's round trip,
+ * and answers vary about their smoothed time.
+ */
+const WAIT_MARGIN = 0.8;
 
 interface Queued {
   readonly item: DeliveryToSend;
@@ -57,7 +67,7 @@ export class WebhookDeliveryWorker {
    * How long the endpoints too slow for PREFETCH_ROUNDS rounds within maxWaitMs take to answer, smoothed over their
    * answers, kept while their queues come and go (shareOf). One that became fast again leaves.
    */
-  private readonly slowAnswers = new Map<number, number>();
+  private readonly slowAnswers = new Map<number, { readonly answerMs: number; readonly at: number }>();
   /** Ids of the attempts leased and not yet recorded. */
   private readonly held = new Set<number>();
   private sending = 0;
@@ -153,26 +163,28 @@ export class WebhookDeliveryWorker {
    */
   private shareOf(webhookId: number, queue: EndpointQueue | undefined): number {
     const { perWebhook, maxWaitMs } = this.options;
-    const answerMs = this.slowAnswers.get(webhookId);
-    const rounds = answerMs === undefined ? PREFETCH_ROUNDS : Math.min(PREFETCH_ROUNDS, Math.floor(maxWaitMs / Math.max(answerMs, 1)));
+    const answerMs = this.slowAnswers.get(webhookId)?.answerMs;
+    const rounds = answerMs === undefined ? PREFETCH_ROUNDS : Math.min(PREFETCH_ROUNDS, Math.floor((WAIT_MARGIN * maxWaitMs) / Math.max(answerMs, 1)));
     const free = perWebhook - (queue?.sending ?? 0);
     return Math.min(free + perWebhook * rounds, perWebhook * PREFETCH_ROUNDS) - (queue?.waiting.length ?? 0);
   }
 
   private answered(webhookId: number, answerMs: number): void {
-    const known = this.slowAnswers.get(webhookId);
+    const now = performance.now();
+    const known = this.slowAnswers.get(webhookId)?.answerMs;
     // A hanging endpoint counts as twice maxWaitMs: enough to claim for its free slots alone, and quick to forget.
     const sample = Math.min(answerMs, 2 * this.options.maxWaitMs);
     const smoothed = known === undefined ? sample : known + (sample - known) / 4;
-    if (smoothed * PREFETCH_ROUNDS <= this.options.maxWaitMs) {
+    if (smoothed * PREFETCH_ROUNDS <= WAIT_MARGIN * this.options.maxWaitMs) {
       this.slowAnswers.delete(webhookId);
       return;
     }
-    this.slowAnswers.set(webhookId, smoothed);
-    if (this.slowAnswers.size > SLOW_ENDPOINTS_KEPT) {
-      const [leastSlow] = [...this.slowAnswers].reduce((least, entry) => (entry[1] < least[1] ? entry : least));
-      this.slowAnswers.delete(leastSlow);
-    }
+    this.slowAnswers.set(webhookId, { answerMs: smoothed, at: now });
+    if (this.slowAnswers.size <= SLOW_ENDPOINTS_KEPT) return;
+    for (const [id, { at }] of this.slowAnswers) if (now - at > FORGET_SLOW_MS) this.slowAnswers.delete(id);
+    if (this.slowAnswers.size <= SLOW_ENDPOINTS_KEPT) return;
+    const [leastSlow] = [...this.slowAnswers].reduce((least, entry) => (entry[1].answerMs < least[1].answerMs ? entry : least));
+    this.slowAnswers.delete(leastSlow);
   }
 
   /**
@@ -253,8 +265,10 @@ export class WebhookDeliveryWorker {
       const waited = queue.waiting.length;
       this.pump();
       // Down to its last round: more of its attempts may be due, claimed while that round goes out. Passed by since
-      // some of its attempts went back, it has a slot again.
-      const claimFor = (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (queue.stalled && queue.waiting.length === 0);
+      // some of its attempts went back, or slow and claimed for no more than its slots start, it has a slot again.
+      const dry = queue.waiting.length === 0;
+      const claimFor =
+        (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (dry && (queue.stalled || this.slowAnswers.has(webhookId)));
       if (queue.waiting.length === 0) queue.stalled = false;
       this.forgetIfIdle(webhookId, queue);
       if (claimFor || this.declined) {

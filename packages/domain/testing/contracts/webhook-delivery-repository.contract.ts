@@ -87,6 +87,17 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory, itRac
       expect([slow, fast].map((w) => claimed.filter((d) => d.webhookId === w.id).length)).toEqual([1, 3]);
     });
 
+    it('takes none of a webhook whose share is 0 or less, and such webhooks do not hide the others', async () => {
+      // More of them, due first, than a claim of one reads webhooks: left in, they would use up its reading.
+      const nothing = await Promise.all(Array.from({ length: 6 }, () => webhookOf()));
+      const other = await webhookOf();
+      await schedule([...nothing.map((webhook) => attempt(webhook, { nextAttemptAt: at(-90) })), attempt(other, { nextAttemptAt: at(-85) })]);
+      const shares = nothing.map((webhook, n) => ({ webhookId: webhook.id, perWebhook: -(n % 2) }));
+      const claimed = await claim([...nothing, other], { limit: 1, shares });
+      expect(claimed.map((d) => d.webhookId)).toEqual([other.id]);
+      await claim(nothing, { claimedUntil: at(100_000) });
+    });
+
     it('claims attempts due at the same time in the order they were made, whichever webhook they are for', async () => {
       const [first, second] = [await webhookOf(), await webhookOf()];
       // The later webhook's attempt was made first: an event's attempts share their due time.

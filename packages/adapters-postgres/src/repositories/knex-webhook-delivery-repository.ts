@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  CLAIM_SCAN_FACTOR,
   EXPIRED_REASON,
   type ClaimedDelivery,
   type Completion,
@@ -68,12 +69,6 @@ type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event
 
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
-
-/**
- * Webhooks a claim reads per attempt it may take: claims made at the same time pick the same oldest ones, and the
- * ones that lose them to SKIP LOCKED take the next webhooks' instead.
- */
-const CLAIM_SCAN_FACTOR = 4;
 
 /** When an attempt is due: its lease's end while leased, else its next attempt's time; neither while held. */
 const DUE = 'COALESCE(claimed_until, next_attempt_at)';
@@ -175,19 +170,17 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due, leased or scheduled
     // and its oldest (due time, id), one index entry each; of those due now (skipped ones and shares of 0 left out),
-    // the oldest CLAIM_SCAN_FACTOR x `limit` give up to perWebhook (or their share, as many at most) of their own due
-    // attempts each, read in due order from their part of the index; of these, the oldest CLAIM_SCAN_FACTOR x `limit`
-    // are read by primary key and the oldest `limit` of them locked with SKIP LOCKED and rechecked: one
-    // another worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time finds the
-    // next webhooks' attempts. What a claim reads grows with the webhooks that have attempts not held, one index
-    // entry each, never with the attempts of a webhook it skips or of a backlog ahead of another webhook's. Unless
-    // another worker holds some, that set is the oldest `limit` due attempts (by due time, then id) with at most
-    // perWebhook (or its share) of each webhook: a webhook whose oldest is not among the `limit` oldest has none.
+    // the oldest `read` share `read` of their own oldest due attempts equally (the port says how), read in due order
+    // from their part of the index, and the oldest `read` of these are read by primary key, the oldest `limit` of them
+    // locked with SKIP LOCKED and rechecked: one another worker leased meanwhile is skipped or no longer due, and a
+    // worker claiming at the same time takes the next ones. What a claim reads grows with the webhooks that have
+    // attempts not held (one index entry each) and with `limit`, never with a webhook's backlog.
     // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
-    // webhook's whole due range and sort it instead of stopping at perWebhook. For this transaction only, put on
-    // its connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
+    // webhook's whole due range and sort it instead of stopping at its part. For this transaction only, put on its
+    // connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
     const plan = this.writes.send('webhook_deliveries.claim_plan', `SELECT set_config('enable_bitmapscan', 'off', true)`, []);
     const shares = claim.shares ?? [];
+    const read = claim.limit * CLAIM_SCAN_FACTOR;
     const claimed = prepared<ClaimedRow>(
       this.trx,
       'webhook_deliveries.claim',
@@ -199,13 +192,15 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
            WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
          ) next
        ), oldest AS (
-         SELECT w.webhook_id, LEAST(COALESCE(share.n, ?), ?) AS share
+         SELECT w.webhook_id, COALESCE(share.n, ?) AS share
          FROM with_work w LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = w.webhook_id
          WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) AND COALESCE(share.n, ?) > 0 ORDER BY w.due_at, w.id LIMIT ?
+       ), parts AS (
+         SELECT webhook_id, LEAST(share, ?, GREATEST(1, CEIL(?::numeric / count(*) OVER ()))::int) AS part FROM oldest
        ), due AS (
-         SELECT attempt.id FROM oldest CROSS JOIN LATERAL (
+         SELECT attempt.id FROM parts CROSS JOIN LATERAL (
            SELECT id, ${DUE} AS due_at FROM webhook_deliveries
-           WHERE ${WORK} AND webhook_id = oldest.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT oldest.share
+           WHERE ${WORK} AND webhook_id = parts.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT parts.part
          ) attempt
          ORDER BY attempt.due_at, attempt.id LIMIT ?
        ), locked AS (
@@ -218,15 +213,16 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
       [
         claim.perWebhook,
-        claim.limit * CLAIM_SCAN_FACTOR,
         shares.map((share) => share.webhookId),
         shares.map((share) => share.perWebhook),
         claim.now,
         claim.skipWebhooks,
         claim.perWebhook,
-        claim.limit * CLAIM_SCAN_FACTOR,
+        read,
+        read,
+        read,
         claim.now,
-        claim.limit * CLAIM_SCAN_FACTOR,
+        read,
         claim.now,
         claim.limit,
         claim.claimedUntil,

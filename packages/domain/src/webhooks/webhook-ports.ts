@@ -31,6 +31,12 @@ export interface WebhookRepository {
   findMany(ids: readonly number[]): Promise<Webhook[]>;
 }
 
+/**
+ * Webhooks, and attempts, a claim reads per attempt it may take: claims made at the same time pick the same oldest
+ * ones, and those that lose them to another's lock take the next instead.
+ */
+export const CLAIM_SCAN_FACTOR = 4;
+
 export interface DeliveryClaim {
   readonly now: Date;
   readonly claimedUntil: Date;
@@ -77,8 +83,11 @@ export interface WebhookDeliveryRepository {
   /** Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is. */
   schedule(deliveries: readonly ScheduledDelivery[]): Promise<void>;
   /**
-   * Leases due PENDING attempts (nextAttemptAt passed, or a lease that lapsed: its sender died), oldest due first,
-   * skipping those another transaction holds.
+   * Leases due PENDING attempts (nextAttemptAt passed, or a lease that lapsed: its sender died), skipping those
+   * another transaction holds: of the webhooks with due attempts (not skipped, a share above 0), the
+   * CLAIM_SCAN_FACTOR x `limit` whose oldest due attempt is oldest (due time, then id) read an equal part of
+   * CLAIM_SCAN_FACTOR x `limit` of their oldest due attempts (one at least, perWebhook or their share at most), and
+   * the oldest `limit` of those read are leased. What a claim reads does not grow with a webhook's backlog.
    */
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */

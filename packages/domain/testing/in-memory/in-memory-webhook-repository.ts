@@ -1,4 +1,5 @@
 import {
+  CLAIM_SCAN_FACTOR,
   ConcurrentModificationError,
   EXPIRED_REASON,
   Webhook,
@@ -130,16 +131,25 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     const dueAt = (d: StoredDelivery) => d.claimedUntil ?? d.nextAttemptAt;
-    const due = [...this.ref.tables.webhookDeliveries.values()]
-      .filter((d) => d.status === 'PENDING' && dueAt(d) !== null && dueAt(d)! <= claim.now && !claim.skipWebhooks.includes(d.webhookId))
-      .sort((a, b) => dueAt(a)!.getTime() - dueAt(b)!.getTime() || a.id - b.id);
-    const perWebhook = new Map<number, number>();
+    const byDue = (a: StoredDelivery, b: StoredDelivery) => dueAt(a)!.getTime() - dueAt(b)!.getTime() || a.id - b.id;
     const shares = new Map((claim.shares ?? []).map((share) => [share.webhookId, share.perWebhook]));
+    const shareOf = (webhookId: number) => shares.get(webhookId) ?? claim.perWebhook;
+    const due = [...this.ref.tables.webhookDeliveries.values()]
+      .filter((d) => d.status === 'PENDING' && dueAt(d) !== null && dueAt(d)! <= claim.now)
+      .filter((d) => !claim.skipWebhooks.includes(d.webhookId) && shareOf(d.webhookId) > 0)
+      .sort(byDue);
+    // In due order, so the webhooks come in the order of their oldest due attempt.
+    const byWebhook = new Map<number, StoredDelivery[]>();
+    for (const d of due) byWebhook.set(d.webhookId, [...(byWebhook.get(d.webhookId) ?? []), d]);
+    const read = claim.limit * CLAIM_SCAN_FACTOR;
+    const webhooks = [...byWebhook.keys()].slice(0, read);
+    const part = Math.max(1, Math.ceil(read / webhooks.length));
+    const taken = webhooks
+      .flatMap((webhookId) => byWebhook.get(webhookId)!.slice(0, Math.min(shareOf(webhookId), read, part)))
+      .sort(byDue)
+      .slice(0, claim.limit);
     const claimed: ClaimedDelivery[] = [];
-    for (const d of due) {
-      const taken = perWebhook.get(d.webhookId) ?? 0;
-      if (taken >= (shares.get(d.webhookId) ?? claim.perWebhook) || claimed.length >= claim.limit) continue;
-      perWebhook.set(d.webhookId, taken + 1);
+    for (const d of taken) {
       this.ref.tables.webhookDeliveries.set(d.id, { ...d, claimedUntil: claim.claimedUntil });
       const { id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt } = d;
       claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt });

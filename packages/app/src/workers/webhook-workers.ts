@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Application, DeliveryToSend, WebhookShare } from '@rcs/domain';
 import type { Config } from '../config';
 import { PollingWorker } from './polling-worker';
+import { SlowEndpoints } from './slow-endpoints';
 
 /**
  * Attempts a worker leases per slot it may send on: the claim takes up to this many rounds of an endpoint's slots
@@ -21,19 +22,6 @@ export const MAX_WAIT_MS = 1_000;
 
 /** Attempts one claim takes at most: its scan of the due attempts is a few times this. */
 const CLAIM_BATCH = 64;
-
-/**
- * Slow endpoints a worker remembers. Past it, those that answered nothing for FORGET_SLOW_MS go (a deleted webhook's
- * among them), else the least slow (it costs least to claim for as fast).
- */
-const SLOW_ENDPOINTS_KEPT = 1_024;
-const FORGET_SLOW_MS = 10 * 60_000;
-
-/**
- * The share of maxWaitMs a claim counts on for its rounds: an attempt's wait runs from before the claim's round trip,
- * and answers vary about their smoothed time.
- */
-const WAIT_MARGIN = 0.8;
 
 interface Queued {
   readonly item: DeliveryToSend;
@@ -63,11 +51,8 @@ interface EndpointQueue {
  */
 export class WebhookDeliveryWorker {
   private readonly endpoints = new Map<number, EndpointQueue>();
-  /**
-   * How long the endpoints too slow for PREFETCH_ROUNDS rounds within maxWaitMs take to answer, smoothed over their
-   * answers, kept while their queues come and go (shareOf). One that became fast again leaves.
-   */
-  private readonly slowAnswers = new Map<number, { readonly answerMs: number; readonly at: number }>();
+  /** Endpoints too slow for PREFETCH_ROUNDS rounds within maxWaitMs: claimed for fewer (shareOf). */
+  private readonly slow: SlowEndpoints;
   /** Ids of the attempts leased and not yet recorded. */
   private readonly held = new Set<number>();
   private sending = 0;
@@ -88,6 +73,7 @@ export class WebhookDeliveryWorker {
     },
     private readonly logger: Logger,
   ) {
+    this.slow = new SlowEndpoints(options.maxWaitMs, PREFETCH_ROUNDS);
     this.poller = new PollingWorker('webhook-delivery', options.pollMs, () => this.pass(), logger);
   }
 
@@ -125,7 +111,7 @@ export class WebhookDeliveryWorker {
     const perWebhook = this.options.perWebhook * PREFETCH_ROUNDS;
     const skipWebhooks: number[] = [];
     const shares: WebhookShare[] = [];
-    for (const webhookId of new Set([...this.endpoints.keys(), ...this.slowAnswers.keys()])) {
+    for (const webhookId of new Set([...this.endpoints.keys(), ...this.slow.webhookIds()])) {
       const queue = this.endpoints.get(webhookId);
       const share = this.shareOf(webhookId, queue);
       if (queue?.stalled || (queue?.waiting.length ?? 0) > this.options.perWebhook || share <= 0) skipWebhooks.push(webhookId);
@@ -162,29 +148,9 @@ export class WebhookDeliveryWorker {
    * already; PREFETCH_ROUNDS rounds at most. An endpoint slower than maxWaitMs gets its free slots' worth alone.
    */
   private shareOf(webhookId: number, queue: EndpointQueue | undefined): number {
-    const { perWebhook, maxWaitMs } = this.options;
-    const answerMs = this.slowAnswers.get(webhookId)?.answerMs;
-    const rounds = answerMs === undefined ? PREFETCH_ROUNDS : Math.min(PREFETCH_ROUNDS, Math.floor((WAIT_MARGIN * maxWaitMs) / Math.max(answerMs, 1)));
+    const { perWebhook } = this.options;
     const free = perWebhook - (queue?.sending ?? 0);
-    return Math.min(free + perWebhook * rounds, perWebhook * PREFETCH_ROUNDS) - (queue?.waiting.length ?? 0);
-  }
-
-  private answered(webhookId: number, answerMs: number): void {
-    const now = performance.now();
-    const known = this.slowAnswers.get(webhookId)?.answerMs;
-    // A hanging endpoint counts as twice maxWaitMs: enough to claim for its free slots alone, and quick to forget.
-    const sample = Math.min(answerMs, 2 * this.options.maxWaitMs);
-    const smoothed = known === undefined ? sample : known + (sample - known) / 4;
-    if (smoothed * PREFETCH_ROUNDS <= WAIT_MARGIN * this.options.maxWaitMs) {
-      this.slowAnswers.delete(webhookId);
-      return;
-    }
-    this.slowAnswers.set(webhookId, { answerMs: smoothed, at: now });
-    if (this.slowAnswers.size <= SLOW_ENDPOINTS_KEPT) return;
-    for (const [id, { at }] of this.slowAnswers) if (now - at > FORGET_SLOW_MS) this.slowAnswers.delete(id);
-    if (this.slowAnswers.size <= SLOW_ENDPOINTS_KEPT) return;
-    const [leastSlow] = [...this.slowAnswers].reduce((least, entry) => (entry[1].answerMs < least[1].answerMs ? entry : least));
-    this.slowAnswers.delete(leastSlow);
+    return Math.min(free + perWebhook * this.slow.roundsOf(webhookId), perWebhook * PREFETCH_ROUNDS) - (queue?.waiting.length ?? 0);
   }
 
   /**
@@ -259,7 +225,7 @@ export class WebhookDeliveryWorker {
     const slotFree = () => {
       if (answered) return;
       answered = true;
-      this.answered(webhookId, performance.now() - startedAt);
+      this.slow.answered(webhookId, performance.now() - startedAt);
       this.sending -= 1;
       queue.sending -= 1;
       const waited = queue.waiting.length;
@@ -268,8 +234,8 @@ export class WebhookDeliveryWorker {
       // some of its attempts went back, or slow and claimed for no more than its slots start, it has a slot again.
       const dry = queue.waiting.length === 0;
       const claimFor =
-        (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (dry && (queue.stalled || this.slowAnswers.has(webhookId)));
-      if (queue.waiting.length === 0) queue.stalled = false;
+        (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (dry && (queue.stalled || this.slow.has(webhookId)));
+      if (dry) queue.stalled = false;
       this.forgetIfIdle(webhookId, queue);
       if (claimFor || this.declined) {
         this.declined = false;

@@ -140,7 +140,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       .sort(byDue);
     // In due order, so the webhooks come in the order of their oldest due attempt.
     const byWebhook = new Map<number, StoredDelivery[]>();
-    for (const d of due) byWebhook.set(d.webhookId, [...(byWebhook.get(d.webhookId) ?? []), d]);
+    for (const d of due) {
+      const attempts = byWebhook.get(d.webhookId);
+      if (attempts) attempts.push(d);
+      else byWebhook.set(d.webhookId, [d]);
+    }
     const read = claim.limit * CLAIM_SCAN_FACTOR;
     const webhooks = [...byWebhook.keys()].slice(0, read);
     const part = Math.max(1, Math.ceil(read / webhooks.length));

@@ -20,6 +20,7 @@ import * as testAttemptsByAge from './020-test-attempts-by-age';
 import * as secretsInGrace from './021-secrets-in-grace';
 import * as deletedWebhookCounts from './022-deleted-webhook-counts';
 import * as dueAttemptsByWebhook from './023-due-attempts-by-webhook';
+import * as webhookNextDue from './024-webhook-next-due';
 import pg from 'pg';
 
 interface Migration {
@@ -50,6 +51,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['021-secrets-in-grace', secretsInGrace],
   ['022-deleted-webhook-counts', deletedWebhookCounts],
   ['023-due-attempts-by-webhook', dueAttemptsByWebhook],
+  ['024-webhook-next-due', webhookNextDue],
 ];
 
 /** Every migration's name, in order. */

@@ -143,8 +143,11 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async schedule(deliveries: readonly ScheduledDelivery[]): Promise<void> {
     // Prepared, a column an array: built by Knex, a dispatch's 1,000 rows were 9,000 bindings to place and send.
-    for (let start = 0; start < deliveries.length; start += INSERT_CHUNK) {
-      const chunk = deliveries.slice(start, start + INSERT_CHUNK);
+    // In webhook order (a webhook's own in the order given): each chunk's insert locks its webhooks' next-due rows
+    // (migration 024), and transactions scheduling for several webhooks then take them in one order.
+    const inOrder = [...deliveries].sort((a, b) => a.webhookId - b.webhookId);
+    for (let start = 0; start < inOrder.length; start += INSERT_CHUNK) {
+      const chunk = inOrder.slice(start, start + INSERT_CHUNK);
       await prepared(
         this.trx,
         'webhook_deliveries.schedule',
@@ -168,13 +171,16 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-    // Webhook by webhook (migration 023's index): a walk takes each webhook with attempts due, leased or scheduled
-    // and its oldest (due time, id), one index entry each; of those due now (skipped ones and shares of 0 left out),
-    // the oldest `read` share `read` of their own oldest due attempts equally (the port says how), read in due order
-    // from their part of the index, and the oldest `read` of these are read by primary key, the oldest `limit` of them
-    // locked with SKIP LOCKED and rechecked: one another worker leased meanwhile is skipped or no longer due, and a
-    // worker claiming at the same time takes the next ones. What a claim reads grows with the webhooks that have
-    // attempts not held (one index entry each) and with `limit`, never with a webhook's backlog.
+    // Webhook by webhook: the webhooks whose next-due bound (migration 024) has passed, oldest bound first (skipped
+    // ones and shares of 0 left out), the oldest `read` of them, share `read` of their own oldest due attempts
+    // equally (the port says how), read in due order from their part of migration 023's index; the oldest `read` of
+    // these are read by primary key, the oldest `limit` of them locked with SKIP LOCKED and rechecked: one another
+    // worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time takes the next
+    // ones. Each webhook read gets its bound raised to when its next attempt is due once this claim's leases are
+    // taken (`next`), where its row is unlocked and still the version this snapshot read (`unmoved`): a transaction
+    // that made an attempt due after the snapshot wrote the row (migration 024's trigger), and its bound stands.
+    // What a claim reads grows with `limit` and the webhooks it reads, never with a backlog or with webhooks whose
+    // attempts are due later.
     // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
     // webhook's whole due range and sort it instead of stopping at its part. For this transaction only, put on its
     // connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
@@ -184,17 +190,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const claimed = prepared<ClaimedRow>(
       this.trx,
       'webhook_deliveries.claim',
-      `WITH RECURSIVE with_work AS (
-         (SELECT webhook_id, ${DUE} AS due_at, id FROM webhook_deliveries WHERE ${WORK} ORDER BY webhook_id, ${DUE}, id LIMIT 1)
-         UNION ALL
-         SELECT next.webhook_id, next.due_at, next.id FROM with_work w CROSS JOIN LATERAL (
-           SELECT webhook_id, ${DUE} AS due_at, id FROM webhook_deliveries
-           WHERE ${WORK} AND webhook_id > w.webhook_id ORDER BY webhook_id, ${DUE}, id LIMIT 1
-         ) next
-       ), oldest AS (
-         SELECT w.webhook_id, COALESCE(share.n, ?) AS share
-         FROM with_work w LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = w.webhook_id
-         WHERE w.due_at <= ? AND w.webhook_id <> ALL(?::bigint[]) AND COALESCE(share.n, ?) > 0 ORDER BY w.due_at, w.id LIMIT ?
+      `WITH oldest AS (
+         SELECT b.webhook_id, b.xmin AS seen, COALESCE(share.n, ?) AS share
+         FROM webhook_next_due b LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = b.webhook_id
+         WHERE b.due_at <= ? AND b.webhook_id <> ALL(?::bigint[]) AND COALESCE(share.n, ?) > 0 ORDER BY b.due_at, b.webhook_id LIMIT ?
        ), parts AS (
          SELECT webhook_id, LEAST(share, ?, GREATEST(1, CEIL(?::numeric / count(*) OVER ()))::int) AS part FROM oldest
        ), due AS (
@@ -204,13 +203,29 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
          ) attempt
          ORDER BY attempt.due_at, attempt.id LIMIT ?
        ), locked AS (
-         SELECT d.id FROM webhook_deliveries d
+         SELECT d.id, d.webhook_id FROM webhook_deliveries d
          WHERE d.id = ANY(ARRAY(SELECT id FROM due)) AND d.status = 'PENDING' AND ${RECHECKED_DUE} <= ?
          ORDER BY ${DUE}, d.id LIMIT ?
          FOR UPDATE OF d SKIP LOCKED
+       ), leased AS (
+         UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
+         RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at
+       ), next AS (
+         SELECT o.webhook_id, o.seen, LEAST(
+           (SELECT ?::timestamptz FROM locked WHERE locked.webhook_id = o.webhook_id LIMIT 1),
+           (SELECT ${DUE} FROM webhook_deliveries
+            WHERE ${WORK} AND webhook_id = o.webhook_id AND id <> ALL(ARRAY(SELECT id FROM locked)) ORDER BY webhook_id, ${DUE}, id LIMIT 1)
+         ) AS due_at
+         FROM oldest o
+       ), unmoved AS (
+         SELECT b.webhook_id, b.xmin AS now_seen FROM webhook_next_due b
+         WHERE b.webhook_id = ANY(ARRAY(SELECT webhook_id FROM oldest)) FOR UPDATE OF b
+       ), raised AS (
+         UPDATE webhook_next_due b SET due_at = next.due_at
+         FROM next JOIN unmoved ON unmoved.webhook_id = next.webhook_id
+         WHERE b.webhook_id = next.webhook_id
        )
-       UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
-       RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at`,
+       SELECT * FROM leased`,
       [
         claim.perWebhook,
         shares.map((share) => share.webhookId),
@@ -225,6 +240,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         read,
         claim.now,
         claim.limit,
+        claim.claimedUntil,
         claim.claimedUntil,
       ],
     );

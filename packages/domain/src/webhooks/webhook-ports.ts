@@ -87,7 +87,10 @@ export interface WebhookDeliveryRepository {
    * another transaction holds: of the webhooks with due attempts (not skipped, a share above 0), the
    * CLAIM_SCAN_FACTOR x `limit` whose oldest due attempt is oldest (due time, then id) read an equal part of
    * CLAIM_SCAN_FACTOR x `limit` of their oldest due attempts (one at least, perWebhook or their share at most), and
-   * the oldest `limit` of those read are leased. What a claim reads does not grow with a webhook's backlog.
+   * the oldest `limit` of those read are leased. What a claim reads does not grow with a webhook's backlog, nor
+   * with webhooks whose attempts are due later. Storage may order webhooks by a lower bound of their next due time
+   * that it keeps: a webhook whose bound passed but whose attempts were sent, held or leased since is read once
+   * for nothing (that claim raises its bound), which may leave the claim short of `limit` while others are due.
    */
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */

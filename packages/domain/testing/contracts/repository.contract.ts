@@ -15,6 +15,7 @@ import { eventFeedContract } from './event-feed.contract';
 import { webhookRepositoryContract } from './webhook-repository.contract';
 import { pagingContract } from './paging.contract';
 import { webhookDeliveryRepositoryContract } from './webhook-delivery-repository.contract';
+import { webhookDeliveryClaimContract } from './webhook-delivery-claim.contract';
 
 export type { RepositoryHarness, HarnessFactory, TestDefinition } from './harness';
 
@@ -35,5 +36,6 @@ export function repositoryContract(factory: HarnessFactory, itRacing: TestDefini
   eventFeedContract(factory, itRacing);
   webhookRepositoryContract(factory);
   pagingContract(factory);
-  webhookDeliveryRepositoryContract(factory, itRacing);
+  webhookDeliveryClaimContract(factory, itRacing);
+  webhookDeliveryRepositoryContract(factory);
 }

@@ -219,10 +219,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
          FROM oldest o
        ), unmoved AS (
          SELECT b.webhook_id, b.xmin AS now_seen FROM webhook_next_due b
-         WHERE b.webhook_id = ANY(ARRAY(SELECT webhook_id FROM oldest)) FOR UPDATE OF b
+         WHERE b.webhook_id = ANY(ARRAY(SELECT webhook_id FROM oldest)) FOR UPDATE OF b SKIP LOCKED
        ), raised AS (
          UPDATE webhook_next_due b SET due_at = next.due_at
-         FROM next JOIN unmoved ON unmoved.webhook_id = next.webhook_id
+         FROM next JOIN unmoved ON unmoved.webhook_id = next.webhook_id AND unmoved.now_seen = next.seen
          WHERE b.webhook_id = next.webhook_id
        )
        SELECT * FROM leased`,

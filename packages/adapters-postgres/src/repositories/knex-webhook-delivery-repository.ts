@@ -178,7 +178,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     // worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time takes the next
     // ones. Each webhook read gets its bound raised to when its next attempt is due once this claim's leases are
     // taken (`next`), where its row is unlocked and still the version this snapshot read (`unmoved`): a transaction
-    // that made an attempt due after the snapshot wrote the row (migration 024's trigger), and its bound stands.
+    // that made an attempt due after the snapshot wrote the row (migration 024's trigger), and its bound stands. A
+    // bound already right is not written again: each write leaves a dead entry in the range the next claims scan.
     // What a claim reads grows with `limit` and the webhooks it reads, never with a backlog or with webhooks whose
     // attempts are due later.
     // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
@@ -223,7 +224,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
        ), raised AS (
          UPDATE webhook_next_due b SET due_at = next.due_at
          FROM next JOIN unmoved ON unmoved.webhook_id = next.webhook_id AND unmoved.now_seen = next.seen
-         WHERE b.webhook_id = next.webhook_id
+         WHERE b.webhook_id = next.webhook_id AND b.due_at IS DISTINCT FROM next.due_at
        )
        SELECT * FROM leased`,
       [

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
-import type { ClaimedDelivery, DeliveryResult } from '../webhook-delivery';
+import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts, WebhookRequest, WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
@@ -131,6 +131,7 @@ export class DeliverWebhooks {
       (await tx.webhookDeliveries.complete([...first.values()].map(({ delivery, result }) => ({ id: delivery.id, result })))).map((d) => d.id),
     );
     const now = this.clock.now();
+    const retries: ScheduledDelivery[] = [];
     // Different webhooks side by side, so their statements travel together.
     await Promise.all(
       [...byWebhook].map(async ([webhookId, answers]) => {
@@ -143,22 +144,29 @@ export class DeliverWebhooks {
           now,
           recorded.map(({ result }) => result.status),
         );
-        for (const { delivery, result } of recorded) if (result.status === 'FAILED') await this.retry(tx, delivery, now);
+        for (const { delivery, result } of recorded) if (result.status === 'FAILED') retries.push(...(await this.retryOf(tx, delivery, now, retries)));
         await failPastThreshold(tx.webhooks, webhookId, failures, this.ports.failureThreshold, now);
       }),
     );
+    // One call for the batch: storage may lock a row per webhook for the attempts it schedules (PostgreSQL's
+    // next-due bounds), and one call takes them in one order, as a dispatch does; one call per webhook, in the order
+    // the endpoints answered, deadlocked with a dispatch to the same webhooks.
+    if (retries.length > 0) await tx.webhookDeliveries.schedule(retries);
   }
 
   /** The next attempt of a failed one, on the CONTRACT schedule, unless it was the last. */
-  private async retry(tx: Scope, delivery: ClaimedDelivery, now: Date): Promise<void> {
+  private async retryOf(tx: Scope, delivery: ClaimedDelivery, now: Date, batch: readonly ScheduledDelivery[]): Promise<ScheduledDelivery[]> {
     const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
-    if (!retryAt) return;
+    if (!retryAt) return [];
     // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
     // (lockForRecording took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
-    const attempt = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
+    // And after the retries of this batch not yet stored (two failed attempts of one event answered together).
+    const stored = await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId);
+    const ofBatch = batch.filter((d) => d.webhookId === delivery.webhookId && d.eventId === delivery.eventId).map((d) => d.attempt);
+    const attempt = Math.max(stored, ...ofBatch) + 1;
     const { id: _id, ...retried } = delivery;
     // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
-    await tx.webhookDeliveries.schedule([{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }]);
+    return [{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }];
   }
 }
 

@@ -108,4 +108,50 @@ describe(`webhooks' next-due bounds (${process.env.RCS_TEST_STORAGE})`, () => {
       expect(after.map((d) => d.eventId)).toEqual([made.eventId]);
     },
   );
+
+  itOnRealServer('transactions racing need several connections; PGlite has one')(
+    'keeps every bound at or before its webhook’s next due attempt while dispatches, claims and results race',
+    async () => {
+      const webhooks = await register(4);
+      const bounds = () =>
+        db.knex.raw<{ rows: { webhook_id: string; due_at: Date | null; next: Date | null }[] }>(
+          `SELECT w.id AS webhook_id, b.due_at, (SELECT min(COALESCE(d.claimed_until, d.next_attempt_at)) FROM webhook_deliveries d
+             WHERE d.webhook_id = w.id AND d.status = 'PENDING' AND COALESCE(d.claimed_until, d.next_attempt_at) IS NOT NULL) AS next
+           FROM webhooks w LEFT JOIN webhook_next_due b ON b.webhook_id = w.id WHERE w.id = ANY(?)`,
+          [webhooks],
+        );
+      const until = Date.now() + 2_000;
+      let clock = 0;
+      const tick = () => at(++clock);
+      // Attempts made due at the moment, to random webhooks, each in its own short transaction.
+      const dispatching = async () => {
+        while (Date.now() < until) {
+          const now = tick();
+          await uow.run((tx) => tx.webhookDeliveries.schedule(webhooks.filter(() => Math.random() < 0.5).map((id) => attempt(id, now))));
+        }
+      };
+      // Claims that take all that is due, whose leases lapse a while later, and results that end some of it: a bound
+      // raised past an attempt made due meanwhile stays wrong until then.
+      const claiming = async () => {
+        while (Date.now() < until) {
+          const now = at(clock);
+          const claimed = await uow.run((tx) =>
+            tx.webhookDeliveries.claimDue({ ...claimAt(now, 100), perWebhook: 100, claimedUntil: new Date(now.getTime() + 1_000) }),
+          );
+          const ended = claimed.filter(() => Math.random() < 0.5);
+          const result = { status: 'SUCCESS' as const, responseCode: 200, durationMs: 1, failureReason: null };
+          if (ended.length > 0) await uow.run((tx) => tx.webhookDeliveries.complete(ended.map((d) => ({ id: d.id, result }))));
+        }
+      };
+      // Read in one statement, one snapshot: every committed state keeps the bound, not only the last.
+      const broken: unknown[] = [];
+      const checking = async () => {
+        while (Date.now() < until) {
+          broken.push(...(await bounds()).rows.filter((row) => row.next !== null && (row.due_at === null || row.due_at > row.next)));
+        }
+      };
+      await Promise.all([dispatching(), dispatching(), claiming(), claiming(), checking()]);
+      expect(broken).toEqual([]);
+    },
+  );
 });

@@ -13,6 +13,8 @@ import type { Knex } from 'knex';
  *   a raise never hides an attempt a transaction the claim could not see made due.
  * - NULL: no attempt due, leased or scheduled. Left too low (attempts sent, held or deleted since), the bound costs
  *   one claim's read of that webhook, which raises it.
+ * As with 023, all instances move to this version together: the code before it claims without raising bounds and
+ * schedules a batch's retries webhook by webhook, in any order, which would deadlock with a dispatch.
  */
 const DUE = 'COALESCE(claimed_until, next_attempt_at)';
 const WORK = (row: string) => `${row}.status = 'PENDING' AND COALESCE(${row}.claimed_until, ${row}.next_attempt_at) IS NOT NULL`;

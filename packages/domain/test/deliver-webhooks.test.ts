@@ -5,7 +5,7 @@ const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5
 const FAILED: DeliveryResult = { status: 'FAILED', responseCode: 503, durationMs: 5, failureReason: 'answered 503' };
 
 /** A webhook with `events` attempts due, claimed; results recorded with the given failure threshold. */
-async function claimedAttempts(events: number, failureThreshold: number) {
+async function claimedAttempts(events: number, failureThreshold: number, attemptOf = (n: number) => ({ eventId: `evt_${n}`, attempt: 1 })) {
   const ports = inMemoryPorts();
   const app = createApplication({ ...ports, webhookDelivery: { ...ports.webhookDelivery, failureThreshold } });
   const { webhook } = await app.webhooks.register.execute({ customerId: 1, url: 'https://erp.example/hooks', events: ['receivable.paid'] });
@@ -15,10 +15,9 @@ async function claimedAttempts(events: number, failureThreshold: number) {
       Array.from({ length: events }, (_, n) => ({
         webhookId: webhook.id,
         customerId: 1,
-        eventId: `evt_${n}`,
+        ...attemptOf(n),
         eventType: 'receivable.paid' as const,
-        attempt: 1,
-        payload: `{"id":"evt_${n}"}`,
+        payload: `{"id":"${attemptOf(n).eventId}"}`,
         createdAt: now,
         nextAttemptAt: now,
       })),
@@ -68,6 +67,21 @@ describe('webhook delivery results', () => {
       ['evt_0', 1, 'SUCCESS'],
       ['evt_1', 1, 'FAILED'],
       ['evt_1', 2, 'PENDING'],
+    ]);
+  });
+
+  it('numbers the retries of two failed attempts of one event recorded together apart, neither lost', async () => {
+    // evt_1's first attempt and a redelivery of it, both out when they fail.
+    const { claimed, send, history } = await claimedAttempts(3, 5, (n) => (n === 0 ? { eventId: 'evt_0', attempt: 1 } : { eventId: 'evt_1', attempt: n }));
+    // The first is recorded at once; evt_1's two failures come meanwhile and are recorded together.
+    await send(claimed, [FAILED, FAILED, FAILED]);
+    expect((await history()).sort()).toEqual([
+      ['evt_0', 1, 'FAILED'],
+      ['evt_0', 2, 'PENDING'],
+      ['evt_1', 1, 'FAILED'],
+      ['evt_1', 2, 'FAILED'],
+      ['evt_1', 3, 'PENDING'],
+      ['evt_1', 4, 'PENDING'],
     ]);
   });
 });

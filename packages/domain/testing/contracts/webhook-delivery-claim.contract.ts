@@ -8,10 +8,10 @@ export function webhookDeliveryClaimContract(factory: HarnessFactory, itRacing: 
     const ctx = useHarness(factory);
     const { webhookOf, attempt, schedule, claim, statuses } = deliveryFixtures(ctx);
 
-    it('schedules an attempt once: the same webhook, event and attempt again is left as it is', async () => {
+    it('schedules an attempt once: the same webhook, event and attempt again, in the same call or later, is left as it is', async () => {
       const webhook = await webhookOf();
       const first = attempt(webhook);
-      await schedule([first, attempt(webhook)]);
+      await schedule([first, attempt(webhook), { ...first, payload: '{"twice":true}' }]);
       await schedule([
         { ...first, payload: '{"changed":true}' },
         { ...first, attempt: 3 },

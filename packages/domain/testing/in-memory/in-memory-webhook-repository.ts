@@ -123,7 +123,10 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     const rows = this.ref.tables.webhookDeliveries;
     const stored = new Set([...rows.values()].map((d) => `${d.webhookId} ${d.eventId} ${d.attempt}`));
     for (const delivery of deliveries) {
-      if (stored.has(`${delivery.webhookId} ${delivery.eventId} ${delivery.attempt}`)) continue;
+      const key = `${delivery.webhookId} ${delivery.eventId} ${delivery.attempt}`;
+      // The first of two alike in one call too, as PostgreSQL's ON CONFLICT DO NOTHING keeps it.
+      if (stored.has(key)) continue;
+      stored.add(key);
       const id = nextId(this.ref.tables, 'webhook-delivery');
       rows.set(id, { ...delivery, id, status: 'PENDING', responseCode: null, durationMs: null, failureReason: null, claimedUntil: null });
     }

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { countedListSql, LIST_COUNTS_SQL, uncountedListSql, type CountedTable } from './counted-lists';
 
-const RECEIVABLES: CountedTable = {
+export const RECEIVABLES: CountedTable = {
   list: 'receivables',
   table: 'receivables',
   scopes: { account: 'receivable_account_id', client: 'client_id', associate: 'associate_id' },
 };
-const RECEIVABLE_ACCOUNTS: CountedTable = {
+export const RECEIVABLE_ACCOUNTS: CountedTable = {
   list: 'receivable_accounts',
   table: 'receivable_accounts',
   scopes: { client: 'client_id', associate: 'associate_id' },

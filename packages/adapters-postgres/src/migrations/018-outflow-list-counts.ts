@@ -18,7 +18,7 @@ import { countedListSql, uncountedListSql, type CountedTable } from './counted-l
  * the counts stay exact; a webhook's deletion takes its attempts' counts to 0 through the cascade (and migration
  * 022 their rows away).
  */
-const OUTFLOW_LISTS: readonly CountedTable[] = [
+export const OUTFLOW_LISTS: readonly CountedTable[] = [
   { list: 'transfers', table: 'transfers', scopes: {} },
   { list: 'outbox_events', table: 'outbox_events', scopes: {}, status: 'type' },
   { list: 'webhook_deliveries', table: 'webhook_deliveries', scopes: { webhook: 'webhook_id' }, wholeCustomer: false },

@@ -52,28 +52,27 @@ function keysOf(counted: CountedTable, rows: string, delta: number): string {
           WHERE k.scope_id IS NOT NULL`;
 }
 
-/** Adds the deltas of `deltas` to the connection's slot; in key order, so two statements lock shared rows alike. */
+/**
+ * Adds the deltas of `deltas` to the connection's slot, in scope order (scope, its id, then customer), so two
+ * statements lock shared rows alike; and a transaction writing in several statements, each on higher ids of a scope
+ * than the one before (a dispatch's chunks of attempts, in webhook order), takes them in that order too. In customer
+ * order, a webhook of a later customer with a lower id was locked after one with a higher id, and a dispatch's
+ * chunks deadlocked with the recording of the same webhooks' results.
+ */
 function upsert(counted: CountedTable, deltas: string): string {
   return `INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n)
           SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS}, sum(d.delta)
           FROM (${deltas}) d
           GROUP BY d.customer_id, d.scope, d.scope_id, d.status
           HAVING sum(d.delta) <> 0
-          ORDER BY d.customer_id, d.scope, d.scope_id, d.status
+          ORDER BY d.scope, d.scope_id, d.customer_id, d.status
           ON CONFLICT (list, customer_id, scope, scope_id, status, slot) DO UPDATE SET n = c.n + excluded.n;`;
 }
 
-/**
- * The triggers keeping `counted`'s counts, and the counts of the rows it already holds. A row's customer never
- * changes, so a list counted by customer alone (no scopes, no status) has no UPDATE trigger: its updates (a
- * webhook's last delivery, on every attempt) would pay for capturing their rows and change no count.
- */
-export function countedListSql(counted: CountedTable): string {
-  const fn = `count_${counted.table}`;
-  const { table, list } = counted;
-  const updates = counted.status !== null || Object.keys(counted.scopes).length > 0;
+/** The function `counted`'s triggers run: created, or replaced where an earlier version of it exists. */
+export function countingFunctionSql(counted: CountedTable): string {
   return `
-    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    CREATE OR REPLACE FUNCTION count_${counted.table}() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       IF TG_OP = 'INSERT' THEN
         ${upsert(counted, keysOf(counted, 'new_rows', 1))}
@@ -83,11 +82,25 @@ export function countedListSql(counted: CountedTable): string {
         -- Rows whose counted columns did not change add and take away the same: their groups sum to 0 and are skipped.
         ${upsert(counted, `${keysOf(counted, 'old_rows', -1)} UNION ALL ${keysOf(counted, 'new_rows', 1)}`)}
       ELSE
-        DELETE FROM list_counts WHERE list = '${list}';
+        DELETE FROM list_counts WHERE list = '${counted.list}';
       END IF;
       RETURN NULL;
     END
     $fn$;
+  `;
+}
+
+/**
+ * The triggers keeping `counted`'s counts, and the counts of the rows it already holds. A row's customer never
+ * changes, so a list counted by customer alone (no scopes, no status) has no UPDATE trigger: its updates (a
+ * webhook's last delivery, on every attempt) would pay for capturing their rows and change no count.
+ */
+export function countedListSql(counted: CountedTable): string {
+  const fn = `count_${counted.table}`;
+  const { table } = counted;
+  const updates = counted.status !== null || Object.keys(counted.scopes).length > 0;
+  return `
+    ${countingFunctionSql(counted)}
     CREATE TRIGGER ${table}_counted_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
     ${
       updates

@@ -21,6 +21,7 @@ import * as secretsInGrace from './021-secrets-in-grace';
 import * as deletedWebhookCounts from './022-deleted-webhook-counts';
 import * as dueAttemptsByWebhook from './023-due-attempts-by-webhook';
 import * as webhookNextDue from './024-webhook-next-due';
+import * as countsInScopeOrder from './025-counts-in-scope-order';
 import pg from 'pg';
 
 interface Migration {
@@ -52,6 +53,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['022-deleted-webhook-counts', deletedWebhookCounts],
   ['023-due-attempts-by-webhook', dueAttemptsByWebhook],
   ['024-webhook-next-due', webhookNextDue],
+  ['025-counts-in-scope-order', countsInScopeOrder],
 ];
 
 /** Every migration's name, in order. */

@@ -1,0 +1,73 @@
+import { DEFAULT_CUSTOMER_SETTINGS, Webhook, type ScheduledDelivery } from '@rcs/domain';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { SLOTS } from '../src/migrations/counted-lists';
+import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/**
+ * A dispatch writes attempts in chunks in webhook order, and each chunk's count rows are locked by the counting
+ * trigger: taken in webhook order too, whatever the webhooks' customers, no statement of another transaction
+ * holds one while it waits for a lower one. In customer order, a webhook of a later customer with a lower id came
+ * second, and the chunks deadlocked with the recording of the same webhooks' results.
+ */
+describe(`count rows of webhook attempts, locked (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 4 });
+    uow = new KnexUnitOfWork(db.knex);
+  });
+  afterAll(async () => db.close());
+
+  itOnRealServer('rows wait on each other only across two connections; PGlite has one')(
+    'in webhook order, whatever the customers: a statement waiting for a higher webhook’s row holds the lower one’s',
+    async () => {
+      const customer = async (name: string) =>
+        (await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: T0 }))).customer.id;
+      const [earlier, later] = [await customer('count locks 1'), await customer('count locks 2')];
+      const register = (customerId: number) =>
+        uow.run((tx) =>
+          tx.webhooks.insert(
+            Webhook.register(customerId, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0),
+          ),
+        );
+      // The lower webhook belongs to the later customer.
+      const [low, high] = [await register(later), await register(earlier)];
+      const countRows = `list = 'webhook_deliveries' AND scope = 'webhook' AND status = 'PENDING'`;
+      // Every slot's row there already, so a statement's upsert finds and locks them rather than inserting.
+      await db.knex.raw(
+        `INSERT INTO list_counts (list, customer_id, scope, scope_id, status, slot, n)
+         SELECT 'webhook_deliveries', w.customer_id, 'webhook', w.id, 'PENDING', slot, 0 FROM webhooks w, generate_series(0, ${SLOTS - 1}) slot
+         WHERE w.id IN (?, ?)`,
+        [low.id, high.id],
+      );
+      const holder = await db.knex.transaction();
+      await holder.raw(`SELECT 1 FROM list_counts WHERE ${countRows} AND scope_id = ? FOR UPDATE`, [high.id]);
+      const attempt = (webhook: Webhook): ScheduledDelivery => ({
+        webhookId: webhook.id,
+        customerId: webhook.customerId,
+        eventId: `evt_count_lock_${webhook.id}`,
+        eventType: 'receivable.paid',
+        attempt: 1,
+        payload: '{}',
+        createdAt: T0,
+        nextAttemptAt: T0,
+      });
+      const scheduling = uow.run((tx) => tx.webhookDeliveries.schedule([attempt(low), attempt(high)]));
+      try {
+        await waitForLockWaiters(db.knex, 1);
+        const free = await db.knex.raw<{ rows: { n: number }[] }>(
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM list_counts WHERE ${countRows} AND scope_id = ? FOR UPDATE SKIP LOCKED) r`,
+          [low.id],
+        );
+        // The waiting statement holds its own slot's row of the lower webhook.
+        expect(free.rows[0].n).toBe(SLOTS - 1);
+      } finally {
+        await holder.commit();
+      }
+      await scheduling;
+    },
+  );
+});

@@ -71,6 +71,7 @@ describe(`rows of several webhooks, locked (${process.env.RCS_TEST_STORAGE})`, (
       );
       const holder = await db.knex.transaction();
       await holder.raw(`SELECT 1 FROM list_counts WHERE ${countRows} AND scope_id = ? FOR UPDATE`, [high.id]);
+      const { rows } = await holder.raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid');
       const attempt = (webhook: Webhook): ScheduledDelivery => ({
         webhookId: webhook.id,
         customerId: webhook.customerId,
@@ -83,7 +84,7 @@ describe(`rows of several webhooks, locked (${process.env.RCS_TEST_STORAGE})`, (
       });
       const scheduling = uow.run((tx) => tx.webhookDeliveries.schedule([attempt(low), attempt(high)]));
       try {
-        await waitForLockWaiters(db.knex, 1);
+        await waitForLockWaiters(db.knex, 1, rows[0].pid);
         const free = await db.knex.raw<{ rows: { n: number }[] }>(
           `SELECT count(*)::int AS n FROM (SELECT 1 FROM list_counts WHERE ${countRows} AND scope_id = ? FOR UPDATE SKIP LOCKED) r`,
           [low.id],

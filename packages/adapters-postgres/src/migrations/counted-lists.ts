@@ -8,7 +8,8 @@
  * writer of the table, present or future, keeps the counts exact in its own transaction without knowing of them.
  *
  * A migration adding a counted table calls countedListSql once; it is kept here, not inlined, so later
- * migrations produce the same triggers. Changing it changes no migration already run.
+ * migrations produce the same triggers. Changing it changes no migration already run: a change to what the
+ * counting functions do comes with a migration that re-creates them (countingFunctionSql), as 025 does.
  */
 export const SLOTS = 8;
 

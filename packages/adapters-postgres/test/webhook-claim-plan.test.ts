@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CUSTOMER_SETTINGS, Webhook, type DeliveryClaim } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, Webhook } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { readByClaim } from './support/claim-reads';
 import { openTestDatabase, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -52,23 +53,6 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
     ).customer);
   });
 
-  /** Index entries and rows of webhook_deliveries that `claim` read, from its transaction's own statistics. */
-  const readByClaim = (claim: DeliveryClaim) =>
-    uow.begin(async (bound) => {
-      const read = async () =>
-        Number(
-          (
-            await bound.executor().raw<{ rows: { n: string }[] }>(
-              `SELECT pg_stat_get_xact_tuples_fetched('webhook_deliveries'::regclass)
-                 + (SELECT sum(pg_stat_get_xact_tuples_returned(indexrelid)) FROM pg_index WHERE indrelid = 'webhook_deliveries'::regclass) AS n`,
-            )
-          ).rows[0].n,
-        );
-      const before = await read();
-      const claimed = await bound.run((tx) => tx.webhookDeliveries.claimDue(claim));
-      return { claimed: claimed.map((d) => d.webhookId), read: (await read()) - before };
-    });
-
   it("reads neither a skipped webhook's due backlog nor the rest of a backlog past what it takes", async () => {
     const now = new Date(T0.getTime() - 3_600_000);
     // Leases past every claim of the next test, which has the table to itself.
@@ -78,8 +62,8 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
       await webhookWith(3_000, new Date(now.getTime() - 2_000)),
       await webhookWith(1, new Date(now.getTime() - 1_000)),
     ];
-    const { claimed, read } = await readByClaim({ now, claimedUntil: forGood, limit: 10, perWebhook: 5, skipWebhooks: [skipped] });
-    expect(claimed.sort()).toEqual([backlog, backlog, backlog, backlog, backlog, behind].sort());
+    const { claimed, read } = await readByClaim(uow, { now, claimedUntil: forGood, limit: 10, perWebhook: 5, skipWebhooks: [skipped] });
+    expect(claimed.map((d) => d.webhookId).sort()).toEqual([backlog, backlog, backlog, backlog, backlog, behind].sort());
     // About three entries per webhook with work and two per attempt taken; reading either backlog would be thousands.
     expect(read).toBeLessThan(100);
     await uow.run((tx) => tx.webhookDeliveries.claimDue({ now, claimedUntil: forGood, limit: 10_000, perWebhook: 10_000, skipWebhooks: [] }));

@@ -1,5 +1,6 @@
 import { DEFAULT_CUSTOMER_SETTINGS, Webhook, type DeliveryClaim, type ScheduledDelivery } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { readByClaim } from './support/claim-reads';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -44,24 +45,6 @@ describe(`webhooks' next-due bounds (${process.env.RCS_TEST_STORAGE})`, () => {
   });
   const claimAt = (now: Date, limit = 10): DeliveryClaim => ({ now, claimedUntil: at(86_400_000), limit, perWebhook: 5, skipWebhooks: [] });
 
-  /** Index entries and rows of the attempts and the bounds that `claim` read, from its transaction's own statistics. */
-  const readByClaim = (claim: DeliveryClaim) =>
-    uow.begin(async (bound) => {
-      const read = async () =>
-        Number(
-          (
-            await bound.executor().raw<{ rows: { n: string }[] }>(
-              `SELECT sum(pg_stat_get_xact_tuples_fetched(t.oid)
-                 + (SELECT COALESCE(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index WHERE indrelid = t.oid)) AS n
-               FROM pg_class t WHERE t.relname IN ('webhook_deliveries', 'webhook_next_due')`,
-            )
-          ).rows[0].n,
-        );
-      const before = await read();
-      const claimed = await bound.run((tx) => tx.webhookDeliveries.claimDue(claim));
-      return { claimed: claimed.map((d) => d.eventId), read: (await read()) - before };
-    });
-
   it('reads the webhooks with attempts due now, not the thousands whose next retry is hours away', async () => {
     const now = at(0);
     const later = await register(2_000);
@@ -69,9 +52,9 @@ describe(`webhooks' next-due bounds (${process.env.RCS_TEST_STORAGE})`, () => {
     const dueNow = [attempt(due, at(-2_000)), attempt(due, at(-1_000))];
     await uow.run((tx) => tx.webhookDeliveries.schedule([...later.map((id) => attempt(id, at(3_600_000))), ...dueNow]));
 
-    const { claimed, read } = await readByClaim(claimAt(now));
+    const { claimed, read } = await readByClaim(uow, claimAt(now));
 
-    expect(claimed).toEqual(dueNow.map((d) => d.eventId));
+    expect(claimed.map((d) => d.eventId)).toEqual(dueNow.map((d) => d.eventId));
     // A few entries per attempt taken and per webhook read; walking the webhooks with later retries was 2,000 or more.
     expect(read).toBeLessThan(60);
     // Hours later, the retries are due, every one of them found.

@@ -144,7 +144,10 @@ export class DeliverWebhooks {
           now,
           recorded.map(({ result }) => result.status),
         );
-        for (const { delivery, result } of recorded) if (result.status === 'FAILED') retries.push(...(await this.retryOf(tx, delivery, now, retries)));
+        for (const { delivery, result } of recorded) {
+          const retry = result.status === 'FAILED' ? await this.retryOf(tx, delivery, now, retries) : undefined;
+          if (retry) retries.push(retry);
+        }
         await failPastThreshold(tx.webhooks, webhookId, failures, this.ports.failureThreshold, now);
       }),
     );
@@ -155,9 +158,9 @@ export class DeliverWebhooks {
   }
 
   /** The next attempt of a failed one, on the CONTRACT schedule, unless it was the last. */
-  private async retryOf(tx: Scope, delivery: ClaimedDelivery, now: Date, batch: readonly ScheduledDelivery[]): Promise<ScheduledDelivery[]> {
+  private async retryOf(tx: Scope, delivery: ClaimedDelivery, now: Date, batch: readonly ScheduledDelivery[]): Promise<ScheduledDelivery | undefined> {
     const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
-    if (!retryAt) return [];
+    if (!retryAt) return undefined;
     // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
     // (lockForRecording took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
     // And after the retries of this batch not yet stored (two failed attempts of one event answered together).
@@ -166,7 +169,7 @@ export class DeliverWebhooks {
     const attempt = Math.max(stored, ...ofBatch) + 1;
     const { id: _id, ...retried } = delivery;
     // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
-    return [{ ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt }];
+    return { ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt };
   }
 }
 

@@ -16,13 +16,14 @@ import type { Knex } from 'knex';
  * As with 023, all instances move to this version together: the code before it claims without raising bounds and
  * schedules a batch's retries webhook by webhook, in any order, which would deadlock with a dispatch.
  */
-const DUE = 'COALESCE(claimed_until, next_attempt_at)';
-const WORK = (row: string) => `${row}.status = 'PENDING' AND COALESCE(${row}.claimed_until, ${row}.next_attempt_at) IS NOT NULL`;
+/** When `row`'s attempt is due: its lease's end while leased, else its next attempt's time. */
+const due = (row: string) => `COALESCE(${row}.claimed_until, ${row}.next_attempt_at)`;
+const WORK = (row: string) => `${row}.status = 'PENDING' AND ${due(row)} IS NOT NULL`;
 
-/** The earliest due time per webhook of `rows`, made the bound where it is earlier. */
-const lower = (rows: string) => `
+/** The earliest due time per webhook of the rows `n` of `from`, made the bound where it is earlier. */
+const lower = (from: string) => `
   INSERT INTO webhook_next_due AS b (webhook_id, due_at)
-  ${rows}
+  SELECT n.webhook_id, min(${due('n')}) ${from}
   GROUP BY n.webhook_id ORDER BY n.webhook_id
   ON CONFLICT (webhook_id) DO UPDATE SET due_at = LEAST(b.due_at, excluded.due_at);`;
 
@@ -37,13 +38,11 @@ export async function up(knex: Knex): Promise<void> {
     CREATE FUNCTION lower_webhook_next_due() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
       IF TG_OP = 'INSERT' THEN
-        ${lower(`SELECT n.webhook_id, min(COALESCE(n.claimed_until, n.next_attempt_at)) FROM new_rows n WHERE ${WORK('n')}`)}
+        ${lower(`FROM new_rows n WHERE ${WORK('n')}`)}
       ELSE
         -- A lease taken or an attempt ended, held or sent moves nothing sooner: no row written.
-        ${lower(`SELECT n.webhook_id, min(COALESCE(n.claimed_until, n.next_attempt_at))
-          FROM new_rows n JOIN old_rows o ON o.id = n.id
-          WHERE ${WORK('n')} AND NOT (${WORK('o')}
-            AND COALESCE(o.claimed_until, o.next_attempt_at) <= COALESCE(n.claimed_until, n.next_attempt_at))`)}
+        ${lower(`FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE ${WORK('n')} AND NOT (${WORK('o')} AND ${due('o')} <= ${due('n')})`)}
       END IF;
       RETURN NULL;
     END
@@ -54,7 +53,7 @@ export async function up(knex: Knex): Promise<void> {
       FOR EACH STATEMENT EXECUTE FUNCTION lower_webhook_next_due();
 
     INSERT INTO webhook_next_due (webhook_id, due_at)
-    SELECT webhook_id, min(${DUE}) FROM webhook_deliveries WHERE status = 'PENDING' AND ${DUE} IS NOT NULL GROUP BY webhook_id;
+    SELECT d.webhook_id, min(${due('d')}) FROM webhook_deliveries d WHERE ${WORK('d')} GROUP BY d.webhook_id;
   `);
 }
 

@@ -16,6 +16,10 @@ import { familiesForUpdate, insertReceivables, legalNumbersInUse } from './recei
 import type { TransactionWrites } from './transaction-writes';
 
 type ReceivableColumn = keyof ReturnType<typeof toReceivableRow>;
+
+/** The types that expire, as migration 026's index predicate spells them: the planner matches the text. */
+const EXPIRING_TYPES = POSITIVE_TYPES.map((type) => `'${type}'`).join(', ');
+
 const INSERTED_COLUMNS: readonly ReceivableColumn[] = [
   'customer_id',
   'receivable_account_id',
@@ -129,15 +133,21 @@ export class KnexReceivableRepository implements ReceivableRepository {
   }
 
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
-    // SKIP LOCKED: a receivable someone is paying right now is left for the next run.
-    const due = this.trx('receivables')
-      .where('status', 'PENDING')
-      .where('due_date', '<', today)
-      .whereIn('receivable_type', [...POSITIVE_TYPES])
-      .orderBy('id')
-      .limit(limit);
-    if (customerId !== undefined) due.where('customer_id', customerId);
-    const rows = await lockedForChange(due.select<ReceivableRow[]>('*')).skipLocked();
+    // Customer by customer, each one's queue in due order from migration 026's index, so a batch reads what it takes
+    // (and one probe per customer with nothing due), never the settled history or the children that never expire.
+    // Locked as each is read (NO KEY: row-locks.ts says why), SKIP LOCKED: one being paid right now is left for the next run, and the scan goes on
+    // past it, so a batch comes short only when the queue is done.
+    const { rows } = await this.trx.raw<{ rows: ReceivableRow[] }>(
+      `SELECT due.* FROM customers c CROSS JOIN LATERAL (
+         SELECT * FROM receivables r
+         WHERE r.customer_id = c.id AND r.status = 'PENDING' AND r.receivable_type IN (${EXPIRING_TYPES}) AND r.due_date < ?
+         ORDER BY r.due_date, r.id LIMIT ?
+         FOR NO KEY UPDATE SKIP LOCKED
+       ) due
+       ${customerId === undefined ? '' : 'WHERE c.id = ?'}
+       LIMIT ?`,
+      [today, limit, ...(customerId === undefined ? [] : [customerId]), limit],
+    );
     return rows.map(toReceivable);
   }
 }

@@ -28,6 +28,7 @@ import { docsRoutes } from './routes/docs-routes';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
+import { utf8Text } from './middleware/utf8-text';
 import { assertNumbersExact } from './middleware/exact-numbers';
 import type { Application, Clock, IncomingTransferNotifications } from '@rcs/domain';
 import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
@@ -77,8 +78,9 @@ export function createHttpApp(options: HttpOptions): Express {
   // object, instead of being reported as "not valid JSON".
   // The verifier sees the bytes before JSON.parse turns number literals into doubles; what it throws is answered
   // as the domain error it is (400 validation).
-  const verify = (req: Request, res: Response, bytes: Buffer, encoding: string) => {
-    assertNumbersExact(bytes.toString(encoding as BufferEncoding));
+  // JSON is UTF-8 (RFC 8259): the bytes are read as such, strictly, whatever charset the request names.
+  const verify = (req: Request, res: Response, bytes: Buffer) => {
+    assertNumbersExact(utf8Text(bytes));
     keepRawBody(req, res, bytes);
   };
   http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly);

@@ -101,10 +101,19 @@ describe('webhook subscription', () => {
     ['erp.example/hooks', 'must be an absolute URL'],
     ['https://user:pass@erp.example/hooks', 'must not carry credentials'],
     ['https://erp.example/hooks#part', 'must not carry a #fragment'],
+    ['https://erp.example:0/hooks', 'must name a port from 1 to 65535'],
   ])('refuses %s: %s', (url, reason) => {
     expect(() => parseSubscription({ url, events: ['receivable.paid'] })).toThrow(
       expect.objectContaining({ code: 'validation', invalidParams: [{ name: 'url', reason }] }),
     );
+  });
+
+  it('measures a url as stored: percent-encoded, so that it can be sent back as read', () => {
+    // 1,020 characters sent, 6,020 once each é is percent-encoded.
+    expect(() => parseSubscription({ url: `https://erp.example/${'é'.repeat(1_000)}`, events: ['receivable.paid'] })).toThrow(
+      expect.objectContaining({ invalidParams: [{ name: 'url', reason: 'must be at most 2048 characters, percent-encoded' }] }),
+    );
+    expect(parseSubscription({ url: `https://erp.example/${'é'.repeat(300)}`, events: ['receivable.paid'] }).url).toHaveLength(1_820);
   });
 
   it('refuses an unknown event type with invalid-event-type, and no event type with validation', () => {

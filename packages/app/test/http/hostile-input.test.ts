@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import request from 'supertest';
+import { validTaxId } from '@rcs/domain/testing';
 import { documentedOperations } from '../support/openapi-operations';
 import { activeAccount, key } from '../support/fixtures';
 import { useTestApi } from '../support/test-api';
@@ -224,5 +228,35 @@ describe('Hostile input', () => {
       .send(`{"businessName":${'['.repeat(depth)}${']'.repeat(depth)}}`);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/nests more than 32 levels deep/);
+  });
+
+  it('refuses a body whose bytes are not UTF-8, or of another charset, and stores nothing', async () => {
+    const clients = async () => (await ctx.api.call('get', '/v1/clients', { token: ctx.token })).headers['x-total-count'];
+    const before = await clients();
+    const text = JSON.stringify({ businessName: 'Ñandú SA', taxId: validTaxId('30', 61_223_344), documentType: 'CUIT' });
+    // The bytes as they are: supertest would send a Buffer of this test's realm as JSON of its own.
+    const server = createServer(ctx.api.http).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const send = async (bytes: Buffer, contentType: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/clients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ctx.token}`, 'content-type': contentType },
+        body: new Uint8Array(bytes),
+      });
+      return { status: res.status, body: (await res.json()) as { invalidParams?: unknown } };
+    };
+    try {
+      // Latin-1 bytes sent as UTF-8: decoded leniently, the name was stored as "\ufffdand\ufffd SA".
+      const latin1 = await send(Buffer.from(text, 'latin1'), 'application/json');
+      expect(latin1.status).toBe(400);
+      expect(latin1.body.invalidParams).toEqual([{ name: 'body', reason: expect.stringMatching(/must be UTF-8/) }]);
+      expect((await send(Buffer.from(text, 'latin1'), 'application/json; charset=latin1')).status).toBe(400);
+      expect((await send(Buffer.from(text, 'utf16le'), 'application/json; charset=utf-16le')).status).toBe(400);
+      expect((await send(Buffer.from(text, 'utf8'), 'application/json; charset=utf-8')).status).toBe(201);
+    } finally {
+      server.close();
+    }
+    expect(Number(await clients())).toBe(Number(before) + 1);
   });
 });

@@ -87,7 +87,10 @@ export function parseWebhookUrl(raw: string): string {
   if (url.protocol !== 'https:') throw ValidationError.of('url', 'must be an https:// URL');
   if (url.username || url.password) throw ValidationError.of('url', 'must not carry credentials');
   if (url.hash) throw ValidationError.of('url', 'must not carry a #fragment');
-  if (raw.length > MAX_URL_LENGTH) throw ValidationError.of('url', `must be at most ${MAX_URL_LENGTH} characters`);
+  // Nothing listens on port 0: every attempt would fail.
+  if (url.port === '0') throw ValidationError.of('url', 'must name a port from 1 to 65535');
+  // The URL as stored and answered, which percent-encoding and punycode make longer than the one sent.
+  if (url.href.length > MAX_URL_LENGTH) throw ValidationError.of('url', `must be at most ${MAX_URL_LENGTH} characters, percent-encoded`);
   return url.href;
 }
 

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest, ReceivableAccountListFilter, ReceivableAccountQueries, ReceivableAccountRecord } from '@rcs/domain';
+import {
+  RECEIVABLE_ACCOUNT_STATUSES,
+  type Page,
+  type PageRequest,
+  type ReceivableAccountListFilter,
+  type ReceivableAccountQueries,
+  type ReceivableAccountRecord,
+} from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { OWNER_COLUMNS, ownersOf, pendingAmountSql, toReceivableAccount, type OwnerColumns, type ReceivableAccountRow } from './receivable-account-rows';
@@ -15,6 +22,12 @@ const toRecord = (row: Row): ReceivableAccountRecord => ({
 });
 
 const COUNTED: CountedList<ReceivableAccountListFilter> = { list: 'receivable_accounts', scopes: { clientId: 'client', associateId: 'associate' } };
+
+/**
+ * A list without status is read as one ordered range per status of the customer's index (customer, status, then
+ * newest first), merged: without it, page 1 of a customer's accounts sorted every one of them.
+ */
+const BY_STATUS = { column: 'status', values: RECEIVABLE_ACCOUNT_STATUSES };
 
 export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
   /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
@@ -51,6 +64,10 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
     if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
-    return fetchPage(query, t, page, toRecord, { columns: this.columns(), total: maintainedTotal(this.db(), COUNTED, filter) });
+    return fetchPage(query, t, page, toRecord, {
+      columns: this.columns(),
+      total: maintainedTotal(this.db(), COUNTED, filter),
+      ...(filter.status === undefined ? { branches: BY_STATUS } : {}),
+    });
   }
 }

@@ -87,12 +87,13 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
   }
 
   async purgeExpired(now: Date, limit: number): Promise<number> {
-    // SKIP LOCKED: a record that a request is taking over as new right now is left to it.
+    // SKIP LOCKED: a record that a request is taking over as new right now is left to it. The locked rows are
+    // deleted by their physical address (a TID scan): joined back by key, the planner's guess of a handful of rows
+    // made it hash the whole table on every batch once the stored answers were narrow (400,000 rows read for 5,000).
     const result = await this.trx.raw<{ rowCount: number | null }>(
-      `WITH expired AS (
-         SELECT credential_id, key FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
-       )
-       DELETE FROM idempotency_keys k USING expired WHERE k.credential_id = expired.credential_id AND k.key = expired.key`,
+      `DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+       ))`,
       [now, limit],
     );
     return result.rowCount ?? 0;

@@ -21,3 +21,4 @@ export * from './state-machine-matrix';
 export * from './contracts/repository.contract';
 export * from './contracts/bank-provider.contract';
 export * from './contracts/security-ports.contract';
+export { aSource } from './contracts/transfer-repository.contract';

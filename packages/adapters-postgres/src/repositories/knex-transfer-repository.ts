@@ -16,6 +16,9 @@ import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { toTransfer, toTransferRow, type TransferRow } from './transfer-rows';
 
+/** A transfer's day to be paid, as migration 029's index spells it: unscheduled ones are due from the start. */
+const DUE_DAY = "COALESCE(scheduled_date, '-infinity'::date)";
+
 export class KnexTransferRepository implements TransferRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
@@ -38,20 +41,21 @@ export class KnexTransferRepository implements TransferRepository {
   }
 
   async lockDue(due: DueTransfers): Promise<Transfer[]> {
-    // Read in the order of the partial index transfers_due: a pass reads what is due, however many transfers ever ended.
+    // One range of migration 029's partial index, up to today: a pass reads what is due, however many transfers
+    // ever ended or are scheduled for a later day.
     return this.select(
-      `status IN ('PENDING', 'SCHEDULED') AND (scheduled_date IS NULL OR scheduled_date <= ?::date)
+      `status IN ('PENDING', 'SCHEDULED') AND ${DUE_DAY} <= ?::date
        AND (type = 'INTERNAL_TRANSFER' OR destination_cbu_cvu IS NOT NULL) ${due.customerId === undefined ? '' : 'AND customer_id = ?'}
-       ORDER BY scheduled_date NULLS FIRST, id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
+       ORDER BY ${DUE_DAY}, id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
       [due.today, ...(due.customerId === undefined ? [] : [due.customerId]), due.limit],
     );
   }
 
   async dueUnresolved(due: DueTransfers): Promise<Transfer[]> {
     return this.select(
-      `status IN ('PENDING', 'SCHEDULED') AND (scheduled_date IS NULL OR scheduled_date <= ?::date)
+      `status IN ('PENDING', 'SCHEDULED') AND ${DUE_DAY} <= ?::date
        AND type = 'OUTGOING_TRANSFER' AND destination_cbu_cvu IS NULL ${due.customerId === undefined ? '' : 'AND customer_id = ?'}
-       ORDER BY scheduled_date NULLS FIRST, id LIMIT ?`,
+       ORDER BY ${DUE_DAY}, id LIMIT ?`,
       [due.today, ...(due.customerId === undefined ? [] : [due.customerId]), due.limit],
     );
   }

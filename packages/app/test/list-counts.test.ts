@@ -1,11 +1,13 @@
 import fc from 'fast-check';
-import { Money, type Application, type ReceivableStatus } from '@rcs/domain';
-import { assertAfterRandomMix, countMismatches, racingInstances } from './support/list-count-checks';
+import { itOnRealServer } from '@rcs/adapters-postgres/testing';
+import { isPositive, Money, type Application, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
+import { assertAfterRandomMix, countMismatches, pendingAmountMismatches, racingInstances } from './support/list-count-checks';
 
 /**
- * The counts that answer X-Total-Count for the most used list filters are kept by triggers in the writers'
- * transactions. Whatever mix of writes runs, one at a time or racing, every count equals count(*) of its rows,
- * and the lists answer it.
+ * The counts that answer X-Total-Count for the most used list filters, and the receivables' signed amounts beside
+ * them that answer an account's stats.pendingAmount, are kept by triggers in the writers' transactions. Whatever
+ * mix of writes runs, one at a time or racing, every count equals count(*) of its rows and every amount their
+ * signed sum, and the lists and accounts answer them.
  */
 describe('maintained list counts', () => {
   const suite = racingInstances();
@@ -50,8 +52,9 @@ describe('maintained list counts', () => {
   }
 
   type Operation =
-    | { kind: 'issue'; account: number; withAssociate: boolean; overdue: boolean }
+    | { kind: 'issue'; account: number; withAssociate: boolean; overdue: boolean; type: ReceivableType; cents: number; parent: number }
     | { kind: 'status'; receivable: number; status: ReceivableStatus }
+    | { kind: 'edit'; receivable: number; cents: number }
     | { kind: 'collect'; account: number }
     | { kind: 'settle' }
     | { kind: 'expire' }
@@ -60,7 +63,19 @@ describe('maintained list counts', () => {
     | { kind: 'delete'; receivable: number };
 
   const operation: fc.Arbitrary<Operation> = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('issue' as const), account: fc.nat(2), withAssociate: fc.boolean(), overdue: fc.boolean() }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('issue' as const),
+        account: fc.nat(2),
+        withAssociate: fc.boolean(),
+        overdue: fc.boolean(),
+        // Both signs: invoices and debts add to an account's pending amount, the rest (children of one) subtract.
+        type: fc.constantFrom<ReceivableType>('INVOICE', 'DEBT', 'CREDIT_NOTE', 'RETENTION', 'ADJUSTMENT'),
+        cents: fc.integer({ min: 1, max: 100_000 }),
+        parent: fc.nat(),
+      }),
+    },
     {
       weight: 3,
       arbitrary: fc.record({
@@ -69,6 +84,7 @@ describe('maintained list counts', () => {
         status: fc.constantFrom<ReceivableStatus>('PAID', 'PENDING', 'DISABLED'),
       }),
     },
+    fc.record({ kind: fc.constant('edit' as const), receivable: fc.nat(), cents: fc.integer({ min: 1, max: 100_000 }) }),
     fc.record({ kind: fc.constant('collect' as const), account: fc.nat(2) }),
     fc.record({ kind: fc.constant('settle' as const) }),
     fc.record({ kind: fc.constant('expire' as const) }),
@@ -83,19 +99,27 @@ describe('maintained list counts', () => {
     const pick = (n: number) => w.receivables[n % w.receivables.length];
     switch (op.kind) {
       case 'issue': {
-        const account = w.accounts[op.account];
+        // A negative type hangs from a receivable of the account it is issued on (refused past the parent's amount).
+        const parent =
+          isPositive(op.type) || w.receivables.length === 0 ? undefined : await app.receivables.get.execute({ customerId, receivableId: pick(op.parent) });
+        const account = parent ? w.accounts.find((a) => a.id === parent.toSnapshot().receivableAccountId)! : w.accounts[op.account];
         const receivable = await app.receivables.issue.execute({
           customerId,
           receivableAccountId: account.id,
-          amount: Money.parse('10.00'),
+          amount: Money.ofMinor(BigInt(op.cents)),
           currencyCode: 'ARS',
-          receivableType: 'INVOICE',
+          receivableType: op.type,
+          ...(parent ? { parentReceivableId: parent.id } : {}),
           ...(op.withAssociate && account.associateId ? { associateId: account.associateId } : {}),
           ...(op.overdue ? { dueDate: '2020-01-01' } : {}),
         });
         w.receivables.push(receivable.id);
         return;
       }
+      case 'edit':
+        if (w.receivables.length > 0)
+          await app.receivables.edit.execute({ customerId, receivableId: pick(op.receivable), edits: { amountMinor: BigInt(op.cents) } });
+        return;
       case 'status':
         if (w.receivables.length > 0) await app.receivables.changeStatus.execute({ customerId, receivableId: pick(op.receivable), status: op.status });
         return;
@@ -167,9 +191,46 @@ describe('maintained list counts', () => {
       check: async (w) => {
         expect(await mismatches(w.customerId)).toEqual([]);
         expect(await listTotals(suite.instances[0].app, w)).toEqual([]);
+        expect(await pendingAmountMismatches(suite.db, suite.instances[0].app, w.customerId)).toEqual([]);
       },
     });
   }, 240_000);
+
+  itOnRealServer('two instances racing need two connections; PGlite has one')(
+    "keeps an account's pending amount exact while two instances issue, pay, edit and settle on it at once",
+    async () => {
+      const w = await world(suite.instances[0].app);
+      const invoices = Array.from({ length: 12 }, (_, i): Operation => ({
+        kind: 'issue',
+        account: 0,
+        withAssociate: false,
+        overdue: false,
+        type: i % 2 ? 'INVOICE' : 'DEBT',
+        cents: 10_000 + i,
+        parent: 0,
+      }));
+      for (const op of invoices.slice(0, 4)) await apply(suite.instances[0].app, w, op);
+      const racing: Operation[] = [
+        ...invoices.slice(4),
+        ...[0, 1, 2, 3].map((parent): Operation => ({
+          kind: 'issue',
+          account: 0,
+          withAssociate: false,
+          overdue: false,
+          type: 'CREDIT_NOTE',
+          cents: 99,
+          parent,
+        })),
+        ...[0, 1].map((receivable): Operation => ({ kind: 'status', receivable, status: 'PAID' })),
+        { kind: 'edit', receivable: 2, cents: 20_000 },
+        { kind: 'collect', account: 0 },
+        { kind: 'settle' },
+      ];
+      await Promise.allSettled(racing.map((op, i) => apply(suite.instances[i % 2].app, w, op)));
+      expect(await mismatches(w.customerId)).toEqual([]);
+      expect(await pendingAmountMismatches(suite.db, suite.instances[0].app, w.customerId)).toEqual([]);
+    },
+  );
 
   it('answers the account lists by customer, client and associate from the counts, with the status they filter on', async () => {
     const { app } = suite.instances[0];

@@ -9,7 +9,8 @@
  *
  * A migration adding a counted table calls countedListSql once; it is kept here, not inlined, so later
  * migrations produce the same triggers. Changing it changes no migration already run: a change to what the
- * counting functions do comes with a migration that re-creates them (countingFunctionSql), as 025 does.
+ * counting functions do comes with a migration that re-creates them (countingFunctionSql), as 025 does, from each
+ * table's latest definition (the receivables': 028's, which sums their amounts beside their counts).
  */
 export const SLOTS = 8;
 
@@ -26,6 +27,11 @@ export interface CountedTable {
   readonly status?: string | null;
   /** False for a list only ever read within one of its scopes (a webhook's attempts): no count of the whole customer's. */
   readonly wholeCustomer?: boolean;
+  /**
+   * SQL of a row's amount in integer minor units, given the row's alias, summed beside each count in
+   * list_counts.amount_minor (migration 028); none for a list whose counts alone are read.
+   */
+  readonly amount?: (row: string) => string;
 }
 
 /** The list_counts table; created once, by the first migration that counts a list. */
@@ -43,12 +49,16 @@ export const LIST_COUNTS_SQL = `
   );
 `;
 
-/** One row per counted scope of each row of `rows`, with `delta`. */
-function keysOf(counted: CountedTable, rows: string, delta: number): string {
+/**
+ * One row per counted scope of each row of `rows`, with `delta` to its count and, for a list with amounts, its
+ * amount times `amountSign` (the count's sign unless told: the amounts of rows already counted are added with 0).
+ */
+function keysOf(counted: CountedTable, rows: string, delta: number, amountSign = delta): string {
   const scopes = Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`);
   if (counted.wholeCustomer !== false) scopes.unshift(`('customer', 0::bigint)`);
   const status = counted.status === null ? `''::text` : `r.${counted.status ?? 'status'}`;
-  return `SELECT r.customer_id, k.scope, k.scope_id, ${status} AS status, ${delta} AS delta
+  const amount = counted.amount ? `, ${amountSign} * ${counted.amount('r')} AS amount` : '';
+  return `SELECT r.customer_id, k.scope, k.scope_id, ${status} AS status, ${delta} AS delta${amount}
           FROM ${rows} r CROSS JOIN LATERAL (VALUES ${scopes.join(', ')}) AS k (scope, scope_id)
           WHERE k.scope_id IS NOT NULL`;
 }
@@ -61,13 +71,17 @@ function keysOf(counted: CountedTable, rows: string, delta: number): string {
  * chunks deadlocked with the recording of the same webhooks' results.
  */
 function upsert(counted: CountedTable, deltas: string): string {
-  return `INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n)
-          SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS}, sum(d.delta)
+  // An amount rides in its count's row: an edit of a PENDING amount changes no count, and is written all the same.
+  const [column, sum, changed, add] = counted.amount
+    ? [', amount_minor', ', sum(d.amount)', ' OR sum(d.amount) <> 0', ', amount_minor = c.amount_minor + excluded.amount_minor']
+    : ['', '', '', ''];
+  return `INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n${column})
+          SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS}, sum(d.delta)${sum}
           FROM (${deltas}) d
           GROUP BY d.customer_id, d.scope, d.scope_id, d.status
-          HAVING sum(d.delta) <> 0
+          HAVING sum(d.delta) <> 0${changed}
           ORDER BY d.scope, d.scope_id, d.customer_id, d.status
-          ON CONFLICT (list, customer_id, scope, scope_id, status, slot) DO UPDATE SET n = c.n + excluded.n;`;
+          ON CONFLICT (list, customer_id, scope, scope_id, status, slot) DO UPDATE SET n = c.n + excluded.n${add};`;
 }
 
 /** The function `counted`'s triggers run: created, or replaced where an earlier version of it exists. */
@@ -113,6 +127,11 @@ export function countedListSql(counted: CountedTable): string {
     CREATE TRIGGER ${table}_counted_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
     ${upsert(counted, keysOf(counted, table, 1))}
   `;
+}
+
+/** The amounts of the rows `counted` already holds, added to their counts' rows (whose amounts held 0). */
+export function summedAmountsSql(counted: CountedTable): string {
+  return upsert(counted, keysOf(counted, counted.table, 0, 1));
 }
 
 /** Undoes countedListSql. */

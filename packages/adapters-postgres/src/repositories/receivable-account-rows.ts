@@ -1,10 +1,13 @@
 import { ReceivableAccount, type DisabledReason, type OwnerDetails, type ReceivableAccountSnapshot } from '@rcs/domain';
-import { signedAmountSql } from './receivable-rows';
 
-/** stats.pendingAmount: the net (signed by type) sum of the PENDING receivables of the account row `account`. */
-export const pendingAmountSql = (account: string): string => `(SELECT COALESCE(SUM(${signedAmountSql('r')}), 0)
-   FROM receivables r
-   WHERE r.customer_id = ${account}.customer_id AND r.receivable_account_id = ${account}.id AND r.status = 'PENDING'
+/**
+ * stats.pendingAmount of the account row `account`: the net (signed by type) sum of its PENDING receivables, as
+ * list_counts keeps it (migration 028) beside their count, in at most 8 rows whatever the account holds.
+ */
+export const pendingAmountSql = (account: string): string => `(SELECT COALESCE(SUM(p.amount_minor), 0)
+   FROM list_counts p
+   WHERE p.list = 'receivables' AND p.customer_id = ${account}.customer_id AND p.scope = 'account' AND p.scope_id = ${account}.id
+     AND p.status = 'PENDING'
   )`;
 
 export interface ReceivableAccountRow {

@@ -3,41 +3,68 @@ import type { Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { instanceOn } from './settlement-world';
 
+/** A receivable's amount signed by its type: invoices and debts add, every other type subtracts. */
+const SIGNED = `CASE WHEN r.receivable_type IN ('INVOICE', 'DEBT') THEN r.amount_minor ELSE -r.amount_minor END`;
+
 /**
- * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, written
- * out here rather than derived from the migrations' definitions, so a wrong key there shows as a mismatch.
+ * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, and the
+ * receivables' signed amounts summed beside (0 for other lists), written out here rather than derived from the
+ * migrations' definitions, so a wrong key or sign there shows as a mismatch.
  */
 const COUNTED_ROWS = `
-  SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n
+  SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n, sum(${SIGNED}) AS amount
   FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
   WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*)
+  SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*), 0
   FROM receivable_accounts a CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('client', a.client_id), ('associate', a.associate_id)) k (scope, scope_id)
   WHERE a.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'transfers', 'customer', 0, status, count(*) FROM transfers WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  SELECT 'transfers', 'customer', 0, status, count(*), 0 FROM transfers WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'outbox_events', 'customer', 0, type, count(*) FROM outbox_events WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  SELECT 'outbox_events', 'customer', 0, type, count(*), 0 FROM outbox_events WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'webhook_deliveries', k.scope, k.scope_id, d.status, count(*)
+  SELECT 'webhook_deliveries', k.scope, k.scope_id, d.status, count(*), 0
   FROM webhook_deliveries d CROSS JOIN LATERAL (VALUES ('webhook', d.webhook_id)) k (scope, scope_id)
   WHERE d.customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'contacts', 'customer', 0, '', count(*) FROM contacts WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  SELECT 'contacts', 'customer', 0, '', count(*), 0 FROM contacts WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'webhooks', 'customer', 0, '', count(*) FROM webhooks WHERE customer_id = :c GROUP BY 1, 2, 3, 4`;
+  SELECT 'webhooks', 'customer', 0, '', count(*), 0 FROM webhooks WHERE customer_id = :c GROUP BY 1, 2, 3, 4`;
 
-/** Every non-zero maintained count of the customer that differs from count(*) of the rows it counts. */
+/** Every non-zero maintained count or amount of the customer that differs from count(*) or the sum of the rows it counts. */
 export async function countMismatches(db: TestDatabase, customerId: number): Promise<unknown[]> {
   const { rows } = await db.knex.raw<{ rows: unknown[] }>(
     `WITH kept AS (
-       SELECT list, scope, scope_id, status, sum(n)::bigint AS n FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+       SELECT list, scope, scope_id, status, sum(n)::bigint AS n, sum(amount_minor)::bigint AS amount
+       FROM list_counts WHERE customer_id = :c GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(amount_minor) <> 0
      ), counted AS (${COUNTED_ROWS})
-     SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status) WHERE kept.n IS DISTINCT FROM counted.n`,
+     SELECT * FROM kept FULL JOIN counted USING (list, scope, scope_id, status)
+     WHERE (kept.n, kept.amount) IS DISTINCT FROM (counted.n, counted.amount)`,
     { c: customerId },
   );
   return rows;
+}
+
+/**
+ * Each account of the customer whose stats.pendingAmount, as GET and the account list answer it, differs from the
+ * signed sum of its PENDING receivables.
+ */
+export async function pendingAmountMismatches(db: TestDatabase, app: Application, customerId: number): Promise<unknown[]> {
+  const summed = await db.knex.raw<{ rows: Array<{ id: string; pending: string }> }>(
+    `SELECT a.id, COALESCE(sum(${SIGNED}) FILTER (WHERE r.status = 'PENDING'), 0) AS pending
+     FROM receivable_accounts a LEFT JOIN receivables r ON r.receivable_account_id = a.id
+     WHERE a.customer_id = ? GROUP BY a.id`,
+    [customerId],
+  );
+  const listed = await app.receivableAccounts.list.execute({ filter: { customerId }, page: { page: 1, count: 100 } });
+  const wrong = [];
+  for (const { id, pending } of summed.rows) {
+    const got = (await app.receivableAccounts.get.execute({ customerId, accountId: Number(id) })).pendingAmountMinor;
+    const inList = listed.items.find((record) => record.account.id === Number(id))?.pendingAmountMinor;
+    if (got !== BigInt(pending) || inList !== BigInt(pending)) wrong.push({ account: Number(id), summed: pending, got, inList });
+  }
+  return wrong;
 }
 
 /**

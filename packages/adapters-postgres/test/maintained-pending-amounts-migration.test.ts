@@ -1,0 +1,48 @@
+import { migrationSource } from '../src/migrations';
+import { openTestDatabase, type TestDatabase } from '../testing';
+import { insertAccountRow } from './support/account-row';
+
+describe('migration 028-maintained-pending-amounts', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+  });
+  afterAll(async () => db?.close());
+
+  const receivable = (customerId: number, accountId: number, type: string, status: string, amountMinor: number) => ({
+    customer_id: customerId,
+    receivable_account_id: accountId,
+    amount_minor: amountMinor,
+    currency_code: 'ARS',
+    receivable_type: type,
+    status,
+    receivable_date: '2026-03-01',
+    creation_date: new Date(),
+    modification_date: new Date(),
+    version: 1,
+  });
+
+  /** The account's PENDING amount as list_counts holds it. */
+  const kept = async (accountId: number) =>
+    (await db.knex('list_counts').where({ list: 'receivables', scope: 'account', scope_id: accountId, status: 'PENDING' }).sum({ amount: 'amount_minor' }))[0]
+      .amount;
+
+  it('sums the amounts of the receivables already held, and keeps them from then on', async () => {
+    await db.knex.migrate.down({ migrationSource, name: '028-maintained-pending-amounts' });
+    const [customer] = await db.knex('customers').insert({ name: 'Migrated', creation_date: new Date() }).returning('id');
+    const account = await insertAccountRow(db.knex, customer.id, 1, { status: 'ACTIVE' });
+    await db
+      .knex('receivables')
+      .insert([
+        receivable(customer.id, account, 'INVOICE', 'PENDING', 1_000),
+        receivable(customer.id, account, 'DEBT', 'PENDING', 500),
+        receivable(customer.id, account, 'RETENTION', 'PENDING', 300),
+        receivable(customer.id, account, 'INVOICE', 'PAID', 7_000),
+      ]);
+    await db.knex.migrate.up({ migrationSource, name: '028-maintained-pending-amounts' });
+    expect(await kept(account)).toBe('1200');
+    await db.knex('receivables').insert(receivable(customer.id, account, 'CREDIT_NOTE', 'PENDING', 200));
+    await db.knex('receivables').where({ receivable_account_id: account, status: 'PAID' }).update({ status: 'PENDING' });
+    expect(await kept(account)).toBe('8000');
+  });
+});

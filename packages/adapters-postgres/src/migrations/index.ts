@@ -22,6 +22,7 @@ import * as deletedWebhookCounts from './022-deleted-webhook-counts';
 import * as dueAttemptsByWebhook from './023-due-attempts-by-webhook';
 import * as webhookNextDue from './024-webhook-next-due';
 import * as countsInScopeOrder from './025-counts-in-scope-order';
+import * as ledgerAndPartyCounts from './027-ledger-and-party-counts';
 import pg from 'pg';
 
 interface Migration {
@@ -54,6 +55,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['023-due-attempts-by-webhook', dueAttemptsByWebhook],
   ['024-webhook-next-due', webhookNextDue],
   ['025-counts-in-scope-order', countsInScopeOrder],
+  ['027-ledger-and-party-counts', ledgerAndPartyCounts],
 ];
 
 /** Every migration's name, in order. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { composeCvu, Money, type Application, type EventType } from '@rcs/domain';
 import { A_CBU, validTaxId } from '@rcs/domain/testing';
-import { assertAfterRandomMix, countMismatches, racingInstances } from './support/list-count-checks';
+import { assertAfterRandomMix, countMismatches, racingInstances, wrongTotals, type TotalCheck } from './support/list-count-checks';
 import { seedMoney } from './support/settlement-world';
 import { dayFromToday } from './support/transfer-fixtures';
 
@@ -141,7 +141,7 @@ describe('maintained counts of the outflow lists', () => {
     const { customerId } = w;
     const page = { page: 1, count: 1 };
     const counted = async (table: string, where: object) => Number((await suite.db.knex(table).where(where).count({ n: '*' }))[0].n);
-    const checks: Array<[string, Promise<{ total: number }>, Promise<number>]> = [
+    const checks: TotalCheck[] = [
       ['contacts', app.contacts.list.execute({ filter: { customerId }, page }), counted('contacts', { customer_id: customerId })],
       ['webhooks', app.webhooks.list.execute({ filter: { customerId }, page }), counted('webhooks', { customer_id: customerId })],
     ];
@@ -167,8 +167,7 @@ describe('maintained counts of the outflow lists', () => {
         checks.push([`deliveries ${status}`, listed, counted('webhook_deliveries', { webhook_id: webhookId, ...(status ? { status } : {}) })]);
       }
     }
-    const answers = await Promise.all(checks.map(async ([list, listed, rows]) => ({ list, total: (await listed).total, n: await rows })));
-    return answers.filter(({ total, n }) => total !== n);
+    return wrongTotals(checks);
   }
 
   it('keeps every count equal to count(*) through writes, dispatches, deliveries and purges, some of them racing', async () => {

@@ -23,6 +23,7 @@ import * as dueAttemptsByWebhook from './023-due-attempts-by-webhook';
 import * as webhookNextDue from './024-webhook-next-due';
 import * as countsInScopeOrder from './025-counts-in-scope-order';
 import * as expiryByCustomer from './026-expiry-by-customer';
+import * as ledgerAndPartyCounts from './027-ledger-and-party-counts';
 import * as maintainedPendingAmounts from './028-maintained-pending-amounts';
 import * as transfersDueByDay from './029-transfers-due-by-day';
 import pg from 'pg';
@@ -58,6 +59,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['024-webhook-next-due', webhookNextDue],
   ['025-counts-in-scope-order', countsInScopeOrder],
   ['026-expiry-by-customer', expiryByCustomer],
+  ['027-ledger-and-party-counts', ledgerAndPartyCounts],
   ['028-maintained-pending-amounts', maintainedPendingAmounts],
   ['029-transfers-due-by-day', transfersDueByDay],
 ];

@@ -11,6 +11,7 @@ import {
   type Page,
   type PageRequest,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { rowsByIds } from './rows-by-ids';
@@ -117,6 +118,8 @@ export class KnexAssociateRepository implements AssociateRepository {
   }
 }
 
+const COUNTED: CountedList<AssociateListFilter> = { list: 'associates', scopes: {} };
+
 export class KnexAssociateQueries implements AssociateQueries {
   /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
@@ -133,7 +136,7 @@ export class KnexAssociateQueries implements AssociateQueries {
     if (filter.documentNumber !== undefined) query.where('document_number', filter.documentNumber);
     if (filter.type !== undefined) query.where('type', filter.type);
     if (filter.parentAssociateId !== undefined) query.where('parent_associate_id', filter.parentAssociateId);
-    return fetchPage(query, 'associates', page, toAssociate);
+    return fetchPage(query, 'associates', page, toAssociate, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 
   listSharingAccountsWith(customerId: number, clientId: number, page: PageRequest): Promise<Page<Associate>> {

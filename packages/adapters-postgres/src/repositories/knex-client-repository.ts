@@ -10,6 +10,7 @@ import {
   type Page,
   type PageRequest,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { rowsByIds } from './rows-by-ids';
@@ -95,6 +96,8 @@ export class KnexClientRepository implements ClientRepository {
   }
 }
 
+const COUNTED: CountedList<ClientListFilter> = { list: 'clients', scopes: {}, status: null };
+
 export class KnexClientQueries implements ClientQueries {
   /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
   constructor(private readonly db: () => Knex) {}
@@ -110,6 +113,6 @@ export class KnexClientQueries implements ClientQueries {
     if (filter.documentType !== undefined) query.where('document_type', filter.documentType);
     if (filter.branchExternalCode !== undefined) query.where('branch_external_code', filter.branchExternalCode);
     if (filter.externalId !== undefined) query.where('external_id', filter.externalId);
-    return fetchPage(query, 'clients', page, toClient);
+    return fetchPage(query, 'clients', page, toClient, { total: maintainedTotal(this.db(), COUNTED, filter) });
   }
 }

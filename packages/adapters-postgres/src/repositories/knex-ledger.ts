@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AccountKind, LedgerMismatch, LedgerQueries, LedgerRepository, Movement, MovementListFilter, NewMovement, Page, PageRequest } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage } from './paging';
 
 export interface MovementRow {
@@ -120,16 +121,28 @@ export class KnexLedgerRepository implements LedgerRepository {
   }
 }
 
+/** An account's id names it whatever its kind (one sequence numbers both), so accountKind narrows nothing. */
+const COUNTED: CountedList<MovementListFilter> = {
+  list: 'movements',
+  scopes: { accountId: 'account' },
+  status: 'operationType',
+  unfiltering: ['accountKind', 'order'],
+};
+
 export class KnexLedgerQueries implements LedgerQueries {
   constructor(private readonly db: () => Knex) {}
 
   async listMovements(filter: MovementListFilter, page: PageRequest): Promise<Page<Movement>> {
-    const query = this.db()('movements').where({ customer_id: filter.customerId, account_id: filter.accountId });
+    const db = this.db();
+    const query = db('movements').where({ customer_id: filter.customerId, account_id: filter.accountId });
     if (filter.fromDate !== undefined) query.where('movement_date', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('movement_date', '<=', filter.toDate);
     if (filter.movementType !== undefined) query.where('movement_type', filter.movementType);
     if (filter.operationType !== undefined) query.where('operation_type', filter.operationType);
-    return fetchPage(query, 'movements', page, toMovement, { orderBy: { column: 'movement_date', order: filter.order } });
+    return fetchPage(query, 'movements', page, toMovement, {
+      orderBy: { column: 'movement_date', order: filter.order },
+      total: maintainedTotal(db, COUNTED, filter),
+    });
   }
 
   async mismatches(): Promise<LedgerMismatch[]> {

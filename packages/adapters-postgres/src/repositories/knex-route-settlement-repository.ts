@@ -12,6 +12,7 @@ import {
   type RouteSettlementRepository,
   type RouteSettlementSummary,
 } from '@rcs/domain';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage } from './paging';
 import { signedAmountSql } from './receivable-rows';
 
@@ -72,6 +73,8 @@ export class KnexRouteSettlementRepository implements RouteSettlementRepository 
   }
 }
 
+const COUNTED: CountedList<RouteSettlementListFilter> = { list: 'route_settlements', scopes: { associateId: 'associate' }, status: null };
+
 export class KnexRouteSettlementQueries implements RouteSettlementQueries {
   constructor(private readonly db: () => Knex) {}
 
@@ -92,7 +95,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
     if (filter.routeCode !== undefined) query.where('route_code', filter.routeCode);
     if (filter.fromDate !== undefined) query.where('date', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('date', '<=', filter.toDate);
-    const settlements = await fetchPage(query, 'route_settlements', page, toRouteSettlement);
+    const settlements = await fetchPage(query, 'route_settlements', page, toRouteSettlement, { total: maintainedTotal(this.db(), COUNTED, filter) });
     const summaries = await this.summaries(settlements.items.map((s) => s.id));
     return { total: settlements.total, items: settlements.items.map((settlement) => ({ settlement, summary: summaries.get(settlement.id)! })) };
   }

@@ -11,6 +11,7 @@ import {
   type SettlementRepository,
 } from '@rcs/domain';
 import { newEventIds } from './knex-outbox';
+import { maintainedTotal, type CountedList } from './list-counts';
 import { withMovementEvents } from './movement-events';
 import { applyCommonFilter, fetchPage } from './paging';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
@@ -132,6 +133,8 @@ export class KnexSettlementRepository implements SettlementRepository {
 
 const WITH_RECEIVABLES = 'ARRAY(SELECT r.id FROM receivables r WHERE r.settlement_id = settlements.id) AS receivable_ids';
 
+const COUNTED: CountedList<SettlementListFilter> = { list: 'settlements', scopes: { receivableAccountId: 'account' }, status: null };
+
 export class KnexSettlementQueries implements SettlementQueries {
   constructor(private readonly db: () => Knex) {}
 
@@ -141,8 +144,9 @@ export class KnexSettlementQueries implements SettlementQueries {
   }
 
   list(filter: SettlementListFilter, page: PageRequest): Promise<Page<Settlement>> {
-    const query = applyCommonFilter(this.db()('settlements').where('customer_id', filter.customerId), filter, 'settlements');
+    const db = this.db();
+    const query = applyCommonFilter(db('settlements').where('customer_id', filter.customerId), filter, 'settlements');
     if (filter.receivableAccountId !== undefined) query.where('receivable_account_id', filter.receivableAccountId);
-    return fetchPage(query, 'settlements', page, toSettlement, { columns: [this.db().raw(WITH_RECEIVABLES)] });
+    return fetchPage(query, 'settlements', page, toSettlement, { columns: [db.raw(WITH_RECEIVABLES)], total: maintainedTotal(db, COUNTED, filter) });
   }
 }

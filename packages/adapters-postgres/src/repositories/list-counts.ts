@@ -4,11 +4,14 @@ import type { Knex } from 'knex';
  * A list whose totals list_counts keeps (see migrations/counted-lists.ts): for the customer, or one scope, each
  * with or without the counted column's filter. `scopes` names the filter member that selects each scope, `status`
  * the member filtering on the counted column (`status` unless told; none for a list counted without one).
+ * `unfiltering` names members that select no rows of their own, so the counts answer whatever they hold: the
+ * order of a list, or what another member already implies (a movement's accountKind, implied by its accountId).
  */
 export interface CountedList<F> {
   readonly list: string;
   readonly scopes: Partial<Record<keyof F, string>>;
   readonly status?: keyof F | null;
+  readonly unfiltering?: ReadonlyArray<keyof F>;
 }
 
 /**
@@ -22,7 +25,7 @@ export function maintainedTotal<F extends { readonly customerId: number }>(db: K
   let scopeId = 0;
   let status: string | undefined;
   for (const [member, value] of Object.entries(filter) as Array<[keyof F, unknown]>) {
-    if (value === undefined || member === 'customerId') continue;
+    if (value === undefined || member === 'customerId' || counted.unfiltering?.includes(member)) continue;
     if (member === statusMember) {
       status = value as string;
       continue;

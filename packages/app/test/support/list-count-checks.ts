@@ -30,7 +30,21 @@ const COUNTED_ROWS = `
   UNION ALL
   SELECT 'contacts', 'customer', 0, '', count(*), 0 FROM contacts WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'webhooks', 'customer', 0, '', count(*), 0 FROM webhooks WHERE customer_id = :c GROUP BY 1, 2, 3, 4`;
+  SELECT 'webhooks', 'customer', 0, '', count(*), 0 FROM webhooks WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'movements', 'account', account_id, operation_type, count(*), 0 FROM movements WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'settlements', k.scope, k.scope_id, '', count(*), 0
+  FROM settlements s CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', s.receivable_account_id)) k (scope, scope_id)
+  WHERE s.customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'clients', 'customer', 0, '', count(*), 0 FROM clients WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'associates', 'customer', 0, status, count(*), 0 FROM associates WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT 'route_settlements', k.scope, k.scope_id, '', count(*), 0
+  FROM route_settlements r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('associate', r.associate_id)) k (scope, scope_id)
+  WHERE r.customer_id = :c GROUP BY 1, 2, 3, 4`;
 
 /** Every non-zero maintained count or amount of the customer that differs from count(*) or the sum of the rows it counts. */
 export async function countMismatches(db: TestDatabase, customerId: number): Promise<unknown[]> {
@@ -44,6 +58,15 @@ export async function countMismatches(db: TestDatabase, customerId: number): Pro
     { c: customerId },
   );
   return rows;
+}
+
+/** A list's X-Total-Count for one filter, and count(*) of the rows it should count. */
+export type TotalCheck = readonly [what: string, listed: Promise<{ total: number }>, counted: Promise<number>];
+
+/** The checks whose list answered another total than count(*). */
+export async function wrongTotals(checks: readonly TotalCheck[]): Promise<Array<{ what: string; total: number; n: number }>> {
+  const answers = await Promise.all(checks.map(async ([what, listed, counted]) => ({ what, total: (await listed).total, n: await counted })));
+  return answers.filter(({ total, n }) => total !== n);
 }
 
 /**

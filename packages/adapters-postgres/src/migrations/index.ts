@@ -26,6 +26,7 @@ import * as expiryByCustomer from './026-expiry-by-customer';
 import * as ledgerAndPartyCounts from './027-ledger-and-party-counts';
 import * as maintainedPendingAmounts from './028-maintained-pending-amounts';
 import * as transfersDueByDay from './029-transfers-due-by-day';
+import * as receivablesOfOtherTypes from './030-receivables-of-other-types';
 import pg from 'pg';
 
 interface Migration {
@@ -62,6 +63,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['027-ledger-and-party-counts', ledgerAndPartyCounts],
   ['028-maintained-pending-amounts', maintainedPendingAmounts],
   ['029-transfers-due-by-day', transfersDueByDay],
+  ['030-receivables-of-other-types', receivablesOfOtherTypes],
 ];
 
 /** Every migration's name, in order. */

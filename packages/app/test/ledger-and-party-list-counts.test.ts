@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Money, OPERATION_TYPES, type Application } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
-import { assertAfterRandomMix, countMismatches, racingInstances, wrongTotals, type TotalCheck } from './support/list-count-checks';
+import { assertAfterRandomMix, collectFive, countMismatches, racingInstances, wrongTotals, type TotalCheck } from './support/list-count-checks';
 import { seedMoney } from './support/settlement-world';
 
 /**
@@ -72,12 +72,7 @@ describe('maintained counts of the ledger and party lists', () => {
     const pick = (ids: number[], n: number) => ids[n % ids.length];
     switch (op.kind) {
       case 'collect':
-        await app.collections.record.execute({
-          customerId,
-          receivableAccountId: w.receivableAccounts[op.account],
-          amount: Money.parse('5.00'),
-          counterParty: { name: 'Payer', taxId: '20123456786' },
-        });
+        await collectFive(app, customerId, w.receivableAccounts[op.account]);
         return;
       case 'settle':
         await app.settlements.run.execute({ customerId });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { itOnRealServer } from '@rcs/adapters-postgres/testing';
 import { isPositive, Money, type Application, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
-import { assertAfterRandomMix, countMismatches, pendingAmountMismatches, racingInstances } from './support/list-count-checks';
+import { assertAfterRandomMix, collectFive, countMismatches, pendingAmountMismatches, racingInstances } from './support/list-count-checks';
 
 /**
  * The counts that answer X-Total-Count for the most used list filters, and the receivables' signed amounts beside
@@ -124,12 +124,7 @@ describe('maintained list counts', () => {
         if (w.receivables.length > 0) await app.receivables.changeStatus.execute({ customerId, receivableId: pick(op.receivable), status: op.status });
         return;
       case 'collect':
-        await app.collections.record.execute({
-          customerId,
-          receivableAccountId: w.accounts[op.account].id,
-          amount: Money.parse('5.00'),
-          counterParty: { name: 'Payer', taxId: '20123456786' },
-        });
+        await collectFive(app, customerId, w.accounts[op.account].id);
         return;
       case 'settle':
         await app.settlements.run.execute({ customerId });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Application } from '@rcs/domain';
+import { Money, type Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { instanceOn } from './settlement-world';
 
@@ -58,6 +58,16 @@ export async function countMismatches(db: TestDatabase, customerId: number): Pro
     { c: customerId },
   );
   return rows;
+}
+
+/** A collection of 5.00 into the account: a movement on it, and money for the next settlement run. */
+export function collectFive(app: Application, customerId: number, receivableAccountId: number): Promise<unknown> {
+  return app.collections.record.execute({
+    customerId,
+    receivableAccountId,
+    amount: Money.parse('5.00'),
+    counterParty: { name: 'Payer', taxId: '20123456786' },
+  });
 }
 
 /** A list's X-Total-Count for one filter, and count(*) of the rows it should count. */

@@ -78,9 +78,8 @@ export function createHttpApp(options: HttpOptions): Express {
   // object, instead of being reported as "not valid JSON".
   // The verifier sees the bytes before JSON.parse turns number literals into doubles; what it throws is answered
   // as the domain error it is (400 validation).
-  // JSON is UTF-8 (RFC 8259): the bytes are read as such, strictly, whatever charset the request names.
-  const verify = (req: Request, res: Response, bytes: Buffer) => {
-    assertNumbersExact(utf8Text(bytes));
+  const verify = (req: Request, res: Response, bytes: Buffer, charset: string) => {
+    assertNumbersExact(utf8Text(bytes, charset));
     keepRawBody(req, res, bytes);
   };
   http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly);

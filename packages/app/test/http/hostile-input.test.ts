@@ -253,6 +253,9 @@ describe('Hostile input', () => {
       expect(latin1.body.invalidParams).toEqual([{ name: 'body', reason: expect.stringMatching(/must be UTF-8/) }]);
       expect((await send(Buffer.from(text, 'latin1'), 'application/json; charset=latin1')).status).toBe(400);
       expect((await send(Buffer.from(text, 'utf16le'), 'application/json; charset=utf-16le')).status).toBe(400);
+      // ASCII in UTF-16 is valid UTF-8 too (each character then a NUL): read as UTF-8, its number was never checked.
+      const inexact = await send(Buffer.from('{"businessName": 1.0000000000000001}', 'utf16le'), 'application/json; charset=utf-16le');
+      expect(inexact.body.invalidParams).toEqual([{ name: 'body', reason: 'must be UTF-8, not utf-16le' }]);
       expect((await send(Buffer.from(text, 'utf8'), 'application/json; charset=utf-8')).status).toBe(201);
     } finally {
       server.close();

@@ -1,11 +1,11 @@
-import { migrationSource } from '../src/migrations';
-import { openTestDatabase, type TestDatabase } from '../testing';
+import { migrateToLatest, migrationSource } from '../src/migrations';
+import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
 import { insertAccountRow } from './support/account-row';
 
 describe('migration 028-maintained-pending-amounts', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await openTestDatabase();
+    db = await openTestDatabase({ poolSize: 4 });
   });
   afterAll(async () => db?.close());
 
@@ -45,4 +45,27 @@ describe('migration 028-maintained-pending-amounts', () => {
     await db.knex('receivables').where({ receivable_account_id: account, status: 'PAID' }).update({ status: 'PENDING' });
     expect(await kept(account)).toBe('8000');
   });
+
+  itOnRealServer('a writer racing the migration needs a second connection; PGlite has one')(
+    'is run again when it deadlocks with a writer that holds the counts and then writes receivables',
+    async () => {
+      await db.knex.migrate.down({ migrationSource, name: '028-maintained-pending-amounts' });
+      // A transaction that wrote a counted table (the settlement cycle's settlements) holds list_counts...
+      const writer = await db.knex.transaction();
+      const { rows } = await writer.raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid');
+      await writer.raw('UPDATE list_counts SET n = n WHERE false');
+      // ...the migration locks receivables and waits for list_counts...
+      const migrating = migrateToLatest(db.knex);
+      await waitForLockWaiters(db.knex, 1, rows[0].pid);
+      // ...and the writer goes on to receivables: a deadlock, whose victim (the migration, which waited first) is
+      // rolled back; the writer commits.
+      await writer.raw('UPDATE receivables SET version = version WHERE false');
+      await writer.commit();
+      await migrating;
+      const { rows: columns } = await db.knex.raw<{ rows: unknown[] }>(
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'list_counts' AND column_name = 'amount_minor'`,
+      );
+      expect(columns).toHaveLength(1);
+    },
+  );
 });

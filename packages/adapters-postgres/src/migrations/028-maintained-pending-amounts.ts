@@ -25,9 +25,11 @@ export const RECEIVABLES_WITH_AMOUNTS: CountedTable = { ...RECEIVABLES, amount: 
  * NUMERIC, not BIGINT: a customer's count of SETTLED receivables sums every amount it ever settled, which may pass
  * 2^63 minor units, and a write overflowing it would fail.
  *
- * Receivables' writers are held off (SHARE ROW EXCLUSIVE) before the amounts are summed, in the order they take
- * the tables (receivables, then list_counts): a writer committing between the sum and the new function would be
- * missed by both.
+ * Receivables' writers are held off (SHARE ROW EXCLUSIVE) before the amounts are summed: a writer committing
+ * between the sum and the new function would be missed by both. Writers take receivables and list_counts in either
+ * order (a creation writes the receivable first, the settlement cycle a counted settlement first), so this lock and
+ * the ALTER of list_counts may deadlock with one of them: whichever PostgreSQL aborts is retried, the writer's
+ * request as a 409 and this migration by migrateToLatest.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('LOCK TABLE receivables IN SHARE ROW EXCLUSIVE MODE');

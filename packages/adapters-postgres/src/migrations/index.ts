@@ -76,12 +76,21 @@ export const migrationSource: Knex.MigrationSource<readonly [string, Migration]>
 };
 
 /**
+ * Errors of a migration that lost a lock to running writers: a deadlock (writers take a table a migration locks and
+ * one it changes in either order, so no order of its own avoids one), or lock_timeout. Its transaction was rolled
+ * back whole; it runs again, a few times, a little later each time.
+ */
+const LOST_TO_WRITERS = ['40P01', '55P03'];
+const MIGRATION_ATTEMPTS = 5;
+
+/**
  * Brings the schema up to date. On a server, instances starting together migrate one at a time: each waits for
  * a session advisory lock (one per schema) on a connection of its own. PostgreSQL releases that lock when its
  * session ends, however the process ends; knex's own lock is a row, which a migrator killed half-way leaves set,
  * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
- * is freed (each migration runs in its own transaction: a half-done one was rolled back). Embedded PostgreSQL
- * belongs to one process, which has nobody to wait for.
+ * is freed (each migration runs in its own transaction: a half-done one was rolled back). A migration that lost a
+ * lock to running writers is run again (LOST_TO_WRITERS). Embedded PostgreSQL belongs to one process, which has
+ * nobody to wait for.
  */
 export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {
   if (options.embedded) {
@@ -93,8 +102,16 @@ export async function migrateToLatest(knex: Knex, options: { embedded?: boolean 
   try {
     const schema = (knex.client as { searchPath?: string | string[] }).searchPath;
     await session.query('SELECT pg_advisory_lock(hashtext($1))', [`rcs migrations ${[schema ?? ''].flat()[0]}`]);
-    await knex.migrate.forceFreeMigrationsLock({ migrationSource });
-    await knex.migrate.latest({ migrationSource });
+    for (let attempt = 1; ; attempt++) {
+      await knex.migrate.forceFreeMigrationsLock({ migrationSource });
+      try {
+        await knex.migrate.latest({ migrationSource });
+        return;
+      } catch (error) {
+        if (attempt === MIGRATION_ATTEMPTS || !LOST_TO_WRITERS.includes((error as { code?: string }).code ?? '')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
   } finally {
     await session.end();
   }

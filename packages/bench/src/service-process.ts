@@ -19,6 +19,13 @@ export interface ServiceProcess {
 
 const MAIN = path.join(__dirname, '..', '..', '..', 'app', 'dist', 'src', 'main.js');
 
+/** The node flags `npm start` gives the service (the root package.json), so the bench measures it as it is started. */
+function startFlags(): string[] {
+  const root = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /exec node ((?:--\S+\s+)*)/.exec(root.scripts.start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 /** A port nobody listens on right now, from the OS (a random pick can land on a load generator's client port). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -32,7 +39,7 @@ async function freePort(): Promise<number> {
 async function spawnService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string } | undefined> {
   const port = await freePort();
   // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...startFlags(), ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = tracked(
     spawn(process.execPath, [...nodeArgs, MAIN], {
       env: {

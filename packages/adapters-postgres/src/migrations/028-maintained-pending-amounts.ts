@@ -30,7 +30,7 @@ export const RECEIVABLES_WITH_AMOUNTS: CountedTable = { ...RECEIVABLES, amount: 
  * order (a creation writes the receivable first, the settlement cycle a counted settlement first), so this lock and
  * the ALTER of list_counts may deadlock with one of them: whichever PostgreSQL aborts is retried, the writer's
  * request as a 409 and this migration by migrateToLatest. Its ALTER holds list_counts to its commit, through the
- * backfill's pass over the receivables (about a second a million rows here): counted writes and page-1 totals wait.
+ * backfill's pass over the receivables (about 2 s a million rows here): counted writes and page-1 totals wait.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('LOCK TABLE receivables IN SHARE ROW EXCLUSIVE MODE');

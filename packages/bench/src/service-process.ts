@@ -19,11 +19,15 @@ export interface ServiceProcess {
 
 const MAIN = path.join(__dirname, '..', '..', '..', 'app', 'dist', 'src', 'main.js');
 
-/** The node flags `npm start` gives the service (the root package.json), so the bench measures it as it is started. */
+/**
+ * The node flags `npm start` gives the service (the root package.json), so the bench measures it as it is started.
+ * A start script of another shape stops the bench rather than letting it measure the service without them.
+ */
 function startFlags(): string[] {
   const root = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const flags = /exec node ((?:--\S+\s+)*)/.exec(root.scripts.start)?.[1] ?? '';
-  return flags.split(/\s+/).filter(Boolean);
+  const shape = /exec node ((?:--[\w-]+=\S+ )*)packages\/app\/dist\/src\/main\.js$/.exec(root.scripts.start);
+  if (!shape) throw new Error(`the start script is not "... exec node [--flag=value ...] packages/app/dist/src/main.js": ${root.scripts.start}`);
+  return shape[1].split(' ').filter(Boolean);
 }
 
 /** A port nobody listens on right now, from the OS (a random pick can land on a load generator's client port). */

@@ -9,7 +9,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * each becomes U+FFFD and would be stored in place of what was sent).
  */
 export function utf8Text(bytes: Buffer, charset: string): string {
-  if (charset !== 'utf-8' && charset !== 'utf8') throw ValidationError.of('body', `must be UTF-8, not ${charset}`);
+  // The parser names the charset in lower case, utf-8 when the request names none.
+  if (charset !== 'utf-8') throw ValidationError.of('body', `must be UTF-8, not ${charset}`);
   try {
     return UTF8.decode(bytes);
   } catch {

@@ -28,8 +28,8 @@ export const RECEIVABLES_WITH_AMOUNTS: CountedTable = { ...RECEIVABLES, amount: 
  * Receivables' writers are held off (SHARE ROW EXCLUSIVE) before the amounts are summed: a writer committing
  * between the sum and the new function would be missed by both. Writers take receivables and list_counts in either
  * order (a creation writes the receivable first, the settlement cycle a counted settlement first), so this lock and
- * the ALTER of list_counts may deadlock with one of them: whichever PostgreSQL aborts is retried, the writer's
- * request as a 409 and this migration by migrateToLatest. Its ALTER holds list_counts to its commit, through the
+ * the ALTER of list_counts may deadlock with one of them: whichever PostgreSQL aborts fails whole and goes again, a
+ * request answered 409 for its caller to retry, a settlement cycle on its next run, this migration by migrateToLatest. Its ALTER holds list_counts to its commit, through the
  * backfill's pass over the receivables (about 2 s a million rows here): counted writes and page-1 totals wait.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -78,7 +78,7 @@ export const migrationSource: Knex.MigrationSource<readonly [string, Migration]>
 /**
  * Errors of a migration that lost a lock to running writers: a deadlock (writers take a table a migration locks and
  * one it changes in either order, so no order of its own avoids one), or lock_timeout. Its transaction was rolled
- * back whole; it runs again, a few times, a little later each time.
+ * back whole (before its COMMIT: nothing of it stayed); it runs again, a few times, a little later each time.
  */
 const LOST_TO_WRITERS = ['40P01', '55P03'];
 const MIGRATION_ATTEMPTS = 5;
@@ -88,8 +88,9 @@ const MIGRATION_ATTEMPTS = 5;
  * a session advisory lock (one per schema) on a connection of its own. PostgreSQL releases that lock when its
  * session ends, however the process ends; knex's own lock is a row, which a migrator killed half-way leaves set,
  * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
- * is freed (each migration runs in its own transaction: a half-done one was rolled back). A migration that lost a
- * lock to running writers is run again (LOST_TO_WRITERS). Embedded PostgreSQL belongs to one process, which has
+ * is freed (knex runs the pending migrations in one transaction: a half-done run was rolled back). A run that lost a
+ * lock to running writers is run again (LOST_TO_WRITERS): with the service's 10 s lock_timeout, a start may wait
+ * about a minute at worst, and writers queued behind its lock requests wait with it. Embedded PostgreSQL belongs to one process, which has
  * nobody to wait for.
  */
 export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {

@@ -256,7 +256,7 @@ describe('Hostile input', () => {
       // ASCII in UTF-16 is valid UTF-8 too (each character then a NUL): read as UTF-8, its number was never checked.
       const inexact = await send(Buffer.from('{"businessName": 1.0000000000000001}', 'utf16le'), 'application/json; charset=utf-16le');
       expect(inexact.body.invalidParams).toEqual([{ name: 'body', reason: 'must be UTF-8, not utf-16le' }]);
-      expect((await send(Buffer.from(text, 'utf8'), 'application/json; charset=utf-8')).status).toBe(201);
+      expect((await send(Buffer.from(text, 'utf8'), 'application/json; charset=UTF-8')).status).toBe(201);
     } finally {
       server.close();
     }

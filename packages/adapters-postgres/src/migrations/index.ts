@@ -90,8 +90,8 @@ const MIGRATION_ATTEMPTS = 5;
  * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
  * is freed (knex runs the pending migrations in one transaction: a half-done run was rolled back). A run that lost a
  * lock to running writers is run again (LOST_TO_WRITERS): with the service's 10 s lock_timeout, a start may wait
- * about a minute at worst, and writers queued behind its lock requests wait with it. Embedded PostgreSQL belongs to one process, which has
- * nobody to wait for.
+ * about a minute at worst, and writers queued behind its lock requests wait with it. Embedded PostgreSQL belongs to
+ * one process, which has nobody to wait for.
  */
 export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {
   if (options.embedded) {

@@ -78,8 +78,10 @@ export const toReceivableRow = (r: NewReceivable & Partial<Pick<ReceivableSnapsh
   version: r.version ?? 1,
 });
 
+/** The domain's positive types (those that add, and expire) as a SQL list of literals. */
+export const POSITIVE_TYPES_SQL = POSITIVE_TYPES.map((type) => `'${type}'`).join(', ');
+
 /** SQL for a receivable's amount signed by its type (positive types add, the rest subtract), as the domain says. */
 export function signedAmountSql(table: string): string {
-  const positive = POSITIVE_TYPES.map((t) => `'${t}'`).join(', ');
-  return `CASE WHEN ${table}.receivable_type IN (${positive}) THEN ${table}.amount_minor ELSE -${table}.amount_minor END`;
+  return `CASE WHEN ${table}.receivable_type IN (${POSITIVE_TYPES_SQL}) THEN ${table}.amount_minor ELSE -${table}.amount_minor END`;
 }

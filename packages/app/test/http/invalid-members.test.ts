@@ -52,6 +52,43 @@ describe('invalid members', () => {
     });
   });
 
+  describe('a name', () => {
+    const client = (businessName: string, n: number) => ({ businessName, taxId: validTaxId('30', 41000000 + n * 10), documentType: 'CUIT' });
+    const associate = (names: Record<string, string>, n: number) => ({
+      type: 'DRIVER',
+      name: 'Rosa',
+      lastName: 'Díaz',
+      taxId: validTaxId('27', 41000000 + n * 10),
+      documentNumber: String(41000000 + n * 10),
+      email: 'r@d.example',
+      phone: '+5491100000000',
+      ...names,
+    });
+
+    it('of spaces alone is refused, naming the member, and nothing is stored', async () => {
+      const blankClient = await call('post', '/v1/clients', { body: client(' \t ', 1) });
+      expect(blankClient.status).toBe(400);
+      expect(blankClient.body.invalidParams).toEqual([{ name: 'businessName', reason: 'must not be blank' }]);
+      const blankAssociate = await call('post', '/v1/associates', { body: associate({ lastName: '   ' }, 2) });
+      expect(blankAssociate.status).toBe(400);
+      expect(blankAssociate.body.invalidParams).toEqual([{ name: 'lastName', reason: 'must not be blank' }]);
+      const blankContact = await call('post', '/v1/contacts', { body: { name: ' ', taxId: validTaxId('30', 41000030), alias: 'blank.name' } });
+      expect(blankContact.body.invalidParams).toEqual([{ name: 'name', reason: 'must not be blank' }]);
+      const listed = await call('get', `/v1/clients?taxId=${validTaxId('30', 41000010)}`);
+      expect(listed.body).toEqual([]);
+    });
+
+    it('is stored without the spaces around it, on creation and on replacement', async () => {
+      const created = await call('post', '/v1/clients', { body: client('  Kiosco Sur SA ', 4) });
+      expect(created.body.businessName).toBe('Kiosco Sur SA');
+      const registered = await call('post', '/v1/associates', { body: associate({ type: ' DRIVER', name: 'Rosa ' }, 5) });
+      expect(registered.body).toMatchObject({ type: 'DRIVER', name: 'Rosa' });
+      const replaced = await call('put', `/v1/associates/${registered.body.id}`, { body: associate({ name: '  ' }, 5) });
+      expect(replaced.body.invalidParams).toEqual([{ name: 'name', reason: 'must not be blank' }]);
+      expect((await call('get', `/v1/associates/${registered.body.id}`)).body.name).toBe('Rosa');
+    });
+  });
+
   it('reports a JSON null body as not a JSON object rather than as invalid JSON', async () => {
     const res = await ctx.api.call('post', '/v1/clients', { token: ctx.token, headers: { 'Content-Type': 'application/json' }, body: 'null' });
     expect(res.status).toBe(400);

@@ -1,5 +1,6 @@
 import { DomainError, ValidationError } from '../shared/domain-error';
 import { parseTaxId } from '../shared/tax-id';
+import { trimmedName } from '../shared/names';
 
 export type AssociateStatus =
   /** Can register receivables, own accounts and settle routes. */
@@ -47,8 +48,7 @@ export class Associate {
 
   static register(customerId: number, details: AssociateDetails, now: Date): NewAssociate {
     return {
-      ...details,
-      taxId: parseTaxId(details.taxId),
+      ...normalized(details),
       customerId,
       status: 'ACTIVE',
       creationDate: now,
@@ -79,12 +79,12 @@ export class Associate {
   }
 
   replaceDetails(details: AssociateDetails, now: Date): Associate {
-    const taxId = parseTaxId(details.taxId);
-    if (taxId !== this.state.taxId) throw ValidationError.of('taxId', 'cannot change after creation');
+    const next = normalized(details);
+    if (next.taxId !== this.state.taxId) throw ValidationError.of('taxId', 'cannot change after creation');
     if (details.parentAssociateId === this.state.id) {
       throw ValidationError.of('parentAssociateId', 'an associate cannot be its own parent');
     }
-    return this.move('update', { ...details, taxId }, now);
+    return this.move('update', next, now);
   }
 
   disable(now: Date): Associate {
@@ -115,4 +115,14 @@ export class Associate {
       version: this.state.version + 1,
     });
   }
+}
+
+function normalized(details: AssociateDetails): AssociateDetails {
+  return {
+    ...details,
+    type: trimmedName(details.type, 'type'),
+    name: trimmedName(details.name, 'name'),
+    lastName: trimmedName(details.lastName, 'lastName'),
+    taxId: parseTaxId(details.taxId),
+  };
 }

@@ -1,5 +1,6 @@
 import { DomainError, ValidationError } from '../shared/domain-error';
 import { assertDocumentTypeFits, parseTaxId, type DocumentType } from '../shared/tax-id';
+import { trimmedName } from '../shared/names';
 
 /** What an integrator states about an end client; identity is (documentType, taxId, branchExternalCode). */
 export interface ClientDetails {
@@ -73,5 +74,5 @@ function normalizeDetails(details: ClientDetails): ClientDetails {
   if (!hasBranch && branchInfo.some((v) => v !== null)) {
     throw new DomainError('incomplete-branch', 'branchDescription and branchReferenceAddress need a branchExternalCode');
   }
-  return { ...details, taxId };
+  return { ...details, businessName: trimmedName(details.businessName, 'businessName'), taxId };
 }

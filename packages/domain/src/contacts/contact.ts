@@ -1,6 +1,7 @@
-import { DomainError, ValidationError } from '../shared/domain-error';
+import { DomainError } from '../shared/domain-error';
 import { parseCbuCvu } from '../shared/bank-account-number';
 import { parseTaxId } from '../shared/tax-id';
+import { trimmedName } from '../shared/names';
 
 /** Where a recipient's money goes, once resolved: the account, the alias it was given by (if any), who keeps it. */
 export interface ContactDestination {
@@ -68,7 +69,11 @@ export class Contact {
 }
 
 function normalized(details: ContactDetails, destination: ContactDestination): ContactDetails & ContactDestination {
-  const name = details.name.trim();
-  if (!name) throw ValidationError.of('name', 'must not be empty');
-  return { name, taxId: parseTaxId(details.taxId), cbuCvu: parseCbuCvu(destination.cbuCvu), alias: destination.alias, entity: destination.entity };
+  return {
+    name: trimmedName(details.name, 'name'),
+    taxId: parseTaxId(details.taxId),
+    cbuCvu: parseCbuCvu(destination.cbuCvu),
+    alias: destination.alias,
+    entity: destination.entity,
+  };
 }

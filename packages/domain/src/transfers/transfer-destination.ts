@@ -1,6 +1,7 @@
 import { DomainError, ValidationError } from '../shared/domain-error';
 import { isValidAlias, isValidCbuCvu } from '../shared/bank-account-number';
 import { parseTaxId } from '../shared/tax-id';
+import { trimmedName } from '../shared/names';
 import type { CounterParty } from '../ledger/movement';
 
 export const TRANSFER_TYPES = [
@@ -49,8 +50,7 @@ export function outgoingDestination(input: DestinationInput): TransferDestinatio
     throw ValidationError.of('destination.alias', "must be 6 to 20 letters, digits, '.' or '-'");
   }
   if (!given(input.counterParty)) throw ValidationError.of('destination.counterParty', 'an OUTGOING_TRANSFER needs counterParty {name, taxId}');
-  const name = input.counterParty.name.trim();
-  if (name === '') throw ValidationError.of('destination.counterParty.name', 'must not be empty');
+  const name = trimmedName(input.counterParty.name, 'destination.counterParty.name');
   return {
     cbuCvu: input.cbuCvu ?? null,
     alias: input.alias ?? null,

@@ -1,5 +1,6 @@
 import { DomainError, ValidationError } from '../../shared/domain-error';
 import type { Clock } from '../../shared/clock';
+import { trimmedName } from '../../shared/names';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
@@ -29,8 +30,8 @@ export class CreateCustomer {
   ) {}
 
   async execute(input: CreateCustomerInput): Promise<CreatedCustomer> {
-    const name = input.name?.trim();
-    if (!name) throw ValidationError.of('name', 'is required');
+    if (input.name === undefined) throw ValidationError.of('name', 'is required');
+    const name = trimmedName(input.name, 'name');
     const clientId = this.generator.clientId();
     const clientSecret = this.generator.clientSecret();
     const secretHash = await this.hasher.hash(clientSecret);

@@ -1,5 +1,6 @@
 import { insertBaseline } from './baselines';
 import { serverCpuReader, withCpuCost } from './cpu';
+import { halfLoadCreations, halfLoadRow, type HalfLoad } from './latency-scenario';
 import type { Row } from './report';
 import { createReceivables, type ScenarioRun } from './scenarios';
 import { startService } from './service-process';
@@ -22,8 +23,8 @@ const SERVICE_TARGET_US = 1_000;
 const databaseUs = (m: Measurement) => m.cpuPerRequestUs?.database ?? Number.NaN;
 
 /**
- * BENCH_ONLY=create: the creation row alone, quicker to repeat than the whole bench, with baseline (a) before and
- * after it (the faster kept), PostgreSQL's CPU counted for the bench's server only (not every PostgreSQL process
+ * BENCH_ONLY=create: the creation row alone, quicker to repeat than the whole bench, with its half-load row and
+ * baseline (a) before and after it (the faster kept), PostgreSQL's CPU counted for the bench's server only (not every PostgreSQL process
  * on a shared machine), and, when pg_stat_statements is loaded, what each statement cost per creation; then the
  * receivables' index scans.
  */
@@ -42,6 +43,7 @@ export async function creationRows(
   const before = await baseline();
   const runs: Array<{ workers: number; result: Measurement }> = [];
   let perStatement: string | undefined;
+  let halfLoad: HalfLoad | undefined;
   let seeded: Awaited<ReturnType<typeof seed>> | undefined;
   try {
     for (const workers of settings.workers) {
@@ -62,6 +64,8 @@ export async function creationRows(
         );
         if (perStatement === undefined && statements) perStatement = statementTable(await statements.read(result.count));
         runs.push({ workers, result });
+        // As the full run does: at half the rate just reached, on the service as deployed here.
+        halfLoad ??= await halfLoadCreations(service, run, result);
       } finally {
         await service.stop();
       }
@@ -93,6 +97,7 @@ export async function creationRows(
       note: `database CPU ${dbRatio.toFixed(2)}x baseline (a)'s per request`,
     });
   }
+  if (halfLoad) rows.splice(2, 0, halfLoadRow(`postgres, ${settings.workers[0]} proc`, halfLoad));
   const indexes = (await indexScans(url, 'receivables')).map((i) => `${i.index}: ${i.scans} scans, ${i.sizeMiB.toFixed(1)} MiB`).join('\n');
   return { rows, perStatement, indexes };
 }

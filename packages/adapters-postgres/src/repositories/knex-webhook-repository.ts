@@ -125,6 +125,12 @@ export class KnexWebhookRepository implements WebhookRepository {
     await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0 });
   }
 
+  async activeAmong(ids: readonly number[]): Promise<number[]> {
+    // FOR SHARE: an activation (FOR UPDATE) waits for this transaction, or is read here as it committed.
+    const rows = await this.trx('webhooks').whereIn('id', ids).orderBy('id').forShare().select<Array<{ id: string; status: string }>>('id', 'status');
+    return rows.filter((row) => row.status === 'ACTIVE').map((row) => Number(row.id));
+  }
+
   async ofCustomers(customerIds: readonly number[]): Promise<Webhook[]> {
     const rows = await this.trx('webhooks').whereIn('customer_id', customerIds).select<WebhookRow[]>('*');
     return rows.map(toWebhook);

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 
-/** Resolves once `count` sessions queue behind `holder`: waiting for it, or for a session that waits for it. */
-export async function queuedBehind(knex: Knex, holder: number, count: number): Promise<void> {
-  for (;;) {
+/**
+ * Resolves once `count` sessions queue behind `holder`: waiting for it, or for a session that waits for it; or
+ * once `stop` is aborted, for a test that races the queue against something that may never join it.
+ */
+export async function queuedBehind(knex: Knex, holder: number, count: number, stop?: AbortSignal): Promise<void> {
+  while (!stop?.aborted) {
     const { rows } = await knex.raw<{ rows: { pid: number; blockers: number[] }[] }>(
       "SELECT pid, pg_blocking_pids(pid) AS blockers FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
     );

@@ -23,6 +23,14 @@ export interface WebhookRepository {
    * several webhooks take shared rows in one order and never deadlock; the ones gone are passed over.
    */
   lockForRecording(ids: readonly number[]): Promise<void>;
+  /**
+   * Of these webhooks, the ones ACTIVE now, their rows locked (shared, in id order) until the transaction ends; the
+   * ones gone are passed over. Asked before holding attempts for webhooks read without a lock as PAUSED or FAILED:
+   * an activation releases the held attempts it sees, so one committing between that read and this transaction's
+   * end would leave these held on an ACTIVE webhook, never sent. Locked, an activation either committed first and is
+   * seen ACTIVE here, or waits for this transaction and then sees what it held.
+   */
+  activeAmong(ids: readonly number[]): Promise<number[]>;
   /** Ends the run of consecutive failures (an activation starts afresh). */
   resetFailures(id: number): Promise<void>;
   /** The webhooks of these customers, whatever their status: the dispatcher matches events against them. */

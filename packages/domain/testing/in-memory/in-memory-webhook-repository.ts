@@ -69,6 +69,11 @@ export class InMemoryWebhookRepository implements WebhookRepository {
   /** Transactions run one at a time here: nothing to order. */
   async lockForRecording(): Promise<void> {}
 
+  /** Transactions run one at a time here: the status read is the status at commit. */
+  async activeAmong(ids: readonly number[]): Promise<number[]> {
+    return ids.filter((id) => this.ref.tables.webhooks.get(id)?.status === 'ACTIVE');
+  }
+
   async resetFailures(id: number): Promise<void> {
     this.ref.tables.webhookFailures.delete(id);
   }

@@ -66,12 +66,12 @@ export class DeliverWebhooks {
       const active = [...webhooks.values()].filter((w) => w.status === 'ACTIVE');
       const secrets = new Map(active.map((w) => [w.id, w.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed))]));
       const toSend: DeliveryToSend[] = [];
-      const held: number[] = [];
+      const held: ClaimedDelivery[] = [];
       for (const delivery of claimed) {
         const webhook = webhooks.get(delivery.webhookId);
         if (!webhook) continue; // Deleted in between: its attempts went with it.
         if (webhook.status !== 'ACTIVE') {
-          held.push(delivery.id);
+          held.push(delivery);
           continue;
         }
         toSend.push({
@@ -80,9 +80,21 @@ export class DeliverWebhooks {
           leasedUntil,
         });
       }
-      if (held.length > 0) await tx.webhookDeliveries.hold(held);
+      if (held.length > 0) await this.hold(tx, held, leasedUntil, now);
       return toSend;
     });
+  }
+
+  /**
+   * Holds claimed attempts of webhooks read as PAUSED or FAILED, once checked again under a lock: those whose webhook
+   * an activation brought back meanwhile are given back due now instead, for the next claim to send.
+   */
+  private async hold(tx: Scope, claimed: readonly ClaimedDelivery[], leasedUntil: Date, now: Date): Promise<void> {
+    const activated = new Set(await tx.webhooks.activeAmong([...new Set(claimed.map((d) => d.webhookId))]));
+    const [due, held] = [claimed.filter((d) => activated.has(d.webhookId)), claimed.filter((d) => !activated.has(d.webhookId))];
+    const leases = due.map((d) => ({ id: d.id, claimedUntil: leasedUntil }));
+    if (held.length > 0) await tx.webhookDeliveries.hold(held.map((d) => d.id));
+    if (leases.length > 0) await tx.webhookDeliveries.unclaim(leases, now);
   }
 
   /**

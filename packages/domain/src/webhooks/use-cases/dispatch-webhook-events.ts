@@ -11,8 +11,9 @@ type Scope = Pick<TransactionScope, 'eventFeed' | 'webhooks' | 'webhookDeliverie
  * The dispatcher: turns each committed event into the first attempt of one delivery per webhook of its customer
  * subscribed to its type, in the transaction that claims the event (so an event stops being pending exactly when
  * its deliveries exist). An ACTIVE webhook's attempt is due now; a PAUSED or FAILED webhook's is held for an
- * activation (CONTRACT: "delivers what it holds"), until WEBHOOK_RETENTION_HOURS expire it. Events of a customer
- * with no webhook leave nothing behind. The number of events handled.
+ * activation (CONTRACT: "delivers what it holds"), until WEBHOOK_RETENTION_HOURS expire it; the webhooks it holds
+ * for are checked again under a lock (`activeAmong`), so an activation racing the dispatch cannot miss them. Events
+ * of a customer with no webhook leave nothing behind. The number of events handled.
  */
 export class DispatchWebhookEvents {
   constructor(
@@ -39,6 +40,11 @@ export class DispatchWebhookEvents {
         deliveries.push({ webhookId: id, customerId, eventId: event.id, eventType: event.type, attempt: 1, payload, createdAt: now, nextAttemptAt });
       }
     }
-    if (deliveries.length > 0) await tx.webhookDeliveries.schedule(deliveries);
+    if (deliveries.length === 0) return;
+    const held = [...new Set(deliveries.filter((d) => d.nextAttemptAt === null).map((d) => d.webhookId))];
+    const activated = new Set(held.length > 0 ? await tx.webhooks.activeAmong(held) : []);
+    await tx.webhookDeliveries.schedule(
+      activated.size > 0 ? deliveries.map((d) => (activated.has(d.webhookId) ? { ...d, nextAttemptAt: now } : d)) : deliveries,
+    );
   }
 }

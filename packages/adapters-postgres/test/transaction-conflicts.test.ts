@@ -60,3 +60,32 @@ describe(`transaction conflicts (${process.env.RCS_TEST_STORAGE})`, () => {
     });
   }
 });
+
+/**
+ * A transaction that waits longer than lock_timeout for a row another holds (a long batch of the expiry job, say)
+ * is undone by PostgreSQL: that too is a conflict to retry (409), not a fault of the service (500).
+ */
+describe(`lock timeouts (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let id: number;
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 2, lockTimeoutMs: 200 });
+    uow = new KnexUnitOfWork(db.knex);
+    id = (await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'timeout A', creationDate: T0 }))).customer.id;
+  });
+  afterAll(async () => db.close());
+
+  itOnRealServer('a wait for a lock needs two connections; PGlite has one')('reports a wait past lock_timeout as a TransactionConflictError', async () => {
+    const holder = await db.knex.transaction();
+    try {
+      await holder('customers').where({ id }).forUpdate();
+      const waiting = uow.begin((bound) => bound.executor()('customers').where({ id }).update({ name: 'timeout B' }));
+      await expect(waiting).rejects.toBeInstanceOf(TransactionConflictError);
+    } finally {
+      await holder.rollback();
+    }
+    expect((await db.knex('customers').where({ id }).first('name')).name).toBe('timeout A');
+  });
+});

@@ -128,6 +128,24 @@ export class KnexReceivableRepository implements ReceivableRepository {
     if (changed !== 1) throw new ConcurrentModificationError('receivable', next.id);
   }
 
+  async updateMany(receivables: readonly Receivable[]): Promise<void> {
+    if (receivables.length === 0) return;
+    const snapshots = receivables.map((r) => r.toSnapshot());
+    // Each row as JSON, read back as receivables rows: one statement, its count trigger run once (in scope order).
+    const rows = snapshots.map((s) => ({ id: s.id, ...toReceivableRow(s), invoice_data: s.invoiceData }));
+    const columns = Object.keys(rows[0]).filter((column) => column !== 'id' && column !== 'legal_number');
+    const { rows: updated } = await this.trx.raw<{ rows: Array<{ id: string }> }>(
+      `UPDATE receivables r SET ${columns.map((column) => `${column} = v.${column}`).join(', ')}
+       FROM json_populate_recordset(NULL::receivables, ?::json) v
+       WHERE r.id = v.id AND r.version = v.version - 1 AND r.legal_number IS NOT DISTINCT FROM v.legal_number
+       RETURNING r.id`,
+      [JSON.stringify(rows)],
+    );
+    const changed = new Set(updated.map((row) => Number(row.id)));
+    const stale = snapshots.find((s) => !changed.has(s.id));
+    if (stale) throw new ConcurrentModificationError('receivable', stale.id);
+  }
+
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     // Customer by customer, each one's queue in due order from migration 026's index, so a batch reads what it takes
     // (and one probe per customer with nothing due), never the settled history or the children that never expire.

@@ -7,8 +7,11 @@ export function pgCode(error: unknown): string | undefined {
 
 export const PG_UNIQUE_VIOLATION = '23505';
 
-/** PostgreSQL undid the transaction to break a deadlock (40P01), or could not serialize it (40001). */
-export const isTransactionConflict = (error: unknown) => pgCode(error) === '40P01' || pgCode(error) === '40001';
+/**
+ * PostgreSQL undid the transaction to break a deadlock (40P01), could not serialize it (40001), or gave up waiting
+ * for a row another transaction held longer than lock_timeout (55P03): each is the caller's to retry.
+ */
+export const isTransactionConflict = (error: unknown) => ['40P01', '40001', PG_LOCK_NOT_AVAILABLE].includes(pgCode(error) ?? '');
 
 /** A prepared statement whose result columns changed under it (a migration added or dropped one). */
 export const isStalePreparedStatement = (error: unknown) =>

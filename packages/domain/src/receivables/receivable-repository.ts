@@ -41,6 +41,12 @@ export interface ReceivableRepository {
   /** Version-checked save; duplicated-legal-number on a clash. */
   update(receivable: Receivable): Promise<void>;
   /**
+   * Version-checked saves of several, all or none (concurrent-modification): for a batch of changes, whose rows
+   * storage may write in one statement, so what it keeps per row (the list counts) is written once, in one order.
+   * Only for changes that keep each legal number (`update` checks a new one): one that differs is not saved either.
+   */
+  updateMany(receivables: readonly Receivable[]): Promise<void>;
+  /**
    * PENDING receivables of positive types due before `today`, up to `limit`, locked for expiring: only
    * `customerId`'s when given (the sandbox helper), every customer's without (the daily job).
    */

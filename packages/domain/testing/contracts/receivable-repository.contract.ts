@@ -78,6 +78,27 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       });
     });
 
+    it('saves several at once, every field, and none of them when one is stale or its legal number changed', async () => {
+      const base = await setUp();
+      const invoiceData = { version: '1', pointOfSale: '0002', rawDocumentType: '01', authCodeType: 'CAE', authCode: '9' };
+      const [a, b] = await ctx.h.uow.run(async (tx) => [
+        await tx.receivables.insert(aDraft(base, { dueDate: '2026-03-01', legalNumber: `M-A-${serial}`, invoiceData })),
+        await tx.receivables.insert(aDraft(base, { dueDate: '2026-03-02' })),
+      ]);
+      const [expired, edited] = [a.expire(at(1)), b.edit({ description: 'edited', amountMinor: 12_345n }, at(1))];
+      await ctx.h.uow.run((tx) => tx.receivables.updateMany([expired, edited]));
+      expect((await ctx.h.receivableQueries.get(a.id))?.toSnapshot()).toEqual(expired.toSnapshot());
+      expect((await ctx.h.receivableQueries.get(b.id))?.toSnapshot()).toEqual(edited.toSnapshot());
+
+      const stale = a.edit({ description: 'stale' }, at(2));
+      const fresh = edited.edit({ description: 'fresh' }, at(2));
+      await expect(ctx.h.uow.run((tx) => tx.receivables.updateMany([fresh, stale]))).rejects.toMatchObject({ code: 'concurrent-modification' });
+      const renumbered = expired.edit({ legalNumber: `M-B-${serial}` }, at(2));
+      await expect(ctx.h.uow.run((tx) => tx.receivables.updateMany([fresh, renumbered]))).rejects.toMatchObject({ code: 'concurrent-modification' });
+      expect((await ctx.h.receivableQueries.get(b.id))?.toSnapshot()).toEqual(edited.toSnapshot());
+      expect((await ctx.h.receivableQueries.get(a.id))?.toSnapshot()).toEqual(expired.toSnapshot());
+    });
+
     it('finds active children, and the expiry queue of PENDING positive receivables past due', async () => {
       const base = await setUp();
       const [parent, due, notYet] = await ctx.h.uow.run(async (tx) => [

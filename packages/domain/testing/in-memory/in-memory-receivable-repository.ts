@@ -72,6 +72,14 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
     saveVersioned(this.ref.tables.receivables, next, () => new ConcurrentModificationError('receivable', next.id));
   }
 
+  async updateMany(receivables: readonly Receivable[]): Promise<void> {
+    for (const receivable of receivables) {
+      const next = receivable.toSnapshot();
+      if (this.ref.tables.receivables.get(next.id)?.legalNumber !== next.legalNumber) throw new ConcurrentModificationError('receivable', next.id);
+      await this.update(receivable);
+    }
+  }
+
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     return [...this.ref.tables.receivables.values()]
       .filter(

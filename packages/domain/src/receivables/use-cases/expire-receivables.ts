@@ -3,7 +3,6 @@ import { drain } from '../../shared/drain';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { calendarDay } from '../calendar-day';
-import { store } from './change-receivable-status';
 
 interface ExpireReceivablesInput {
   /** Only this customer's receivables (the sandbox helper); every customer's when absent (the daily job). */
@@ -24,9 +23,14 @@ export class ExpireReceivables {
     const { customerId, day = calendarDay(this.clock.now()), batchSize = 500 } = input;
     return drain(batchSize, () =>
       this.uow.run(async (tx) => {
-        const due = await tx.receivables.dueForExpiry(day, batchSize, customerId);
-        for (const receivable of due) await store(tx, receivable.expire(this.clock.now()));
-        return due.length;
+        const now = this.clock.now();
+        const expired = (await tx.receivables.dueForExpiry(day, batchSize, customerId)).map((receivable) => receivable.expire(now));
+        // One write for the batch: its rows, already locked by the pick, and their counts in one order, as a single
+        // change takes them; row by row, a batch took an account's counts after the customer's and deadlocked
+        // requests, and held every count it had touched for as long as the batch took.
+        await tx.receivables.updateMany(expired);
+        await tx.outbox.record(expired.flatMap((receivable) => receivable.events));
+        return expired.length;
       }),
     );
   }

@@ -1,20 +1,6 @@
 import { validTaxId } from '@rcs/domain/testing';
 import { itRacing, useTestApi } from '../support/test-api';
-
-let serial = 0;
-const anAssociate = (overrides: Record<string, unknown> = {}) => {
-  serial += 1;
-  return {
-    type: 'DRIVER',
-    name: 'Juan',
-    lastName: 'Pérez',
-    taxId: validTaxId('20', 30000000 + serial * 10),
-    documentNumber: String(30000000 + serial * 10),
-    email: 'juan@example.com',
-    phone: '+5491155550000',
-    ...overrides,
-  };
-};
+import { anAssociateBody as anAssociate } from '../support/fixtures';
 
 describe('associates', () => {
   const ctx = useTestApi();

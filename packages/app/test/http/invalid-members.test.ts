@@ -1,6 +1,6 @@
 import { validTaxId } from '@rcs/domain/testing';
 import { useTestApi, type CallOptions } from '../support/test-api';
-import { activeAccount, key } from '../support/fixtures';
+import { activeAccount, anAssociateBody, key } from '../support/fixtures';
 
 /** What a 400 validation's invalidParams say of a member that is missing, of the wrong type, or a body that is not an object. */
 describe('invalid members', () => {
@@ -54,22 +54,12 @@ describe('invalid members', () => {
 
   describe('a name', () => {
     const client = (businessName: string, n: number) => ({ businessName, taxId: validTaxId('30', 41000000 + n * 10), documentType: 'CUIT' });
-    const associate = (names: Record<string, string>, n: number) => ({
-      type: 'DRIVER',
-      name: 'Rosa',
-      lastName: 'Díaz',
-      taxId: validTaxId('27', 41000000 + n * 10),
-      documentNumber: String(41000000 + n * 10),
-      email: 'r@d.example',
-      phone: '+5491100000000',
-      ...names,
-    });
 
     it('of spaces alone is refused, naming the member, and nothing is stored', async () => {
       const blankClient = await call('post', '/v1/clients', { body: client(' \t ', 1) });
       expect(blankClient.status).toBe(400);
       expect(blankClient.body.invalidParams).toEqual([{ name: 'businessName', reason: 'must not be blank' }]);
-      const blankAssociate = await call('post', '/v1/associates', { body: associate({ lastName: '   ' }, 2) });
+      const blankAssociate = await call('post', '/v1/associates', { body: anAssociateBody({ lastName: '   ' }) });
       expect(blankAssociate.status).toBe(400);
       expect(blankAssociate.body.invalidParams).toEqual([{ name: 'lastName', reason: 'must not be blank' }]);
       const blankContact = await call('post', '/v1/contacts', { body: { name: ' ', taxId: validTaxId('30', 41000030), alias: 'blank.name' } });
@@ -81,9 +71,10 @@ describe('invalid members', () => {
     it('is stored without the spaces around it, on creation and on replacement', async () => {
       const created = await call('post', '/v1/clients', { body: client('  Kiosco Sur SA ', 4) });
       expect(created.body.businessName).toBe('Kiosco Sur SA');
-      const registered = await call('post', '/v1/associates', { body: associate({ type: ' DRIVER', name: 'Rosa ' }, 5) });
+      const body = anAssociateBody({ type: ' DRIVER', name: 'Rosa ' });
+      const registered = await call('post', '/v1/associates', { body });
       expect(registered.body).toMatchObject({ type: 'DRIVER', name: 'Rosa' });
-      const replaced = await call('put', `/v1/associates/${registered.body.id}`, { body: associate({ name: '  ' }, 5) });
+      const replaced = await call('put', `/v1/associates/${registered.body.id}`, { body: { ...body, name: '  ' } });
       expect(replaced.body.invalidParams).toEqual([{ name: 'name', reason: 'must not be blank' }]);
       expect((await call('get', `/v1/associates/${registered.body.id}`)).body.name).toBe('Rosa');
     });

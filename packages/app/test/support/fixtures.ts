@@ -7,6 +7,21 @@ let keys = 0;
 /** A unique Idempotency-Key header. */
 export const key = (prefix = 'k') => ({ 'Idempotency-Key': `${prefix}-${process.pid}-${++keys}` });
 
+/** A body for POST or PUT /v1/associates, its tax id and document number not used before in this test file. */
+export function anAssociateBody(overrides: Record<string, unknown> = {}) {
+  serial += 1;
+  return {
+    type: 'DRIVER',
+    name: 'Rosa',
+    lastName: `Díaz${serial}`,
+    taxId: validTaxId('27', 40000000 + serial * 10),
+    documentNumber: String(40000000 + serial * 10),
+    email: 'r@d.example',
+    phone: '+5491100000000',
+    ...overrides,
+  };
+}
+
 /** A client and an associate of the caller's customer, made through the API. */
 export async function parties(api: TestApi, token: string, holder = 'Kiosco') {
   serial += 1;
@@ -21,18 +36,7 @@ export async function parties(api: TestApi, token: string, holder = 'Kiosco') {
       branchReferenceAddress: 'Calle 1',
     },
   });
-  const associate = await api.call('post', '/v1/associates', {
-    token,
-    body: {
-      type: 'DRIVER',
-      name: 'Rosa',
-      lastName: `Díaz${serial}`,
-      taxId: validTaxId('27', 40000000 + serial * 10),
-      documentNumber: String(40000000 + serial * 10),
-      email: 'r@d.example',
-      phone: '+5491100000000',
-    },
-  });
+  const associate = await api.call('post', '/v1/associates', { token, body: anAssociateBody() });
   return { client: client.body, associate: associate.body };
 }
 

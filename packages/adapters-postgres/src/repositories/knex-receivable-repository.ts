@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  assertDistinct,
   ConcurrentModificationError,
   duplicatedLegalNumber,
   Receivable,
@@ -129,6 +130,7 @@ export class KnexReceivableRepository implements ReceivableRepository {
   }
 
   async updateMany(receivables: readonly Receivable[]): Promise<void> {
+    assertDistinct(receivables);
     if (receivables.length === 0) return;
     const snapshots = receivables.map((r) => r.toSnapshot());
     // Each row as JSON, read back as receivables rows: one statement, its count trigger run once (in scope order).

@@ -125,10 +125,11 @@ export class KnexWebhookRepository implements WebhookRepository {
     await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0 });
   }
 
-  async activeAmong(ids: readonly number[]): Promise<number[]> {
+  async lockedStatuses(ids: readonly number[], wait: boolean): Promise<Map<number, WebhookStatus>> {
     // FOR SHARE: an activation (FOR UPDATE) waits for this transaction, or is read here as it committed.
-    const rows = await this.trx('webhooks').whereIn('id', ids).orderBy('id').forShare().select<Array<{ id: string; status: string }>>('id', 'status');
-    return rows.filter((row) => row.status === 'ACTIVE').map((row) => Number(row.id));
+    const locking = this.trx('webhooks').whereIn('id', ids).orderBy('id').forShare();
+    const rows = await (wait ? locking : locking.skipLocked()).select<Array<{ id: string; status: WebhookStatus }>>('id', 'status');
+    return new Map(rows.map((row) => [Number(row.id), row.status]));
   }
 
   async ofCustomers(customerIds: readonly number[]): Promise<Webhook[]> {

@@ -1,6 +1,7 @@
 import { itRacing, useTestApi } from '../support/test-api';
 import { activeAccount, key } from '../support/fixtures';
 import { queuedBehind } from '../support/lock-queue';
+import { KnexUnitOfWork } from '@rcs/adapters-postgres';
 
 /**
  * An activation committing while the dispatcher or the delivery worker is holding attempts for the webhook it read
@@ -49,16 +50,15 @@ describe('webhook activation racing the dispatcher and the delivery worker', () 
       () => undefined,
     );
     await released;
-    // The activation's session: idle in its open transaction, its last statement the release of held attempts.
+    // The activation's session: the one holding this schema's webhooks table for its update.
     const holder = await db.knex.raw<{ rows: { pid: number }[] }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query ILIKE '%webhook_deliveries%' LIMIT 1",
+      "SELECT pid FROM pg_locks WHERE relation = 'webhooks'::regclass AND mode = 'RowExclusiveLock' AND granted AND pid <> pg_backend_pid()",
     );
+    expect(holder.rows).toHaveLength(1);
     const raced = racing();
-    // Without the lock, the racer finishes first; with it, it queues behind the activation. A session of another
-    // suite taken for the activation's costs a few seconds, not the test.
-    const stop = AbortSignal.timeout(3_000);
+    // Without the lock, the racer finishes first; with it, it queues behind the activation.
     const watching = new AbortController();
-    await Promise.race([raced, queuedBehind(db.knex, holder.rows[0].pid, 1, AbortSignal.any([stop, watching.signal]))]);
+    await Promise.race([raced, queuedBehind(db.knex, holder.rows[0].pid, 1, watching.signal)]);
     watching.abort();
     commit();
     await activation;
@@ -101,5 +101,38 @@ describe('webhook activation racing the dispatcher and the delivery worker', () 
     expect(Number(await heldOf(webhook.id))).toBe(0);
     const sent = (await claim()).filter((d) => d.delivery.webhookId === webhook.id);
     expect(sent).toHaveLength(1);
+  });
+
+  itRacing('a claim holding attempts does not wait for a webhook being activated, so neither is undone as a deadlock', async () => {
+    const webhook = (await call('post', '/v1/webhooks', { url: 'https://example.com/hooks', events: ['receivable.created'] })).body;
+    await newReceivable();
+    await ctx.api.app.webhooks.dispatch.execute();
+    await call('post', `/v1/webhooks/${webhook.id}/pauses`);
+    await newReceivable();
+    await ctx.api.app.webhooks.dispatch.execute(); // one attempt due (before the pause), one held
+    const { db } = ctx.api;
+    const uow = new KnexUnitOfWork(db.knex);
+    let claimed!: (pid: number) => void;
+    let resume!: () => void;
+    const claimant = new Promise<number>((resolve) => (claimed = resolve));
+    const gate = new Promise<void>((resolve) => (resume = resolve));
+    // The claim leases the due attempt (locking its webhook's next-due row), then checks the webhook, as the worker does.
+    const claim = uow.begin((bound) =>
+      bound.run(async (tx) => {
+        claimed((await bound.executor().raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+        const now = new Date();
+        await tx.webhookDeliveries.claimDue({ now, claimedUntil: new Date(now.getTime() + 30_000), limit: 100, perWebhook: 100, skipWebhooks: [], shares: [] });
+        await gate;
+        return tx.webhooks.lockedStatuses([webhook.id], false);
+      }),
+    );
+    const pid = await claimant;
+    // The activation locks the webhook, then queues behind the claim to release the held attempt.
+    const activation = call('post', `/v1/webhooks/${webhook.id}/activations`);
+    await queuedBehind(db.knex, pid, 1);
+    resume();
+    const [statuses, activated] = await Promise.all([claim, activation]);
+    expect(statuses.size).toBe(0);
+    expect(activated.status).toBe(200);
   });
 });

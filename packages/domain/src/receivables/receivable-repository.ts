@@ -7,6 +7,11 @@ import type { ReceivableType } from './receivable-type';
 export const duplicatedLegalNumber = (legalNumber: string | null) =>
   new DomainError('duplicated-legal-number', `legalNumber ${legalNumber} is already used by another receivable`);
 
+/** updateMany's precondition, the same for every storage: a receivable twice in one write is a caller's mistake. */
+export function assertDistinct(receivables: readonly Receivable[]): void {
+  if (new Set(receivables.map((r) => r.id)).size !== receivables.length) throw new Error('updateMany: a receivable given more than once');
+}
+
 export interface ReceivableRepository {
   /**
    * An id for a receivable about to be inserted (insert's `id`): asked for before the insert, it travels with the
@@ -44,6 +49,7 @@ export interface ReceivableRepository {
    * Version-checked saves of several, all or none (concurrent-modification): for a batch of changes, whose rows
    * storage may write in one statement, so what it keeps per row (the list counts) is written once, in one order.
    * Only for changes that keep each legal number (`update` checks a new one): one that differs is not saved either.
+   * Each receivable at most once.
    */
   updateMany(receivables: readonly Receivable[]): Promise<void>;
   /**

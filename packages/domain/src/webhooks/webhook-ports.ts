@@ -1,5 +1,5 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
-import type { DeliveryOutcome, NewWebhook, Webhook } from './webhook';
+import type { DeliveryOutcome, NewWebhook, Webhook, WebhookStatus } from './webhook';
 import type { ClaimedDelivery, DeliveryResult, DeliveryStatus, NewWebhookDelivery, ScheduledDelivery, WebhookDelivery } from './webhook-delivery';
 
 export interface WebhookRepository {
@@ -24,13 +24,14 @@ export interface WebhookRepository {
    */
   lockForRecording(ids: readonly number[]): Promise<void>;
   /**
-   * Of these webhooks, the ones ACTIVE now, their rows locked (shared, in id order) until the transaction ends; the
-   * ones gone are passed over. Asked before holding attempts for webhooks read without a lock as PAUSED or FAILED:
-   * an activation releases the held attempts it sees, so one committing between that read and this transaction's
-   * end would leave these held on an ACTIVE webhook, never sent. Locked, an activation either committed first and is
-   * seen ACTIVE here, or waits for this transaction and then sees what it held.
+   * These webhooks' statuses, their rows locked (shared, in id order) until the transaction ends; the ones gone are
+   * left out, and so, with `wait` false, are those another transaction is changing, not waited for. Asked before
+   * holding attempts for webhooks read without a lock as PAUSED or FAILED: an activation releases the held attempts
+   * it sees, so one committing between that read and this transaction's end would leave them held on an ACTIVE
+   * webhook, never sent. Locked, an activation either committed first and is read ACTIVE here, or waits for this
+   * transaction and then sees what it held.
    */
-  activeAmong(ids: readonly number[]): Promise<number[]>;
+  lockedStatuses(ids: readonly number[], wait: boolean): Promise<Map<number, WebhookStatus>>;
   /** Ends the run of consecutive failures (an activation starts afresh). */
   resetFailures(id: number): Promise<void>;
   /** The webhooks of these customers, whatever their status: the dispatcher matches events against them. */

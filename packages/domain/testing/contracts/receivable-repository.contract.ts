@@ -85,7 +85,7 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
         await tx.receivables.insert(aDraft(base, { dueDate: '2026-03-01', legalNumber: `M-A-${serial}`, invoiceData })),
         await tx.receivables.insert(aDraft(base, { dueDate: '2026-03-02' })),
       ]);
-      const [expired, edited] = [a.expire(at(1)), b.edit({ description: 'edited', amountMinor: 12_345n }, at(1))];
+      const [expired, edited] = [a.expire(at(1)), b.edit({ description: 'edited', amountMinor: MAX_AMOUNT_MINOR }, at(1))];
       await ctx.h.uow.run((tx) => tx.receivables.updateMany([expired, edited]));
       expect((await ctx.h.receivableQueries.get(a.id))?.toSnapshot()).toEqual(expired.toSnapshot());
       expect((await ctx.h.receivableQueries.get(b.id))?.toSnapshot()).toEqual(edited.toSnapshot());
@@ -97,6 +97,7 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       await expect(ctx.h.uow.run((tx) => tx.receivables.updateMany([fresh, renumbered]))).rejects.toMatchObject({ code: 'concurrent-modification' });
       expect((await ctx.h.receivableQueries.get(b.id))?.toSnapshot()).toEqual(edited.toSnapshot());
       expect((await ctx.h.receivableQueries.get(a.id))?.toSnapshot()).toEqual(expired.toSnapshot());
+      await expect(ctx.h.uow.run((tx) => tx.receivables.updateMany([fresh, fresh]))).rejects.toThrow('more than once');
     });
 
     it('finds active children, and the expiry queue of PENDING positive receivables past due', async () => {

@@ -47,13 +47,18 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       expect((await ctx.h.webhookQueries.get(webhook.id))?.status).toBe('PAUSED');
     });
 
-    it('answers which of some webhooks are ACTIVE, passing over the ones gone', async () => {
+    it("answers some webhooks' statuses, leaving out the ones gone", async () => {
       const customerId = await ctx.newCustomer();
       const [active, paused, gone] = [await register(customerId), await register(customerId), await register(customerId)];
       await ctx.h.uow.run((tx) => tx.webhooks.update(paused.pause(at(1))));
       await ctx.h.uow.run((tx) => tx.webhooks.delete(gone.id));
-      const answered = await ctx.h.uow.run((tx) => tx.webhooks.activeAmong([gone.id, paused.id, active.id]));
-      expect(answered).toEqual([active.id]);
+      for (const wait of [true, false]) {
+        const answered = await ctx.h.uow.run((tx) => tx.webhooks.lockedStatuses([gone.id, paused.id, active.id], wait));
+        expect([...answered]).toEqual([
+          [active.id, 'ACTIVE'],
+          [paused.id, 'PAUSED'],
+        ]);
+      }
     });
 
     it("lists a customer's webhooks newest first, and none of another's", async () => {

@@ -1,4 +1,5 @@
 import {
+  assertDistinct,
   ConcurrentModificationError,
   duplicatedLegalNumber,
   isPositive,
@@ -73,6 +74,7 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
   }
 
   async updateMany(receivables: readonly Receivable[]): Promise<void> {
+    assertDistinct(receivables);
     for (const receivable of receivables) {
       const next = receivable.toSnapshot();
       if (this.ref.tables.receivables.get(next.id)?.legalNumber !== next.legalNumber) throw new ConcurrentModificationError('receivable', next.id);

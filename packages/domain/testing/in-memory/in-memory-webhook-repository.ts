@@ -20,6 +20,7 @@ import {
   type WebhookListFilter,
   type WebhookQueries,
   type WebhookRepository,
+  type WebhookStatus,
 } from '../../src';
 import { nextId, saveVersioned, type StoredDelivery, type TablesRef, type TablesSource } from './in-memory-tables';
 import { matchesCommon, pageOf } from './in-memory-paging';
@@ -69,9 +70,15 @@ export class InMemoryWebhookRepository implements WebhookRepository {
   /** Transactions run one at a time here: nothing to order. */
   async lockForRecording(): Promise<void> {}
 
-  /** Transactions run one at a time here: the status read is the status at commit. */
-  async activeAmong(ids: readonly number[]): Promise<number[]> {
-    return ids.filter((id) => this.ref.tables.webhooks.get(id)?.status === 'ACTIVE');
+  /** Transactions run one at a time here: none is ever being changed by another, and a status read holds to the end. */
+  async lockedStatuses(ids: readonly number[]): Promise<Map<number, WebhookStatus>> {
+    const found = [...ids]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const webhook = this.ref.tables.webhooks.get(id);
+        return webhook ? [[id, webhook.status] as const] : [];
+      });
+    return new Map(found);
   }
 
   async resetFailures(id: number): Promise<void> {

@@ -30,7 +30,8 @@ export class CreateCustomer {
   ) {}
 
   async execute(input: CreateCustomerInput): Promise<CreatedCustomer> {
-    if (input.name === undefined) throw ValidationError.of('name', 'is required');
+    // An embedder's null as well as a name left out.
+    if (typeof input.name !== 'string') throw ValidationError.of('name', 'is required');
     const name = trimmedName(input.name, 'name');
     const clientId = this.generator.clientId();
     const clientSecret = this.generator.clientSecret();

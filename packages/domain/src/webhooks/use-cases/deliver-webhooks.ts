@@ -87,11 +87,14 @@ export class DeliverWebhooks {
 
   /**
    * Holds claimed attempts of webhooks read as PAUSED or FAILED, once checked again under a lock: those whose webhook
-   * an activation brought back meanwhile are given back due now instead, for the next claim to send.
+   * an activation brought back meanwhile, or is changing right now, are given back due instead, for the next claim,
+   * which reads their webhook afresh. Not waited for: the claim holds attempts and their next-due rows, which a
+   * webhook's changes (an activation, a recording, a deletion) take after the webhook's row.
    */
   private async hold(tx: Scope, claimed: readonly ClaimedDelivery[], leasedUntil: Date, now: Date): Promise<void> {
-    const activated = new Set(await tx.webhooks.activeAmong([...new Set(claimed.map((d) => d.webhookId))]));
-    const [due, held] = [claimed.filter((d) => activated.has(d.webhookId)), claimed.filter((d) => !activated.has(d.webhookId))];
+    const statuses = await tx.webhooks.lockedStatuses([...new Set(claimed.map((d) => d.webhookId))], false);
+    const stays = (d: ClaimedDelivery) => ![undefined, 'ACTIVE'].includes(statuses.get(d.webhookId));
+    const [due, held] = [claimed.filter((d) => !stays(d)), claimed.filter(stays)];
     const leases = due.map((d) => ({ id: d.id, claimedUntil: leasedUntil }));
     if (held.length > 0) await tx.webhookDeliveries.hold(held.map((d) => d.id));
     if (leases.length > 0) await tx.webhookDeliveries.unclaim(leases, now);

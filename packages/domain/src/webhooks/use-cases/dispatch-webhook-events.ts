@@ -4,6 +4,7 @@ import type { DispatchEvents } from '../../events/use-cases/dispatch-events';
 import type { StoredEvent } from '../../events/event-feed';
 import { eventEnvelope } from '../../events/event-envelope';
 import type { ScheduledDelivery } from '../webhook-delivery';
+import type { WebhookStatus } from '../webhook';
 
 type Scope = Pick<TransactionScope, 'eventFeed' | 'webhooks' | 'webhookDeliveries'>;
 
@@ -12,7 +13,7 @@ type Scope = Pick<TransactionScope, 'eventFeed' | 'webhooks' | 'webhookDeliverie
  * subscribed to its type, in the transaction that claims the event (so an event stops being pending exactly when
  * its deliveries exist). An ACTIVE webhook's attempt is due now; a PAUSED or FAILED webhook's is held for an
  * activation (CONTRACT: "delivers what it holds"), until WEBHOOK_RETENTION_HOURS expire it; the webhooks it holds
- * for are checked again under a lock (`activeAmong`), so an activation racing the dispatch cannot miss them. Events
+ * for are checked again under a lock (`lockedStatuses`), so an activation racing the dispatch cannot miss them. Events
  * of a customer with no webhook leave nothing behind. The number of events handled.
  */
 export class DispatchWebhookEvents {
@@ -42,9 +43,10 @@ export class DispatchWebhookEvents {
     }
     if (deliveries.length === 0) return;
     const held = [...new Set(deliveries.filter((d) => d.nextAttemptAt === null).map((d) => d.webhookId))];
-    const activated = new Set(held.length > 0 ? await tx.webhooks.activeAmong(held) : []);
+    // Waited for: this transaction holds nothing yet that a webhook's own changes take after its row.
+    const statuses = held.length > 0 ? await tx.webhooks.lockedStatuses(held, true) : new Map<number, WebhookStatus>();
     await tx.webhookDeliveries.schedule(
-      activated.size > 0 ? deliveries.map((d) => (activated.has(d.webhookId) ? { ...d, nextAttemptAt: now } : d)) : deliveries,
+      deliveries.map((d) => (d.nextAttemptAt === null && statuses.get(d.webhookId) === 'ACTIVE' ? { ...d, nextAttemptAt: now } : d)),
     );
   }
 }

@@ -26,7 +26,6 @@ import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
-import { execute } from './repositories/prepared';
 
 /** What a transaction's repositories are made from. */
 interface Connection {
@@ -125,21 +124,16 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
 
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.innermost();
-    // SQL on the transaction's own Knex object, not a Knex savepoint: Knex builds a whole client for each of those,
-    // which was most of what a creation's garbage collections found alive. Named by depth, as they nest.
-    const savepoint = `isolated_${this.opened.length}`;
-    await outer.writes.send(`savepoint_${savepoint}`, `SAVEPOINT ${savepoint}`, []);
-    const open = { trx: outer.trx, writes: outer.writes.nested() };
+    // Set up without a container, so that this code, not Knex, decides when the savepoint is released.
+    const savepoint = await outer.trx.transaction();
+    const open = { trx: savepoint, writes: await writesOf(savepoint) };
     this.opened.push(open);
     let result: T;
     try {
       result = await committing(open, work);
     } catch (error) {
       this.close(open);
-      // Should the rollback itself fail, the transaction is lost and fails at its end: the work's error says why.
-      await execute(outer.trx.client as Knex.Client, `rollback_to_${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`, [], await connectionOf(outer.trx)).catch(
-        () => undefined,
-      );
+      await savepoint.rollback(error);
       throw error;
     }
     this.close(open);
@@ -149,7 +143,8 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
       if (failed !== undefined) throw failed;
     });
     await outer.writes.track(ownWrites);
-    await outer.writes.send(`release_${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, []);
+    void savepoint.commit();
+    await outer.writes.track(savepoint.executionPromise);
     return result;
   }
 
@@ -201,11 +196,8 @@ async function committing<T>(open: Open, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** The connection a transaction runs on. */
-const connectionOf = (trx: Knex.Transaction): Promise<unknown> => (trx.client as Knex.Client).acquireConnection() as Promise<unknown>;
-
-/** The write queue of a transaction, on its connection; pipelined when the connection is. */
+/** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */
 async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
-  const connection = await connectionOf(trx);
+  const connection: unknown = await (trx.client as Knex.Client).acquireConnection();
   return new TransactionWrites(trx, connection, (connection as { pipeline?: boolean }).pipeline === true);
 }

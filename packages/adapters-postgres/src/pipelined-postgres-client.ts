@@ -20,6 +20,7 @@ interface KnexTransaction {
   readOnly?: boolean;
   txid: string;
   begin(connection: pg.Client): Promise<unknown>;
+  savepoint(connection: pg.Client): Promise<unknown>;
   query(connection: pg.Client, sql: string): Promise<unknown>;
 }
 
@@ -55,7 +56,7 @@ CoalescingClient.prototype.query = function query(this: PipelinedConnection, ...
 const coalescingDriver = Object.assign(Object.create(pg) as typeof pg, { Client: CoalescingClient });
 
 /**
- * BEGIN sent without waiting for its answer when the connection pipelines (node-pg's `pipeline` option): the
+ * BEGIN (and SAVEPOINT) sent without waiting for its answer when the connection pipelines (node-pg's `pipeline` option): the
  * transaction's first statement goes out right behind it, in the same write, saving a round trip per
  * transaction. Should BEGIN fail, Knex's own handling rejects the transaction, and the statement behind it fails
  * in order on the server.
@@ -64,6 +65,13 @@ class PipelinedTransaction extends PostgresTransaction {
   override begin(connection: pg.Client): Promise<unknown> {
     if (!(connection as PipelinedConnection).pipeline || this.isolationLevel || this.readOnly) return super.begin(connection);
     void this.query(connection, 'BEGIN;');
+    return Promise.resolve();
+  }
+
+  /** A savepoint (isolated work) is sent the same way: its first statement goes out right behind it. */
+  override savepoint(connection: pg.Client): Promise<unknown> {
+    if (!(connection as PipelinedConnection).pipeline) return super.savepoint(connection);
+    void this.query(connection, `SAVEPOINT ${this.txid};`);
     return Promise.resolve();
   }
 }

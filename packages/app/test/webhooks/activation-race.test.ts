@@ -66,17 +66,31 @@ describe('webhook activation racing the dispatcher and the delivery worker', () 
   }
 
   const heldOf = async (webhookId: number) =>
-    (
-      await ctx.api.db
-        .knex('webhook_deliveries')
-        .where({ webhook_id: webhookId, status: 'PENDING' })
-        .whereNull('next_attempt_at')
-        .whereNull('claimed_until')
-        .count<{ count: string }[]>('* as count')
-    )[0].count;
+    Number(
+      (
+        await ctx.api.db
+          .knex('webhook_deliveries')
+          .where({ webhook_id: webhookId, status: 'PENDING' })
+          .whereNull('next_attempt_at')
+          .whereNull('claimed_until')
+          .count<{ count: string }[]>('* as count')
+      )[0].count,
+    );
+
+  const registered = async (): Promise<{ id: number }> =>
+    (await call('post', '/v1/webhooks', { url: 'https://example.com/hooks', events: ['receivable.created'] })).body;
+
+  /** A webhook paused after one attempt of it was dispatched, due. */
+  const pausedWithDueAttempt = async () => {
+    const webhook = await registered();
+    await newReceivable();
+    await ctx.api.app.webhooks.dispatch.execute();
+    await call('post', `/v1/webhooks/${webhook.id}/pauses`);
+    return webhook;
+  };
 
   itRacing('dispatches due attempts, not held ones, for a webhook activated while the dispatch ran', async () => {
-    const webhook = (await call('post', '/v1/webhooks', { url: 'https://example.com/hooks', events: ['receivable.created'] })).body;
+    const webhook = await registered();
     await call('post', `/v1/webhooks/${webhook.id}/pauses`);
     await ctx.api.app.webhooks.dispatch.execute();
     await newReceivable();
@@ -84,30 +98,24 @@ describe('webhook activation racing the dispatcher and the delivery worker', () 
     await duringActivation(webhook.id, () => ctx.api.app.webhooks.dispatch.execute());
 
     expect((await call('get', `/v1/webhooks/${webhook.id}`)).body.status).toBe('ACTIVE');
-    expect(Number(await heldOf(webhook.id))).toBe(0);
+    expect(await heldOf(webhook.id)).toBe(0);
     const due = await ctx.api.db.knex('webhook_deliveries').where({ webhook_id: webhook.id, status: 'PENDING' }).whereNotNull('next_attempt_at');
     expect(due).toHaveLength(1);
   });
 
   itRacing('gives back due, not held, an attempt claimed for a webhook activated while the claim ran', async () => {
-    const webhook = (await call('post', '/v1/webhooks', { url: 'https://example.com/hooks', events: ['receivable.created'] })).body;
-    await newReceivable();
-    await ctx.api.app.webhooks.dispatch.execute();
-    await call('post', `/v1/webhooks/${webhook.id}/pauses`);
+    const webhook = await pausedWithDueAttempt();
     const claim = () => ctx.api.app.webhooks.deliver.claim({ limit: 100, perWebhook: 100 });
 
     await duringActivation(webhook.id, claim);
 
-    expect(Number(await heldOf(webhook.id))).toBe(0);
+    expect(await heldOf(webhook.id)).toBe(0);
     const sent = (await claim()).filter((d) => d.delivery.webhookId === webhook.id);
     expect(sent).toHaveLength(1);
   });
 
   itRacing('a claim holding attempts does not wait for a webhook being activated, so neither is undone as a deadlock', async () => {
-    const webhook = (await call('post', '/v1/webhooks', { url: 'https://example.com/hooks', events: ['receivable.created'] })).body;
-    await newReceivable();
-    await ctx.api.app.webhooks.dispatch.execute();
-    await call('post', `/v1/webhooks/${webhook.id}/pauses`);
+    const webhook = await pausedWithDueAttempt();
     await newReceivable();
     await ctx.api.app.webhooks.dispatch.execute(); // one attempt due (before the pause), one held
     const { db } = ctx.api;

@@ -26,6 +26,7 @@ import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
+import { savepointScope } from './savepoint-scope';
 
 /** What a transaction's repositories are made from. */
 interface Connection {
@@ -56,6 +57,8 @@ const knexScope = lazyScope<Connection, TransactionScope>({
 /** A transaction or savepoint open on one connection: its writes sent without waiting, and whether joined work failed in it. */
 interface Open extends Connection {
   rollbackOnly?: { cause: unknown };
+  /** Ends a savepoint's scope: its statements are refused from then on. */
+  readonly end?: () => void;
 }
 
 /** What the outermost transaction runs once it has committed. */
@@ -87,14 +90,16 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
   private async transaction<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
     let writes: TransactionWrites | undefined;
     const effects: Effects = [];
-    const result = await this.knex.transaction(async (trx) => {
-      writes = await writesOf(trx);
-      const open = { trx, writes };
-      return committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
-    });
-    // The COMMIT went out behind the writes sent without waiting: if one of them failed, it was a rollback.
-    const failed = await writes?.firstFailure();
-    if (failed !== undefined) throw failed;
+    const result = await this.knex
+      .transaction(async (trx) => {
+        writes = await writesOf(trx);
+        const open = { trx, writes };
+        return committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
+      })
+      .catch(async (error: unknown) => {
+        // A write sent without waiting that failed aborted the transaction, which the COMMIT then rolled back: it is the cause.
+        throw (await writes?.firstFailure()) ?? error;
+      });
     for (const effect of effects) effect();
     return result;
   }
@@ -124,16 +129,23 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
 
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.innermost();
-    // Set up without a container, so that this code, not Knex, decides when the savepoint is released.
-    const savepoint = await outer.trx.transaction();
-    const open = { trx: savepoint, writes: await writesOf(savepoint) };
+    // SQL on the transaction's own connection (see savepoint-scope.ts). Named by depth, as they nest.
+    const savepoint = `isolated_${this.opened.length}`;
+    await outer.writes.send(`savepoint_${savepoint}`, `SAVEPOINT ${savepoint}`, []);
+    const scope = savepointScope(outer.trx);
+    const open = { trx: scope.trx, writes: outer.writes.nested(scope.trx), end: scope.end };
     this.opened.push(open);
     let result: T;
     try {
       result = await committing(open, work);
     } catch (error) {
       this.close(open);
-      await savepoint.rollback(error);
+      // Released too, so that a transaction refusing isolated work many times does not pile its savepoints up.
+      const undone = outer.writes
+        .send(`rollback_to_${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`, [])
+        .then(() => outer.writes.send(`release_${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, []));
+      // Should it fail, the transaction is aborted, and its COMMIT, answered ROLLBACK, fails: the work's error says why.
+      await undone.catch(() => undefined);
       throw error;
     }
     this.close(open);
@@ -143,8 +155,7 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
       if (failed !== undefined) throw failed;
     });
     await outer.writes.track(ownWrites);
-    void savepoint.commit();
-    await outer.writes.track(savepoint.executionPromise);
+    await outer.writes.send(`release_${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, []);
     return result;
   }
 
@@ -174,6 +185,7 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
   private close(open: Open): void {
     if (this.opened[this.opened.length - 1] !== open) throw new Error('isolated work ran side by side with other isolated work on one transaction');
     this.opened.pop();
+    open.end?.();
   }
 
   private innermost(): Open {
@@ -196,7 +208,7 @@ async function committing<T>(open: Open, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** The write queue of a transaction or savepoint, on its connection; pipelined when the connection is. */
+/** The write queue of a transaction, on its connection; pipelined when the connection is. */
 async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
   const connection: unknown = await (trx.client as Knex.Client).acquireConnection();
   return new TransactionWrites(trx, connection, (connection as { pipeline?: boolean }).pipeline === true);

@@ -19,9 +19,13 @@ interface KnexTransaction {
   isolationLevel?: string;
   readOnly?: boolean;
   txid: string;
+  _completed: boolean;
+  _resolver(value: unknown): void;
+  _rejecter(error: unknown): void;
   begin(connection: pg.Client): Promise<unknown>;
-  savepoint(connection: pg.Client): Promise<unknown>;
-  query(connection: pg.Client, sql: string): Promise<unknown>;
+  commit(connection: pg.Client, value: unknown): Promise<unknown>;
+  /** Settles the transaction as `status` says (1 committed, 2 rolled back; none: neither) once `sql` answers. */
+  query(connection: pg.Client, sql: string, status?: 1 | 2, value?: unknown): Promise<unknown>;
 }
 
 type PipelinedConnection = pg.Client & { pipeline?: boolean; connection: { stream: NodeJS.WritableStream } };
@@ -56,7 +60,7 @@ CoalescingClient.prototype.query = function query(this: PipelinedConnection, ...
 const coalescingDriver = Object.assign(Object.create(pg) as typeof pg, { Client: CoalescingClient });
 
 /**
- * BEGIN (and SAVEPOINT) sent without waiting for its answer when the connection pipelines (node-pg's `pipeline` option): the
+ * BEGIN sent without waiting for its answer when the connection pipelines (node-pg's `pipeline` option): the
  * transaction's first statement goes out right behind it, in the same write, saving a round trip per
  * transaction. Should BEGIN fail, Knex's own handling rejects the transaction, and the statement behind it fails
  * in order on the server.
@@ -68,11 +72,31 @@ class PipelinedTransaction extends PostgresTransaction {
     return Promise.resolve();
   }
 
-  /** A savepoint (isolated work) is sent the same way: its first statement goes out right behind it. */
-  override savepoint(connection: pg.Client): Promise<unknown> {
-    if (!(connection as PipelinedConnection).pipeline) return super.savepoint(connection);
-    void this.query(connection, `SAVEPOINT ${this.txid};`);
-    return Promise.resolve();
+  /**
+   * PostgreSQL answers the COMMIT of a transaction that a failed statement aborted with ROLLBACK, not an error:
+   * Knex would report it committed. A failure that work caught and went on from must not pass as a commit.
+   */
+  override commit(connection: pg.Client, value: unknown): Promise<unknown> {
+    const answered = this.query(connection, 'COMMIT;');
+    // As Knex marks it for COMMIT, once sent: nothing else goes out on this transaction.
+    this._completed = true;
+    return answered.then((answer) => {
+      // No answer: the COMMIT failed, and query() has rejected the transaction with its error.
+      if (answer === undefined) return answer;
+      if ((answer as { response?: { command?: string } }).response?.command === 'ROLLBACK') {
+        this._rejecter(new TransactionRolledBackError());
+      } else {
+        this._resolver(value);
+      }
+      return answer;
+    });
+  }
+}
+
+/** A COMMIT the server carried out as a ROLLBACK: nothing of the transaction was kept. */
+export class TransactionRolledBackError extends Error {
+  constructor() {
+    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept');
   }
 }
 

@@ -27,8 +27,8 @@ export class TransactionWrites {
   }
 
   /**
-   * A statement of this transaction already sent by other means (Knex's RELEASE SAVEPOINT), settling as it
-   * answers: waited for without pipelining, else left to travel with what follows and checked by firstFailure.
+   * A statement of this transaction already sent by other means (a savepoint's writes), settling as it answers:
+   * waited for without pipelining, else left to travel with what follows and checked by firstFailure.
    */
   async track(done: Promise<unknown>): Promise<void> {
     if (!this.pipelined) {
@@ -42,6 +42,11 @@ export class TransactionWrites {
         (error: unknown) => (error instanceof Error ? error : new Error('pipelined write failed', { cause: error })),
       ),
     );
+  }
+
+  /** A queue of its own for the writes of a savepoint in this transaction (`trx`, its scope): same connection, checked apart. */
+  nested(trx: Knex.Transaction): TransactionWrites {
+    return new TransactionWrites(trx, this.connection, this.pipelined);
   }
 
   /** The error of the first write sent without waiting that failed, once all of them have answered. */

@@ -26,7 +26,7 @@ import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
-import { savepointScope } from './savepoint-scope';
+import { statementScope } from './statement-scope';
 
 /** What a transaction's repositories are made from. */
 interface Connection {
@@ -88,21 +88,69 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
   }
 
   private async transaction<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
-    let writes: TransactionWrites | undefined;
+    const client = this.knex.client as ConnectionClient;
+    const connection = await client.acquireConnection();
+    try {
+      return await this.transactionOn(connection, work);
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  }
+
+  /** BEGIN, the work, then COMMIT, or ROLLBACK should anything fail, on SQL of its own: see statement-scope.ts. */
+  private async transactionOn<T>(connection: PooledConnection, work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
+    const scope = statementScope(this.knex, connection);
+    const writes = new TransactionWrites(scope.trx, connection, connection.pipeline === true);
+    const open = { trx: scope.trx, writes, end: scope.end };
     const effects: Effects = [];
-    const result = await this.knex
-      .transaction(async (trx) => {
-        writes = await writesOf(trx);
-        const open = { trx, writes };
-        return committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
-      })
-      .catch(async (error: unknown) => {
-        // A write sent without waiting that failed aborted the transaction, which the COMMIT then rolled back: it is the cause.
-        throw (await writes?.firstFailure()) ?? error;
+    let result: T;
+    try {
+      // Sent without waiting where the connection pipelines: the first statement goes out right behind it.
+      await writes.send('begin', 'BEGIN', []);
+      result = await committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
+    } catch (error) {
+      scope.end();
+      await this.ending(connection, 'ROLLBACK').catch((failed: unknown) => {
+        // Still in its transaction, the connection must not serve anyone else: the pool drops it.
+        connection.__knex__disposed = failed;
       });
+      throw (await writes.firstFailure()) ?? error;
+    }
+    scope.end();
+    const committed = await this.ending(connection, 'COMMIT').catch(async (error: unknown) => {
+      throw (await writes.firstFailure()) ?? error;
+    });
+    // PostgreSQL answers the COMMIT of a transaction that a failed statement aborted with ROLLBACK, not an error.
+    if (!committed) throw (await writes.firstFailure()) ?? new TransactionRolledBackError();
     for (const effect of effects) effect();
     return result;
   }
+
+  /** Whether the server carried `sql`, the transaction's last statement, out as a COMMIT. */
+  private async ending(connection: PooledConnection, sql: 'COMMIT' | 'ROLLBACK'): Promise<boolean> {
+    const answer = (await (this.knex.client as ConnectionClient).query(connection, sql)) as { response?: { command?: string } };
+    return answer.response?.command === 'COMMIT';
+  }
+}
+
+/** A COMMIT the server carried out as a ROLLBACK: nothing of the transaction was kept. */
+export class TransactionRolledBackError extends Error {
+  constructor() {
+    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept');
+  }
+}
+
+/** A connection of Knex's pool; one marked disposed is dropped, not handed out again (Knex's PostgreSQL dialect). */
+interface PooledConnection {
+  readonly pipeline?: boolean;
+  __knex__disposed?: unknown;
+}
+
+/** Knex's client as the transaction uses it (query() is not in its typings). */
+interface ConnectionClient {
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<unknown>;
+  query(connection: PooledConnection, sql: string): Promise<unknown>;
 }
 
 /**
@@ -129,10 +177,10 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
 
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.innermost();
-    // SQL on the transaction's own connection (see savepoint-scope.ts). Named by depth, as they nest.
+    // SQL on the transaction's own connection (see statement-scope.ts). Named by depth, as they nest.
     const savepoint = `isolated_${this.opened.length}`;
     await outer.writes.send(`savepoint_${savepoint}`, `SAVEPOINT ${savepoint}`, []);
-    const scope = savepointScope(outer.trx);
+    const scope = statementScope(outer.trx);
     const open = { trx: scope.trx, writes: outer.writes.nested(scope.trx), end: scope.end };
     this.opened.push(open);
     let result: T;
@@ -140,12 +188,20 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
       result = await committing(open, work);
     } catch (error) {
       this.close(open);
+      // A write sent through an enclosing scope meanwhile ran in the savepoint: should it have failed, ROLLBACK TO
+      // clears the abort it caused, and only its level can still keep the transaction from committing.
+      for (const level of this.opened) {
+        const failed = await level.writes.firstFailure();
+        if (failed !== undefined) level.rollbackOnly ??= { cause: failed };
+      }
       // Released too, so that a transaction refusing isolated work many times does not pile its savepoints up.
       const undone = outer.writes
         .send(`rollback_to_${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`, [])
         .then(() => outer.writes.send(`release_${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, []));
-      // Should it fail, the transaction is aborted, and its COMMIT, answered ROLLBACK, fails: the work's error says why.
-      await undone.catch(() => undefined);
+      // Not undone, the work's writes would commit with the transaction: it must not, and the work's error says why.
+      await undone.catch((failed: unknown) => {
+        outer.rollbackOnly ??= { cause: failed };
+      });
       throw error;
     }
     this.close(open);
@@ -206,10 +262,4 @@ async function committing<T>(open: Open, work: () => Promise<T>): Promise<T> {
   }
   if (open.rollbackOnly) throw new RollbackOnlyError(open.rollbackOnly.cause);
   return result;
-}
-
-/** The write queue of a transaction, on its connection; pipelined when the connection is. */
-async function writesOf(trx: Knex.Transaction): Promise<TransactionWrites> {
-  const connection: unknown = await (trx.client as Knex.Client).acquireConnection();
-  return new TransactionWrites(trx, connection, (connection as { pipeline?: boolean }).pipeline === true);
 }

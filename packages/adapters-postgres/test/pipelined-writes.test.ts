@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { DEFAULT_CUSTOMER_SETTINGS, type DomainEvent, type TransactionScope } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
 
@@ -93,7 +93,7 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
       leaked = tx;
       return Promise.resolve();
     });
-    await expect(leaked.outbox.record([event(customerId, 1)])).rejects.toThrow(/Transaction query already complete/);
+    await expect(leaked.outbox.record([event(customerId, 1)])).rejects.toThrow(TransactionEndedError);
     expect(await stored()).toEqual([]);
   });
 

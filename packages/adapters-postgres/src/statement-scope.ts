@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import { TransactionEndedError } from '@rcs/domain';
+
+/** The two ways Knex's client sends a statement on a connection (not in its typings). */
+interface Sending {
+  query(connection: unknown, query: unknown): Promise<unknown>;
+  stream(connection: unknown, query: unknown, stream: unknown, options: unknown): Promise<unknown>;
+}
+
+/** A transaction's or savepoint's view of the database, and the switch that ends it. */
+export interface StatementScope {
+  readonly trx: Knex.Transaction;
+  readonly end: () => void;
+}
+
+/**
+ * What opens or ends a transaction or savepoint through Knex: on a scope, it would commit, roll back or nest
+ * behind the unit of work's back (a Knex savepoint's client refuses nothing once this scope ends).
+ */
+const OWN_BY_THE_UNIT_OF_WORK = new Set(['transaction', 'transactionProvider', 'savepoint', 'batchInsert', 'commit', 'rollback']);
+const ownedByTheUnitOfWork = (): never => {
+  throw new Error('transactions and savepoints belong to the unit of work: use its run, begin or isolated');
+};
+
+/**
+ * What a transaction (given its `connection`) or a savepoint in one (given the transaction's scope as `base`) runs
+ * its statements on: `base`'s Knex object, behind a client that sends every statement on the connection and
+ * refuses it once the scope has ended, as Knex refuses those of an ended transaction, so that work outliving its
+ * transaction or savepoint fails instead of running in whatever the connection does next.
+ *
+ * Not a Knex transaction or savepoint: Knex builds a whole client, a hundred closures and their listeners, for
+ * each of those, and every keyed request opens one of each; that was most of what a creation's garbage
+ * collections found alive.
+ */
+export function statementScope(base: Knex, connection?: unknown): StatementScope {
+  let ended = false;
+  const parent = base.client as unknown as Sending;
+  const refused = () => Promise.reject(new TransactionEndedError());
+  const sending: Sending = {
+    query: (on, query) => (ended ? refused() : parent.query(on, query)),
+    stream: (on, query, stream, options) => {
+      if (!ended) return parent.stream(on, query, stream, options);
+      // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
+      (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());
+      return refused();
+    },
+  };
+  const onConnection =
+    connection === undefined ? {} : { transacting: true, acquireConnection: () => Promise.resolve(connection), releaseConnection: () => Promise.resolve() };
+  // Everything else (settings, events, builders) is the parent client's, inherited.
+  const client = Object.assign(Object.create(parent) as object, sending, onConnection);
+  // Knex's object reaches its client through its context: builders, raw statements and `client` all see this one.
+  const context: { queryBuilder(): Knex.QueryBuilder } = Object.assign(Object.create((base as unknown as { context: object }).context) as object, {
+    client,
+  }) as never;
+  const isCompleted = () => ended || (base as { isCompleted?: () => boolean }).isCompleted?.() === true;
+  const trx = new Proxy(base as Knex.Transaction, {
+    apply: (_target, _this, [table, options]: unknown[]) => {
+      const builder = context.queryBuilder();
+      return table === undefined ? builder : builder.table(table as string, options as Parameters<Knex.QueryBuilder['table']>[1]);
+    },
+    get: (target, property, receiver) => {
+      if (property === 'context') return context;
+      if (property === 'isCompleted') return isCompleted;
+      if (typeof property === 'string' && OWN_BY_THE_UNIT_OF_WORK.has(property)) return ownedByTheUnitOfWork;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+  return {
+    trx,
+    end: () => {
+      ended = true;
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { DEFAULT_CUSTOMER_SETTINGS, TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
+import { KnexUnitOfWork, TransactionRolledBackError, type BoundKnexUnitOfWork } from '../src/knex-unit-of-work';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/**
+ * Transactions and the isolated work in them (the savepoint each keyed request runs its operation in): what the
+ * work did is kept or undone with it alone, nothing sent through a scope once it has ended runs in whatever
+ * follows on its connection, a transaction the server rolled back is never reported committed, and one that
+ * fails leaves the pool a working connection.
+ */
+describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let customerId: number;
+  const event = (id: number, forCustomer = customerId): DomainEvent => ({ customerId: forCustomer, type: 'receivable.created', occurredAt: T0, data: { id } });
+  /** A customer id beyond bigint: the server refuses the event's insert. */
+  const OUT_OF_RANGE = 1e19;
+  const stored = async () => (await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq')).map((row) => row.data.id);
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 1 });
+    uow = new KnexUnitOfWork(db.knex);
+    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'isolated work', creationDate: T0 }));
+    customerId = customer.id;
+  });
+  afterAll(async () => db.close());
+  beforeEach(async () => {
+    await db.knex('outbox_events').where({ customer_id: customerId }).delete();
+  });
+
+  /** Isolated work that keeps its scope for later, as work outliving its call would; it fails when `refuse`. */
+  const capturing = (bound: BoundKnexUnitOfWork, refuse: boolean) => {
+    let kept!: TransactionScope;
+    const work = () =>
+      bound.run(async (inner) => {
+        kept = inner;
+        await inner.outbox.record([event(2)]);
+        if (refuse) throw new Error('refused');
+      });
+    return { work, scope: () => kept };
+  };
+
+  it.each([
+    ['kept', false],
+    ['undone', true],
+  ])('isolated work, once %s, refuses what is sent through its scope, and the transaction commits without it', async (_ending, refuse) => {
+    await uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(1)]));
+      const isolated = capturing(bound, refuse);
+      const ending = bound.isolated(isolated.work);
+      await (refuse ? expect(ending).rejects.toThrow('refused') : ending);
+      const late = isolated.scope();
+      await expect(late.outbox.record([event(3)])).rejects.toThrow(TransactionEndedError);
+      await expect(late.customers.get(customerId)).rejects.toThrow(TransactionEndedError);
+      await bound.run((tx) => tx.outbox.record([event(4)]));
+    });
+    expect(await stored()).toEqual(refuse ? [1, 4] : [1, 2, 4]);
+  });
+
+  it('isolated work nests, each level kept or undone on its own', async () => {
+    await uow.begin(async (bound) => {
+      await bound.isolated(async () => {
+        await bound.run((tx) => tx.outbox.record([event(1)]));
+        await expect(bound.isolated(capturing(bound, true).work)).rejects.toThrow('refused');
+        await bound.isolated(capturing(bound, false).work);
+      });
+      await bound.isolated(() => bound.run((tx) => tx.outbox.record([event(3)])));
+    });
+    expect(await stored()).toEqual([1, 2, 3]);
+  });
+
+  it('isolated work that cannot be undone fails the whole transaction, keeping nothing of it', async () => {
+    await expect(
+      uow.begin(async (bound) => {
+        await bound.run((tx) => tx.outbox.record([event(1)]));
+        const gone = () =>
+          bound.run(async () => {
+            // Its savepoint gone, ROLLBACK TO fails: the work's write cannot be undone apart from the transaction's.
+            await bound.executor().raw('RELEASE SAVEPOINT isolated_1');
+            throw new Error('refused');
+          });
+        await expect(bound.isolated(gone)).rejects.toThrow('refused');
+      }),
+    ).rejects.toThrow();
+    expect(await stored()).toEqual([]);
+  });
+
+  it('a failure that work caught fails the transaction: the COMMIT the server answers ROLLBACK is reported as a failure', async () => {
+    await expect(
+      uow.begin(async (bound) => {
+        await bound.run((tx) => tx.outbox.record([event(1)]));
+        await expect(bound.executor().raw('SELECT 1 / 0')).rejects.toThrow(/division by zero/);
+      }),
+    ).rejects.toThrow(TransactionRolledBackError);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('a transaction, once ended, refuses what is sent through its scope, and the next transaction on the connection runs without it', async () => {
+    let late!: TransactionScope;
+    await uow.run(async (tx) => {
+      late = tx;
+      await tx.outbox.record([event(1)]);
+    });
+    await uow.begin(async (bound) => {
+      await expect(late.outbox.record([event(2)])).rejects.toThrow(TransactionEndedError);
+      await expect(late.customers.get(customerId)).rejects.toThrow(TransactionEndedError);
+      await bound.run((tx) => tx.outbox.record([event(3)]));
+    });
+    expect(await stored()).toEqual([1, 3]);
+  });
+
+  /** Ends a server process from a session of its own, as an administrator or a failover would. */
+  async function terminate(pid: number): Promise<void> {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  itOnRealServer("PGlite's one session cannot be ended from another")(
+    'a transaction whose connection dies fails, and the next one runs on a working connection',
+    async () => {
+      await expect(
+        uow.begin(async (bound) => {
+          await bound.run((tx) => tx.outbox.record([event(1)]));
+          const { rows } = await bound.executor().raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid');
+          await terminate(rows[0].pid);
+          await bound.run((tx) => tx.customers.get(customerId));
+        }),
+      ).rejects.toThrow();
+      await uow.run((tx) => tx.outbox.record([event(2)]));
+      expect(await stored()).toEqual([2]);
+    },
+  );
+
+  itOnRealServer('PGlite waits for each write: its failure is thrown to the work that sent it, which decides')(
+    'a write of the transaction that failed unseen while isolated work ran fails the transaction, though that work was undone',
+    async () => {
+      await expect(
+        uow.begin(async (bound) => {
+          let outer!: TransactionScope;
+          await bound.run(async (tx) => {
+            outer = tx;
+            await tx.outbox.record([event(1)]);
+          });
+          const refusing = async () => {
+            await outer.outbox.record([event(2, OUT_OF_RANGE)]);
+            throw new Error('refused');
+          };
+          await expect(bound.isolated(refusing)).rejects.toThrow('refused');
+          await bound.run((tx) => tx.outbox.record([event(3)]));
+        }),
+      ).rejects.toEqual(expect.objectContaining({ code: '22003' }));
+      expect(await stored()).toEqual([]);
+    },
+  );
+
+  it("refuses Knex's own transactions and savepoints, which would end or nest behind the unit of work", async () => {
+    await uow.begin(async (bound) => {
+      const trx = bound.executor() as Knex.Transaction;
+      expect(() => trx.transaction()).toThrow(/belong to the unit of work/);
+      await bound.isolated(() => {
+        const savepoint = bound.executor() as Knex.Transaction;
+        expect(() => savepoint.commit()).toThrow(/belong to the unit of work/);
+        expect(() => savepoint.transaction()).toThrow(/belong to the unit of work/);
+        return Promise.resolve();
+      });
+      await bound.run((tx) => tx.outbox.record([event(1)]));
+    });
+    expect(await stored()).toEqual([1]);
+  });
+
+  it('tells a stream started through an ended scope that it was refused, instead of leaving it waiting', async () => {
+    let late!: Knex;
+    await uow.begin((bound) => {
+      late = bound.executor();
+      return Promise.resolve();
+    });
+    const stream = late('outbox_events').select('id').stream();
+    const failure = await new Promise((resolve) => stream.on('error', resolve));
+    expect(failure).toBeInstanceOf(TransactionEndedError);
+  });
+});

@@ -105,8 +105,9 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
     const effects: Effects = [];
     let result: T;
     try {
-      // Sent without waiting where the connection pipelines: the first statement goes out right behind it.
-      await writes.send('begin', 'BEGIN', []);
+      // Sent without waiting where the connection pipelines: the first statement goes out right behind it. Not a
+      // named statement: one the server lost would fail BEGIN, and what follows would commit statement by statement.
+      await writes.track((this.knex.client as ConnectionClient).query(connection, 'BEGIN'));
       result = await committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
     } catch (error) {
       scope.end();
@@ -120,8 +121,13 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
     const committed = await this.ending(connection, 'COMMIT').catch(async (error: unknown) => {
       throw (await writes.firstFailure()) ?? error;
     });
-    // PostgreSQL answers the COMMIT of a transaction that a failed statement aborted with ROLLBACK, not an error.
-    if (!committed) throw (await writes.firstFailure()) ?? new TransactionRolledBackError();
+    // Every statement has answered by now. PostgreSQL answers the COMMIT of a transaction that a failed statement
+    // aborted with ROLLBACK, not an error; a failure despite a COMMIT answered COMMIT was BEGIN's, and each
+    // statement after it committed alone: reported, and the connection, in a state nobody chose, dropped.
+    const failed = await writes.firstFailure();
+    if (failed !== undefined && committed) connection.__knex__disposed = failed;
+    if (failed !== undefined) throw failed;
+    if (!committed) throw new TransactionRolledBackError();
     for (const effect of effects) effect();
     return result;
   }

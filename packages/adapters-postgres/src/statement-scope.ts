@@ -14,13 +14,27 @@ export interface StatementScope {
 }
 
 /**
- * What opens or ends a transaction or savepoint through Knex: on a scope, it would commit, roll back or nest
- * behind the unit of work's back (a Knex savepoint's client refuses nothing once this scope ends).
+ * What opens or ends a transaction or savepoint through Knex, or the pool: on a scope, it would commit, roll back
+ * or nest behind the unit of work's back (a Knex savepoint's client refuses nothing once this scope ends), or
+ * close the pool under the transaction that holds one of its connections.
  */
-const OWN_BY_THE_UNIT_OF_WORK = new Set(['transaction', 'transactionProvider', 'savepoint', 'batchInsert', 'commit', 'rollback']);
+const OWNED_BY_THE_UNIT_OF_WORK = [
+  'transaction',
+  '_transaction',
+  'transactionProvider',
+  'savepoint',
+  'batchInsert',
+  'commit',
+  'rollback',
+  'destroy',
+  'initialize',
+  'initializePool',
+];
 const ownedByTheUnitOfWork = (): never => {
-  throw new Error('transactions and savepoints belong to the unit of work: use its run, begin or isolated');
+  throw new Error('transactions, savepoints and the pool belong to the unit of work: use its run, begin or isolated');
 };
+const refusals = Object.fromEntries(OWNED_BY_THE_UNIT_OF_WORK.map((name) => [name, ownedByTheUnitOfWork]));
+const refused = new Set(OWNED_BY_THE_UNIT_OF_WORK);
 
 /**
  * What a transaction (given its `connection`) or a savepoint in one (given the transaction's scope as `base`) runs
@@ -35,22 +49,23 @@ const ownedByTheUnitOfWork = (): never => {
 export function statementScope(base: Knex, connection?: unknown): StatementScope {
   let ended = false;
   const parent = base.client as unknown as Sending;
-  const refused = () => Promise.reject(new TransactionEndedError());
+  const ending = () => Promise.reject(new TransactionEndedError());
   const sending: Sending = {
-    query: (on, query) => (ended ? refused() : parent.query(on, query)),
+    query: (on, query) => (ended ? ending() : parent.query(on, query)),
     stream: (on, query, stream, options) => {
       if (!ended) return parent.stream(on, query, stream, options);
       // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
       (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());
-      return refused();
+      return ending();
     },
   };
   const onConnection =
     connection === undefined ? {} : { transacting: true, acquireConnection: () => Promise.resolve(connection), releaseConnection: () => Promise.resolve() };
   // Everything else (settings, events, builders) is the parent client's, inherited.
-  const client = Object.assign(Object.create(parent) as object, sending, onConnection);
+  const client = Object.assign(Object.create(parent) as object, sending, onConnection, refusals);
   // Knex's object reaches its client through its context: builders, raw statements and `client` all see this one.
   const context: { queryBuilder(): Knex.QueryBuilder } = Object.assign(Object.create((base as unknown as { context: object }).context) as object, {
+    ...refusals,
     client,
   }) as never;
   const isCompleted = () => ended || (base as { isCompleted?: () => boolean }).isCompleted?.() === true;
@@ -62,7 +77,7 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
     get: (target, property, receiver) => {
       if (property === 'context') return context;
       if (property === 'isCompleted') return isCompleted;
-      if (typeof property === 'string' && OWN_BY_THE_UNIT_OF_WORK.has(property)) return ownedByTheUnitOfWork;
+      if (typeof property === 'string' && refused.has(property)) return ownedByTheUnitOfWork;
       return Reflect.get(target, property, receiver) as unknown;
     },
   });

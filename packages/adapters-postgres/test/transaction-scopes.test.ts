@@ -166,6 +166,8 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     await uow.begin(async (bound) => {
       const trx = bound.executor() as Knex.Transaction;
       expect(() => trx.transaction()).toThrow(/belong to the unit of work/);
+      expect(() => (trx.client as { transaction(): unknown }).transaction()).toThrow(/belong to the unit of work/);
+      expect(() => trx.destroy()).toThrow(/belong to the unit of work/);
       await bound.isolated(() => {
         const savepoint = bound.executor() as Knex.Transaction;
         expect(() => savepoint.commit()).toThrow(/belong to the unit of work/);
@@ -186,5 +188,27 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     const stream = late('outbox_events').select('id').stream();
     const failure = await new Promise((resolve) => stream.on('error', resolve));
     expect(failure).toBeInstanceOf(TransactionEndedError);
+  });
+
+  it('a transaction whose BEGIN failed is reported failed (on a pipelining connection, after what followed it ran), its effects not run', async () => {
+    const client = db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
+    const query = client.query.bind(client);
+    jest
+      .spyOn(client, 'query')
+      .mockImplementation((connection, sql) => (sql === 'BEGIN' ? Promise.reject(new Error('BEGIN refused')) : query(connection, sql)));
+    const effect = jest.fn();
+    try {
+      await expect(
+        uow.begin(async (bound) => {
+          bound.afterCommit(effect);
+          await bound.run((tx) => tx.outbox.record([event(1)]));
+        }),
+      ).rejects.toThrow('BEGIN refused');
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(effect).not.toHaveBeenCalled();
+    await uow.run((tx) => tx.outbox.record([event(2)]));
+    expect(await stored()).toEqual(expect.arrayContaining([2]));
   });
 });

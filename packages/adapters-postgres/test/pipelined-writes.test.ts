@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { DEFAULT_CUSTOMER_SETTINGS, TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
-import { KnexUnitOfWork } from '../src/knex-unit-of-work';
-import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
+import { DEFAULT_CUSTOMER_SETTINGS, TransactionEndedError, type TransactionScope } from '@rcs/domain';
+import { itOnRealServer } from '../testing';
+import { OUT_OF_RANGE, oneCustomerEvents } from './support/one-customer-events';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
@@ -11,31 +11,15 @@ const T0 = new Date('2026-03-01T10:00:00.000Z');
  * still fail its transaction, undo everything of it and be the error reported.
  */
 describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => {
-  let db: TestDatabase;
-  let uow: KnexUnitOfWork;
-  let customerId: number;
-  const event = (forCustomer: number, id: number): DomainEvent => ({ customerId: forCustomer, type: 'receivable.created', occurredAt: T0, data: { id } });
-  /** A customer id beyond bigint: the server refuses the event's insert. */
-  const OUT_OF_RANGE = 1e19;
-  const stored = async () => (await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq')).map((row) => row.data.id);
+  const their = oneCustomerEvents('pipelining');
+  const { event, stored } = their;
   const refused = expect.objectContaining({ code: '22003' });
-
-  beforeAll(async () => {
-    db = await openTestDatabase({ poolSize: 1 });
-    uow = new KnexUnitOfWork(db.knex);
-    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'pipelining', creationDate: T0 }));
-    customerId = customer.id;
-  });
-  afterAll(async () => db.close());
-  beforeEach(async () => {
-    await db.knex('outbox_events').where({ customer_id: customerId }).delete();
-  });
 
   it('fail their transaction when they fail as its last statement, leaving nothing of it', async () => {
     await expect(
-      uow.run(async (tx) => {
-        await tx.outbox.record([event(customerId, 1)]);
-        await tx.outbox.record([event(OUT_OF_RANGE, 2)]);
+      their.uow.run(async (tx) => {
+        await tx.outbox.record([event(1)]);
+        await tx.outbox.record([event(2, OUT_OF_RANGE)]);
       }),
     ).rejects.toEqual(refused);
     expect(await stored()).toEqual([]);
@@ -43,32 +27,32 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
 
   it('report their own error, not the aborted transaction that a later statement meets', async () => {
     await expect(
-      uow.run(async (tx) => {
-        await tx.outbox.record([event(OUT_OF_RANGE, 1)]);
+      their.uow.run(async (tx) => {
+        await tx.outbox.record([event(1, OUT_OF_RANGE)]);
         await tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'never stored', creationDate: T0 });
       }),
     ).rejects.toEqual(refused);
-    expect(await db.knex('customers').where({ name: 'never stored' })).toEqual([]);
+    expect(await their.db.knex('customers').where({ name: 'never stored' })).toEqual([]);
   });
 
   it('are read back by the statements after them in the same transaction', async () => {
-    const seen = await uow.begin(async (bound) => {
-      await bound.run((tx) => tx.outbox.record([event(customerId, 1), event(customerId, 2)]));
-      return bound.executor()('outbox_events').where({ customer_id: customerId }).count<{ count: string }[]>('* as count');
+    const seen = await their.uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(1), event(2)]));
+      return bound.executor()('outbox_events').where({ customer_id: their.customerId }).count<{ count: string }[]>('* as count');
     });
     expect(Number(seen[0].count)).toBe(2);
   });
 
   it('in isolated work that fails, are undone with that work only', async () => {
-    await uow.begin(async (bound) => {
-      await bound.run((tx) => tx.outbox.record([event(customerId, 1)]));
+    await their.uow.begin(async (bound) => {
+      await bound.run((tx) => tx.outbox.record([event(1)]));
       const refusing = () =>
         bound.run(async (inner) => {
-          await inner.outbox.record([event(customerId, 2)]);
+          await inner.outbox.record([event(2)]);
           throw new Error('refused');
         });
       await expect(bound.isolated(refusing)).rejects.toThrow('refused');
-      await bound.run((tx) => tx.outbox.record([event(customerId, 4)]));
+      await bound.run((tx) => tx.outbox.record([event(4)]));
     });
     expect(await stored()).toEqual([1, 4]);
   });
@@ -77,10 +61,10 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     'in isolated work that resolved before they failed, fail the whole transaction with their error',
     async () => {
       await expect(
-        uow.begin(async (bound) => {
-          await bound.run((tx) => tx.outbox.record([event(customerId, 1)]));
-          await bound.isolated(() => bound.run((inner) => inner.outbox.record([event(customerId, 2), event(OUT_OF_RANGE, 3)])));
-          await bound.run((tx) => tx.outbox.record([event(customerId, 4)]));
+        their.uow.begin(async (bound) => {
+          await bound.run((tx) => tx.outbox.record([event(1)]));
+          await bound.isolated(() => bound.run((inner) => inner.outbox.record([event(2), event(3, OUT_OF_RANGE)])));
+          await bound.run((tx) => tx.outbox.record([event(4)]));
         }),
       ).rejects.toEqual(refused);
       expect(await stored()).toEqual([]);
@@ -89,18 +73,18 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
 
   it('fail for their caller when sent after their transaction ended', async () => {
     let leaked!: TransactionScope;
-    await uow.run((tx) => {
+    await their.uow.run((tx) => {
       leaked = tx;
       return Promise.resolve();
     });
-    await expect(leaked.outbox.record([event(customerId, 1)])).rejects.toThrow(TransactionEndedError);
+    await expect(leaked.outbox.record([event(1)])).rejects.toThrow(TransactionEndedError);
     expect(await stored()).toEqual([]);
   });
 
   /** How many socket writes `work` costs on the pool's one connection. */
   async function socketWritesOf(work: () => Promise<unknown>): Promise<number> {
-    const connection = (await db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
-    await db.knex.client.releaseConnection(connection);
+    const connection = (await their.db.knex.client.acquireConnection()) as { connection: { stream: Socket } };
+    await their.db.knex.client.releaseConnection(connection);
     const stream = connection.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
     const { _write, _writev } = stream;
     let flushes = 0;
@@ -122,10 +106,10 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     'go out together with BEGIN, the statement after them and COMMIT: one socket write per round trip',
     async () => {
       const writes = await socketWritesOf(() =>
-        uow.run(async (tx) => {
-          await tx.outbox.record([event(customerId, 1)]); // goes out with BEGIN
-          await tx.customers.get(customerId); // waited for: its round trip carries BEGIN and the event too
-          await tx.outbox.record([event(customerId, 2)]); // goes out with COMMIT
+        their.uow.run(async (tx) => {
+          await tx.outbox.record([event(1)]); // goes out with BEGIN
+          await tx.customers.get(their.customerId); // waited for: its round trip carries BEGIN and the event too
+          await tx.outbox.record([event(2)]); // goes out with COMMIT
         }),
       );
       expect(writes).toBe(2);
@@ -137,15 +121,15 @@ describe(`writes sent without waiting (${process.env.RCS_TEST_STORAGE})`, () => 
     'go out, with the SAVEPOINT and RELEASE of isolated work, with the statements after them: isolation costs no round trip',
     async () => {
       const writes = await socketWritesOf(() =>
-        uow.begin(async (bound) => {
-          await bound.run((tx) => tx.customers.get(customerId)); // with BEGIN
+        their.uow.begin(async (bound) => {
+          await bound.run((tx) => tx.customers.get(their.customerId)); // with BEGIN
           await bound.isolated(() =>
             bound.run(async (inner) => {
-              await inner.customers.get(customerId); // with SAVEPOINT
-              await inner.outbox.record([event(customerId, 1)]);
+              await inner.customers.get(their.customerId); // with SAVEPOINT
+              await inner.outbox.record([event(1)]);
             }),
           );
-          await bound.run((tx) => tx.outbox.record([event(customerId, 2)])); // with the event before it, RELEASE and COMMIT
+          await bound.run((tx) => tx.outbox.record([event(2)])); // with the event before it, RELEASE and COMMIT
         }),
       );
       expect(writes).toBe(3);

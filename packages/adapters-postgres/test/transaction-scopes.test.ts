@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { DEFAULT_CUSTOMER_SETTINGS, TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
-import { KnexUnitOfWork, TransactionRolledBackError, type BoundKnexUnitOfWork } from '../src/knex-unit-of-work';
-import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
-
-const T0 = new Date('2026-03-01T10:00:00.000Z');
+import { TransactionEndedError, type TransactionScope } from '@rcs/domain';
+import { TransactionRolledBackError, type BoundKnexUnitOfWork } from '../src/knex-unit-of-work';
+import { itOnRealServer } from '../testing';
+import { OUT_OF_RANGE, oneCustomerEvents } from './support/one-customer-events';
 
 /**
  * Transactions and the isolated work in them (the savepoint each keyed request runs its operation in): what the
@@ -13,24 +12,8 @@ const T0 = new Date('2026-03-01T10:00:00.000Z');
  * fails leaves the pool a working connection.
  */
 describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAGE})`, () => {
-  let db: TestDatabase;
-  let uow: KnexUnitOfWork;
-  let customerId: number;
-  const event = (id: number, forCustomer = customerId): DomainEvent => ({ customerId: forCustomer, type: 'receivable.created', occurredAt: T0, data: { id } });
-  /** A customer id beyond bigint: the server refuses the event's insert. */
-  const OUT_OF_RANGE = 1e19;
-  const stored = async () => (await db.knex('outbox_events').where({ customer_id: customerId }).orderBy('seq')).map((row) => row.data.id);
-
-  beforeAll(async () => {
-    db = await openTestDatabase({ poolSize: 1 });
-    uow = new KnexUnitOfWork(db.knex);
-    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'isolated work', creationDate: T0 }));
-    customerId = customer.id;
-  });
-  afterAll(async () => db.close());
-  beforeEach(async () => {
-    await db.knex('outbox_events').where({ customer_id: customerId }).delete();
-  });
+  const their = oneCustomerEvents('isolated work');
+  const { event, stored } = their;
 
   /** Isolated work that keeps its scope for later, as work outliving its call would; it fails when `refuse`. */
   const capturing = (bound: BoundKnexUnitOfWork, refuse: boolean) => {
@@ -48,21 +31,21 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     ['kept', false],
     ['undone', true],
   ])('isolated work, once %s, refuses what is sent through its scope, and the transaction commits without it', async (_ending, refuse) => {
-    await uow.begin(async (bound) => {
+    await their.uow.begin(async (bound) => {
       await bound.run((tx) => tx.outbox.record([event(1)]));
       const isolated = capturing(bound, refuse);
       const ending = bound.isolated(isolated.work);
       await (refuse ? expect(ending).rejects.toThrow('refused') : ending);
       const late = isolated.scope();
       await expect(late.outbox.record([event(3)])).rejects.toThrow(TransactionEndedError);
-      await expect(late.customers.get(customerId)).rejects.toThrow(TransactionEndedError);
+      await expect(late.customers.get(their.customerId)).rejects.toThrow(TransactionEndedError);
       await bound.run((tx) => tx.outbox.record([event(4)]));
     });
     expect(await stored()).toEqual(refuse ? [1, 4] : [1, 2, 4]);
   });
 
   it('isolated work nests, each level kept or undone on its own', async () => {
-    await uow.begin(async (bound) => {
+    await their.uow.begin(async (bound) => {
       await bound.isolated(async () => {
         await bound.run((tx) => tx.outbox.record([event(1)]));
         await expect(bound.isolated(capturing(bound, true).work)).rejects.toThrow('refused');
@@ -75,7 +58,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
 
   it('isolated work that cannot be undone fails the whole transaction, keeping nothing of it', async () => {
     await expect(
-      uow.begin(async (bound) => {
+      their.uow.begin(async (bound) => {
         await bound.run((tx) => tx.outbox.record([event(1)]));
         const gone = () =>
           bound.run(async () => {
@@ -91,7 +74,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
 
   it('a failure that work caught fails the transaction: the COMMIT the server answers ROLLBACK is reported as a failure', async () => {
     await expect(
-      uow.begin(async (bound) => {
+      their.uow.begin(async (bound) => {
         await bound.run((tx) => tx.outbox.record([event(1)]));
         await expect(bound.executor().raw('SELECT 1 / 0')).rejects.toThrow(/division by zero/);
       }),
@@ -101,13 +84,13 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
 
   it('a transaction, once ended, refuses what is sent through its scope, and the next transaction on the connection runs without it', async () => {
     let late!: TransactionScope;
-    await uow.run(async (tx) => {
+    await their.uow.run(async (tx) => {
       late = tx;
       await tx.outbox.record([event(1)]);
     });
-    await uow.begin(async (bound) => {
+    await their.uow.begin(async (bound) => {
       await expect(late.outbox.record([event(2)])).rejects.toThrow(TransactionEndedError);
-      await expect(late.customers.get(customerId)).rejects.toThrow(TransactionEndedError);
+      await expect(late.customers.get(their.customerId)).rejects.toThrow(TransactionEndedError);
       await bound.run((tx) => tx.outbox.record([event(3)]));
     });
     expect(await stored()).toEqual([1, 3]);
@@ -115,7 +98,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
 
   /** Ends a server process from a session of its own, as an administrator or a failover would. */
   async function terminate(pid: number): Promise<void> {
-    const admin = new pg.Client({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: their.db.url });
     await admin.connect();
     try {
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
@@ -128,14 +111,14 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     'a transaction whose connection dies fails, and the next one runs on a working connection',
     async () => {
       await expect(
-        uow.begin(async (bound) => {
+        their.uow.begin(async (bound) => {
           await bound.run((tx) => tx.outbox.record([event(1)]));
           const { rows } = await bound.executor().raw<{ rows: Array<{ pid: number }> }>('SELECT pg_backend_pid() AS pid');
           await terminate(rows[0].pid);
-          await bound.run((tx) => tx.customers.get(customerId));
+          await bound.run((tx) => tx.customers.get(their.customerId));
         }),
       ).rejects.toThrow();
-      await uow.run((tx) => tx.outbox.record([event(2)]));
+      await their.uow.run((tx) => tx.outbox.record([event(2)]));
       expect(await stored()).toEqual([2]);
     },
   );
@@ -144,7 +127,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     'a write of the transaction that failed unseen while isolated work ran fails the transaction, though that work was undone',
     async () => {
       await expect(
-        uow.begin(async (bound) => {
+        their.uow.begin(async (bound) => {
           let outer!: TransactionScope;
           await bound.run(async (tx) => {
             outer = tx;
@@ -163,7 +146,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
   );
 
   it("refuses Knex's own transactions and savepoints, which would end or nest behind the unit of work", async () => {
-    await uow.begin(async (bound) => {
+    await their.uow.begin(async (bound) => {
       const trx = bound.executor() as Knex.Transaction;
       expect(() => trx.transaction()).toThrow(/belong to the unit of work/);
       expect(() => (trx.client as { transaction(): unknown }).transaction()).toThrow(/belong to the unit of work/);
@@ -181,7 +164,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
 
   it('tells a stream started through an ended scope that it was refused, instead of leaving it waiting', async () => {
     let late!: Knex;
-    await uow.begin((bound) => {
+    await their.uow.begin((bound) => {
       late = bound.executor();
       return Promise.resolve();
     });
@@ -191,7 +174,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
   });
 
   it('a transaction whose BEGIN failed is reported failed (on a pipelining connection, after what followed it ran), its effects not run', async () => {
-    const client = db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
+    const client = their.db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
     const query = client.query.bind(client);
     jest
       .spyOn(client, 'query')
@@ -199,7 +182,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     const effect = jest.fn();
     try {
       await expect(
-        uow.begin(async (bound) => {
+        their.uow.begin(async (bound) => {
           bound.afterCommit(effect);
           await bound.run((tx) => tx.outbox.record([event(1)]));
         }),
@@ -208,7 +191,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
       jest.restoreAllMocks();
     }
     expect(effect).not.toHaveBeenCalled();
-    await uow.run((tx) => tx.outbox.record([event(2)]));
+    await their.uow.run((tx) => tx.outbox.record([event(2)]));
     expect(await stored()).toEqual(expect.arrayContaining([2]));
   });
 });

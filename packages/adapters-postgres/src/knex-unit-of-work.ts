@@ -26,7 +26,7 @@ import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
 import { isTransactionConflict } from './repositories/pg-errors';
-import { statementScope } from './statement-scope';
+import { statementScope, type StatementScope } from './statement-scope';
 
 /** What a transaction's repositories are made from. */
 interface Connection {
@@ -57,8 +57,7 @@ const knexScope = lazyScope<Connection, TransactionScope>({
 /** A transaction or savepoint open on one connection: its writes sent without waiting, and whether joined work failed in it. */
 interface Open extends Connection {
   rollbackOnly?: { cause: unknown };
-  /** Ends a savepoint's scope: its statements are refused from then on. */
-  readonly end?: () => void;
+  readonly scope: StatementScope;
 }
 
 /** What the outermost transaction runs once it has committed. */
@@ -87,13 +86,16 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
     return conflictsAsDomain(this.transaction(work));
   }
 
+  private get client(): ConnectionClient {
+    return this.knex.client as ConnectionClient;
+  }
+
   private async transaction<T>(work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
-    const client = this.knex.client as ConnectionClient;
-    const connection = await client.acquireConnection();
+    const connection = await this.client.acquireConnection();
     try {
       return await this.transactionOn(connection, work);
     } finally {
-      await client.releaseConnection(connection);
+      await this.client.releaseConnection(connection);
     }
   }
 
@@ -101,13 +103,13 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
   private async transactionOn<T>(connection: PooledConnection, work: (bound: BoundKnexUnitOfWork) => Promise<T>): Promise<T> {
     const scope = statementScope(this.knex, connection);
     const writes = new TransactionWrites(scope.trx, connection, connection.pipeline === true);
-    const open = { trx: scope.trx, writes, end: scope.end };
+    const open = { trx: scope.trx, writes, scope };
     const effects: Effects = [];
     let result: T;
     try {
       // Sent without waiting where the connection pipelines: the first statement goes out right behind it. Not a
       // named statement: one the server lost would fail BEGIN, and what follows would commit statement by statement.
-      await writes.track((this.knex.client as ConnectionClient).query(connection, 'BEGIN'));
+      await writes.track(this.client.query(connection, 'BEGIN'));
       result = await committing(open, () => work(new BoundKnexUnitOfWork(open, effects)));
     } catch (error) {
       scope.end();
@@ -134,8 +136,15 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
 
   /** Whether the server carried `sql`, the transaction's last statement, out as a COMMIT. */
   private async ending(connection: PooledConnection, sql: 'COMMIT' | 'ROLLBACK'): Promise<boolean> {
-    const answer = (await (this.knex.client as ConnectionClient).query(connection, sql)) as { response?: { command?: string } };
+    const answer = (await this.client.query(connection, sql)) as { response?: { command?: string } };
     return answer.response?.command === 'COMMIT';
+  }
+}
+
+/** Why a transaction or savepoint cannot commit: what was sent through it while isolated work in it ran was undone with that work. */
+export class UndoneByIsolatedWorkError extends Error {
+  constructor() {
+    super('a statement sent through an enclosing transaction or savepoint while isolated work in it ran was undone with that work');
   }
 }
 
@@ -186,20 +195,24 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
     // SQL on the transaction's own connection (see statement-scope.ts). Named by depth, as they nest.
     const savepoint = `isolated_${this.opened.length}`;
     await outer.writes.send(`savepoint_${savepoint}`, `SAVEPOINT ${savepoint}`, []);
+    const enclosing = [...this.opened];
+    const sentBefore = enclosing.map((level) => level.scope.sent());
     const scope = statementScope(outer.trx);
-    const open = { trx: scope.trx, writes: outer.writes.nested(scope.trx), end: scope.end };
+    const open = { trx: scope.trx, writes: outer.writes.nested(scope.trx), scope };
     this.opened.push(open);
     let result: T;
     try {
       result = await committing(open, work);
     } catch (error) {
       this.close(open);
-      // A write sent through an enclosing scope meanwhile ran in the savepoint: should it have failed, ROLLBACK TO
-      // clears the abort it caused, and only its level can still keep the transaction from committing.
-      for (const level of this.opened) {
-        const failed = await level.writes.firstFailure();
-        if (failed !== undefined) level.rollbackOnly ??= { cause: failed };
-      }
+      // A statement sent straight through an enclosing scope meanwhile ran in the savepoint, and ROLLBACK TO undoes
+      // it (or the abort its failure caused) behind that scope's back: its level must not commit as if it had run.
+      // A scope counts its inner scopes' statements too: what a level sent itself is its count less the next's.
+      const sentSince = (level: Open, before = 0) => level.scope.sent() - before;
+      enclosing.forEach((level, depth) => {
+        const inner = depth + 1 < enclosing.length ? sentSince(enclosing[depth + 1], sentBefore[depth + 1]) : sentSince(open);
+        if (sentSince(level, sentBefore[depth]) > inner) level.rollbackOnly ??= { cause: new UndoneByIsolatedWorkError() };
+      });
       // Released too, so that a transaction refusing isolated work many times does not pile its savepoints up.
       const undone = outer.writes
         .send(`rollback_to_${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`, [])
@@ -247,7 +260,7 @@ export class BoundKnexUnitOfWork implements UnitOfWork<TransactionScope> {
   private close(open: Open): void {
     if (this.opened[this.opened.length - 1] !== open) throw new Error('isolated work ran side by side with other isolated work on one transaction');
     this.opened.pop();
-    open.end?.();
+    open.scope.end();
   }
 
   private innermost(): Open {

@@ -7,10 +7,12 @@ interface Sending {
   stream(connection: unknown, query: unknown, stream: unknown, options: unknown): Promise<unknown>;
 }
 
-/** A transaction's or savepoint's view of the database, and the switch that ends it. */
+/** A transaction's or savepoint's view of the database, the switch that ends it, and what went through it. */
 export interface StatementScope {
   readonly trx: Knex.Transaction;
   readonly end: () => void;
+  /** How many statements were sent through this scope, those of scopes made from it included. */
+  readonly sent: () => number;
 }
 
 /**
@@ -48,12 +50,20 @@ const refused = new Set(OWNED_BY_THE_UNIT_OF_WORK);
  */
 export function statementScope(base: Knex, connection?: unknown): StatementScope {
   let ended = false;
+  let sent = 0;
   const parent = base.client as unknown as Sending;
   const ending = () => Promise.reject(new TransactionEndedError());
   const sending: Sending = {
-    query: (on, query) => (ended ? ending() : parent.query(on, query)),
+    query: (on, query) => {
+      if (ended) return ending();
+      sent++;
+      return parent.query(on, query);
+    },
     stream: (on, query, stream, options) => {
-      if (!ended) return parent.stream(on, query, stream, options);
+      if (!ended) {
+        sent++;
+        return parent.stream(on, query, stream, options);
+      }
       // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
       (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());
       return ending();
@@ -86,5 +96,6 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
     end: () => {
       ended = true;
     },
+    sent: () => sent,
   };
 }

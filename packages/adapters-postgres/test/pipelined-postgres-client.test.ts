@@ -21,7 +21,7 @@ interface ClientInternals {
  * instead of connections quietly losing their coalesced writes (nothing else would fail: they only save writes) or
  * a connection left in a failed transaction serving the next request.
  */
-describe('the knex and pg internals the pipelined client builds on', () => {
+describe('the knex and pg internals the pipelined client and the unit of work build on', () => {
   let db: Knex;
   const client = () => db.client as unknown as ClientInternals;
 

@@ -27,7 +27,7 @@ export class TransactionWrites {
   }
 
   /**
-   * A statement of this transaction already sent by other means (a savepoint's writes), settling as it answers:
+   * A statement of this transaction already sent by other means (BEGIN, a savepoint's writes), settling as it answers:
    * waited for without pipelining, else left to travel with what follows and checked by firstFailure.
    */
   async track(done: Promise<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { TransactionEndedError, type TransactionScope } from '@rcs/domain';
+import { TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
 import { TransactionRolledBackError, UndoneByIsolatedWorkError, type BoundKnexUnitOfWork } from '../src/knex-unit-of-work';
 import { itOnRealServer } from '../testing';
 import { OUT_OF_RANGE, oneCustomerEvents } from './support/one-customer-events';
@@ -26,6 +26,46 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
       });
     return { work, scope: () => kept };
   };
+
+  /** Isolated work that writes through the scope around it (`event`) and then fails, in a transaction that goes on. */
+  const writingThroughEnclosingScopeDuringRefusedWork = (written: DomainEvent) =>
+    their.uow.begin(async (bound) => {
+      let outer!: TransactionScope;
+      await bound.run(async (tx) => {
+        outer = tx;
+        await tx.outbox.record([event(1)]);
+      });
+      const refusing = async () => {
+        await outer.outbox.record([written]);
+        throw new Error('refused');
+      };
+      await expect(bound.isolated(refusing)).rejects.toThrow('refused');
+      await bound.run((tx) => tx.outbox.record([event(3)]));
+    });
+
+  /**
+   * Runs `work` while the transaction statement `sql` fails without being sent, then one transaction more: whether
+   * the pool dropped the connection it had (Knex warns of it, silenced here) instead of handing it out again.
+   */
+  async function droppingOnFailureOf(sql: 'BEGIN' | 'ROLLBACK', work: () => Promise<unknown>): Promise<boolean> {
+    const client = their.db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
+    const query = client.query.bind(client);
+    const sending = jest
+      .spyOn(client, 'query')
+      .mockImplementation((connection, sent) => (sent === sql ? Promise.reject(new Error(`${sql} failed`)) : query(connection, sent)));
+    const warning = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await work();
+    } finally {
+      sending.mockRestore();
+    }
+    try {
+      await their.uow.run((tx) => tx.outbox.record([event(2)]));
+      return warning.mock.calls.some(([message]) => String(message).includes(`${sql} failed`));
+    } finally {
+      warning.mockRestore();
+    }
+  }
 
   it.each([
     ['kept', false],
@@ -128,21 +168,7 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
   itOnRealServer('PGlite waits for each write: its failure is thrown to the work that sent it, which decides')(
     'a write of the transaction that failed unseen while isolated work ran fails the transaction, though that work was undone',
     async () => {
-      await expect(
-        their.uow.begin(async (bound) => {
-          let outer!: TransactionScope;
-          await bound.run(async (tx) => {
-            outer = tx;
-            await tx.outbox.record([event(1)]);
-          });
-          const refusing = async () => {
-            await outer.outbox.record([event(2, OUT_OF_RANGE)]);
-            throw new Error('refused');
-          };
-          await expect(bound.isolated(refusing)).rejects.toThrow('refused');
-          await bound.run((tx) => tx.outbox.record([event(3)]));
-        }),
-      ).rejects.toEqual(expect.objectContaining({ code: '22003' }));
+      await expect(writingThroughEnclosingScopeDuringRefusedWork(event(2, OUT_OF_RANGE))).rejects.toEqual(expect.objectContaining({ code: '22003' }));
       expect(await stored()).toEqual([]);
     },
   );
@@ -176,73 +202,39 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
   });
 
   it('a transaction whose BEGIN failed is reported failed, its effects not run (on a pipelining connection what followed BEGIN ran on its own)', async () => {
-    const client = their.db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
-    const query = client.query.bind(client);
-    const sending = jest
-      .spyOn(client, 'query')
-      .mockImplementation((connection, sql) => (sql === 'BEGIN' ? Promise.reject(new Error('BEGIN refused')) : query(connection, sql)));
-    const warning = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const effect = jest.fn();
-    try {
-      await expect(
+    const dropped = await droppingOnFailureOf('BEGIN', () =>
+      expect(
         their.uow.begin(async (bound) => {
           bound.afterCommit(effect);
           await bound.run((tx) => tx.outbox.record([event(1)]));
         }),
-      ).rejects.toThrow('BEGIN refused');
-    } finally {
-      sending.mockRestore();
-    }
+      ).rejects.toThrow('BEGIN failed'),
+    );
     expect(effect).not.toHaveBeenCalled();
-    await their.uow.run((tx) => tx.outbox.record([event(2)]));
-    // Where the failure was found after COMMIT (pipelining), the pool dropped the connection, and Knex said so.
-    const dropped = warning.mock.calls.some(([message]) => String(message).includes('BEGIN refused'));
-    warning.mockRestore();
+    // Where the failure was found after COMMIT (pipelining), the pool dropped the connection.
     expect(dropped).toBe(their.db.storage === 'postgres');
     expect(await stored()).toEqual(their.db.storage === 'postgres' ? [1, 2] : [2]);
   });
 
   it('a statement sent through an enclosing scope while isolated work ran, undone with that work, keeps the transaction from committing', async () => {
-    await expect(
-      their.uow.begin(async (bound) => {
-        let outer!: TransactionScope;
-        await bound.run(async (tx) => {
-          outer = tx;
-          await tx.outbox.record([event(1)]);
-        });
-        const refusing = async () => {
-          await outer.outbox.record([event(2)]);
-          throw new Error('refused');
-        };
-        await expect(bound.isolated(refusing)).rejects.toThrow('refused');
-        await bound.run((tx) => tx.outbox.record([event(3)]));
-      }),
-    ).rejects.toEqual(expect.objectContaining({ cause: expect.any(UndoneByIsolatedWorkError) }));
+    await expect(writingThroughEnclosingScopeDuringRefusedWork(event(2))).rejects.toEqual(
+      expect.objectContaining({ cause: expect.any(UndoneByIsolatedWorkError) }),
+    );
     expect(await stored()).toEqual([]);
   });
 
   itOnRealServer("PGlite's connections share its one session: a dropped connection leaves its transaction open there")(
     'a transaction whose ROLLBACK failed leaves the pool without its connection, and nothing of it is kept',
     async () => {
-      const client = their.db.knex.client as { query(connection: unknown, sql: unknown): Promise<unknown> };
-      const query = client.query.bind(client);
-      const sending = jest
-        .spyOn(client, 'query')
-        .mockImplementation((connection, sql) => (sql === 'ROLLBACK' ? Promise.reject(new Error('ROLLBACK lost')) : query(connection, sql)));
-      const warning = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-      try {
-        await expect(
+      const dropped = await droppingOnFailureOf('ROLLBACK', () =>
+        expect(
           their.uow.run(async (tx) => {
             await tx.outbox.record([event(1)]);
             throw new Error('refused');
           }),
-        ).rejects.toThrow('refused');
-      } finally {
-        sending.mockRestore();
-      }
-      await their.uow.run((tx) => tx.outbox.record([event(2)]));
-      const dropped = warning.mock.calls.some(([message]) => String(message).includes('ROLLBACK lost'));
-      warning.mockRestore();
+        ).rejects.toThrow('refused'),
+      );
       expect(dropped).toBe(true);
       expect(await stored()).toEqual([2]);
     },

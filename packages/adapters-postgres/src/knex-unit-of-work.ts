@@ -63,10 +63,14 @@ interface Open extends Connection {
 /** What the outermost transaction runs once it has committed. */
 type Effects = Array<() => void>;
 
-/** A deadlock victim is the caller's to retry (409), not a fault of the service (500). */
+/**
+ * A deadlock victim is the caller's to retry (409), not a fault of the service (500), whether the work let the
+ * failure through or caught it and the server rolled the transaction back at COMMIT.
+ */
 function conflictsAsDomain<T>(pending: Promise<T>): Promise<T> {
   return pending.catch((error: unknown) => {
-    throw isTransactionConflict(error) ? new TransactionConflictError() : error;
+    const conflict = isTransactionConflict(error) || (error instanceof TransactionRolledBackError && isTransactionConflict(error.cause));
+    throw conflict ? new TransactionConflictError() : error;
   });
 }
 
@@ -129,7 +133,7 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
     const failed = await writes.firstFailure();
     if (failed !== undefined && committed) connection.__knex__disposed = failed;
     if (failed !== undefined) throw failed;
-    if (!committed) throw new TransactionRolledBackError();
+    if (!committed) throw new TransactionRolledBackError(scope.lastFailure());
     for (const effect of effects) effect();
     return result;
   }
@@ -150,8 +154,9 @@ export class UndoneByIsolatedWorkError extends Error {
 
 /** A COMMIT the server carried out as a ROLLBACK: nothing of the transaction was kept. */
 export class TransactionRolledBackError extends Error {
-  constructor() {
-    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept');
+  /** `cause`: the statement's failure, where it went through the transaction's scope. */
+  constructor(cause: unknown) {
+    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept', { cause });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { TransactionEndedError } from '@rcs/domain';
+import { pgCode, PG_IN_FAILED_TRANSACTION } from './repositories/pg-errors';
 
 /** The two ways Knex's client sends a statement on a connection (not in its typings). */
 interface Sending {
@@ -13,6 +14,11 @@ export interface StatementScope {
   readonly end: () => void;
   /** How many statements were sent through this scope, those of scopes made from it included. */
   readonly sent: () => number;
+  /**
+   * The last statement of this scope (or one made from it) that failed, other than those refused because an earlier
+   * one had aborted the transaction: what a transaction the server rolled back at COMMIT failed of.
+   */
+  readonly lastFailure: () => unknown;
 }
 
 /**
@@ -51,18 +57,23 @@ const refused = new Set(OWNED_BY_THE_UNIT_OF_WORK);
 export function statementScope(base: Knex, connection?: unknown): StatementScope {
   let ended = false;
   let sent = 0;
+  let failure: unknown;
+  const noting = (error: unknown): never => {
+    if (pgCode(error) !== PG_IN_FAILED_TRANSACTION) failure = error;
+    throw error;
+  };
   const parent = base.client as unknown as Sending;
   const ending = () => Promise.reject(new TransactionEndedError());
   const sending: Sending = {
     query: (on, query) => {
       if (ended) return ending();
       sent++;
-      return parent.query(on, query);
+      return parent.query(on, query).catch(noting);
     },
     stream: (on, query, stream, options) => {
       if (!ended) {
         sent++;
-        return parent.stream(on, query, stream, options);
+        return parent.stream(on, query, stream, options).catch(noting);
       }
       // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
       (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());
@@ -97,5 +108,6 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
       ended = true;
     },
     sent: () => sent,
+    lastFailure: () => failure,
   };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
+import { TransactionConflictError, TransactionEndedError, type DomainEvent, type TransactionScope } from '@rcs/domain';
 import { TransactionRolledBackError, UndoneByIsolatedWorkError, type BoundKnexUnitOfWork } from '../src/knex-unit-of-work';
 import { itOnRealServer } from '../testing';
 import { OUT_OF_RANGE, oneCustomerEvents } from './support/one-customer-events';
@@ -120,7 +120,19 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
         await bound.run((tx) => tx.outbox.record([event(1)]));
         await expect(bound.executor().raw('SELECT 1 / 0')).rejects.toThrow(/division by zero/);
       }),
-    ).rejects.toThrow(TransactionRolledBackError);
+    ).rejects.toThrow(expect.objectContaining({ constructor: TransactionRolledBackError, cause: expect.objectContaining({ code: '22012' }) }));
+    expect(await stored()).toEqual([]);
+  });
+
+  it("a deadlock that work caught is still the caller's to retry (a conflict), not a fault, though statements after it were refused", async () => {
+    await expect(
+      their.uow.begin(async (bound) => {
+        await bound.run((tx) => tx.outbox.record([event(1)]));
+        const deadlock = `DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$`;
+        await expect(bound.executor().raw(deadlock)).rejects.toThrow(/deadlock detected/);
+        await expect(bound.executor().raw('SELECT 1')).rejects.toThrow(/current transaction is aborted/);
+      }),
+    ).rejects.toThrow(TransactionConflictError);
     expect(await stored()).toEqual([]);
   });
 

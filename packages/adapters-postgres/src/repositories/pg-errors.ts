@@ -1,5 +1,7 @@
 /** SQLSTATEs the adapters react to. */
 export const PG_LOCK_NOT_AVAILABLE = '55P03';
+/** A statement refused because an earlier one aborted its transaction: a consequence, never a cause. */
+export const PG_IN_FAILED_TRANSACTION = '25P02';
 
 export function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;

@@ -25,7 +25,7 @@ import { KnexEventFeed } from './repositories/knex-event-feed';
 import { KnexWebhookRepository } from './repositories/knex-webhook-repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery-repository';
 import { TransactionWrites } from './repositories/transaction-writes';
-import { isTransactionConflict } from './repositories/pg-errors';
+import { isTransactionConflict, pgCode, PG_IN_FAILED_TRANSACTION } from './repositories/pg-errors';
 import { statementScope, type StatementScope } from './statement-scope';
 
 /** What a transaction's repositories are made from. */
@@ -65,13 +65,20 @@ type Effects = Array<() => void>;
 
 /**
  * A deadlock victim is the caller's to retry (409), not a fault of the service (500), whether the work let the
- * failure through or caught it and the server rolled the transaction back at COMMIT.
+ * failure through or caught it, and the transaction then failed of a statement refused after it or was rolled back
+ * at COMMIT: such errors carry the conflict as their cause.
  */
 function conflictsAsDomain<T>(pending: Promise<T>): Promise<T> {
   return pending.catch((error: unknown) => {
-    const conflict = isTransactionConflict(error) || (error instanceof TransactionRolledBackError && isTransactionConflict(error.cause));
+    const conflict = isTransactionConflict(error) || (error instanceof Error && isTransactionConflict(error.cause));
     throw conflict ? new TransactionConflictError() : error;
   });
+}
+
+/** A statement refused because an earlier one had aborted the transaction, given that one's failure as its cause. */
+function refusedAfter(error: unknown, failure: unknown): unknown {
+  if (failure !== undefined && pgCode(error) === PG_IN_FAILED_TRANSACTION && error instanceof Error && error.cause === undefined) error.cause = failure;
+  return error;
 }
 
 /**
@@ -121,18 +128,18 @@ export class KnexUnitOfWork extends FreeUnitOfWork<TransactionScope> {
         // Still in its transaction, the connection must not serve anyone else: the pool drops it.
         connection.__knex__disposed = failed;
       });
-      throw (await writes.firstFailure()) ?? error;
+      throw refusedAfter((await writes.firstFailure()) ?? error, scope.lastFailure());
     }
     scope.end();
     const committed = await this.ending(connection, 'COMMIT').catch(async (error: unknown) => {
-      throw (await writes.firstFailure()) ?? error;
+      throw refusedAfter((await writes.firstFailure()) ?? error, scope.lastFailure());
     });
     // Every statement has answered by now. PostgreSQL answers the COMMIT of a transaction that a failed statement
     // aborted with ROLLBACK, not an error; a failure despite a COMMIT answered COMMIT was BEGIN's, and each
     // statement after it committed alone: reported, and the connection, in a state nobody chose, dropped.
     const failed = await writes.firstFailure();
     if (failed !== undefined && committed) connection.__knex__disposed = failed;
-    if (failed !== undefined) throw failed;
+    if (failed !== undefined) throw refusedAfter(failed, scope.lastFailure());
     if (!committed) throw new TransactionRolledBackError(scope.lastFailure());
     for (const effect of effects) effect();
     return result;
@@ -156,7 +163,7 @@ export class UndoneByIsolatedWorkError extends Error {
 export class TransactionRolledBackError extends Error {
   /** `cause`: the statement's failure, where it went through the transaction's scope. */
   constructor(cause: unknown) {
-    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept', { cause });
+    super('the transaction was rolled back at COMMIT: a statement of it had failed, and nothing of it was kept', cause === undefined ? {} : { cause });
   }
 }
 

@@ -15,8 +15,8 @@ export interface StatementScope {
   /** How many statements were sent through this scope, those of scopes made from it included. */
   readonly sent: () => number;
   /**
-   * The last statement of this scope (or one made from it) that failed, other than those refused because an earlier
-   * one had aborted the transaction: what a transaction the server rolled back at COMMIT failed of.
+   * A transaction's scope: the last of its statements (its savepoints' included) that failed, other than those
+   * refused because an earlier one had aborted the transaction, which is what the transaction failed of.
    */
   readonly lastFailure: () => unknown;
 }
@@ -82,6 +82,8 @@ function rootLayers(root: Knex): Omit<Layers, 'onConnection'> {
  * each of those, and every keyed request opens one of each; that was most of what a creation's garbage
  * collections found alive. Nor does a scope inherit from the one it was made from: an object V8 has to turn into
  * a prototype costs more than the rest of the scope (a transaction and a savepoint in it took 33 us here, 2.4 without).
+ * So what is set on a scope's Knex object or client at run time (Knex's `userParams`, say) is not seen through the
+ * scopes made from it: the unit of work sets nothing there.
  */
 export function statementScope(base: Knex, connection?: unknown): StatementScope {
   let ended = false;
@@ -104,12 +106,15 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
     query: (on, query) => {
       if (ended) return ending();
       sent++;
-      return parent.query(on, query).catch(noting);
+      const answer = parent.query(on, query);
+      // A savepoint's statements reach its transaction's scope too, which notes their failures alone.
+      return connection === undefined ? answer : answer.catch(noting);
     },
     stream: (on, query, stream, options) => {
       if (!ended) {
         sent++;
-        return parent.stream(on, query, stream, options).catch(noting);
+        const streamed = parent.stream(on, query, stream, options);
+        return connection === undefined ? streamed : streamed.catch(noting);
       }
       // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
       (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());

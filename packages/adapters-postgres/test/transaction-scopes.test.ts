@@ -124,13 +124,21 @@ describe(`transactions, and isolated work in them (${process.env.RCS_TEST_STORAG
     expect(await stored()).toEqual([]);
   });
 
-  it("a deadlock that work caught is still the caller's to retry (a conflict), not a fault, though statements after it were refused", async () => {
+  const DEADLOCK = `DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$`;
+  /** What work does once it has caught a deadlock, each failing or not with "current transaction is aborted". */
+  const afterACaughtDeadlock: Array<[string, (bound: BoundKnexUnitOfWork) => Promise<unknown>]> = [
+    ['catches the refusal of a statement after it', (bound) => expect(bound.executor().raw('SELECT 1')).rejects.toThrow(/current transaction is aborted/)],
+    ['writes without waiting, refused at the end', (bound) => bound.run((tx) => tx.outbox.record([event(2)]))],
+    ['lets the refusal of a read after it through', (bound) => bound.run((tx) => tx.customers.get(their.customerId))],
+    ['catches the failure of isolated work after it', (bound) => bound.isolated(() => bound.run((tx) => tx.outbox.record([event(2)]))).catch(() => undefined)],
+  ];
+
+  it.each(afterACaughtDeadlock)("a deadlock that work caught is the caller's to retry (a conflict), not a fault, when the work then %s", async (_, then) => {
     await expect(
       their.uow.begin(async (bound) => {
         await bound.run((tx) => tx.outbox.record([event(1)]));
-        const deadlock = `DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$`;
-        await expect(bound.executor().raw(deadlock)).rejects.toThrow(/deadlock detected/);
-        await expect(bound.executor().raw('SELECT 1')).rejects.toThrow(/current transaction is aborted/);
+        await expect(bound.executor().raw(DEADLOCK)).rejects.toThrow(/deadlock detected/);
+        await then(bound);
       }),
     ).rejects.toThrow(TransactionConflictError);
     expect(await stored()).toEqual([]);

@@ -27,6 +27,7 @@ import * as ledgerAndPartyCounts from './027-ledger-and-party-counts';
 import * as maintainedPendingAmounts from './028-maintained-pending-amounts';
 import * as transfersDueByDay from './029-transfers-due-by-day';
 import * as receivablesOfOtherTypes from './030-receivables-of-other-types';
+import * as sumsWithoutOverflow from './031-sums-without-overflow';
 import pg from 'pg';
 
 interface Migration {
@@ -64,6 +65,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['028-maintained-pending-amounts', maintainedPendingAmounts],
   ['029-transfers-due-by-day', transfersDueByDay],
   ['030-receivables-of-other-types', receivablesOfOtherTypes],
+  ['031-sums-without-overflow', sumsWithoutOverflow],
 ];
 
 /** Every migration's name, in order. */

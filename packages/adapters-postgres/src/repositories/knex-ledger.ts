@@ -88,7 +88,7 @@ export class KnexLedgerRepository implements LedgerRepository {
       `WITH moved AS (
          INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, subtype, amount_minor, currency_code,
                                 counterparty_name, counterparty_tax_id, transfer_id, movement_date)
-         SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[],
+         SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[],
                               ?::text[], ?::text[], ?::bigint[], ?::timestamptz[])
          RETURNING *
        ), total AS (

@@ -106,6 +106,30 @@ describe('collections, settlement, current accounts', () => {
       expect(movements.text).toMatch(member('amount'));
     });
 
+    it('keeps collecting and settling past the largest 64-bit integer, digit for digit, the ledger balanced', async () => {
+      const { customer, ...credentials } = await ctx.api.app.customers.create.execute({ name: `Past 64 bits ${process.pid}` });
+      const own = await ctx.api.login(credentials);
+      const { id } = (await activeAccount(ctx.api, own)).account;
+      // 9,223 collections of MAX would take minutes: one movement brings the account to the balance they would give.
+      const near = 9223372036854775000n;
+      await ctx.api.db.knex.raw(
+        `WITH moved AS (
+           INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, amount_minor, currency_code, movement_date)
+           VALUES (?, ?, 'RECEIVABLE', 'CREDIT', 'DEPOSIT', ?, 'ARS', now()) RETURNING amount_minor
+         )
+         UPDATE receivable_accounts SET balance_minor = balance_minor + (SELECT amount_minor FROM moved) WHERE id = ?`,
+        [customer.id, id, near.toString(), id],
+      );
+      expect((await collect({ receivableAccountId: id, amount: MAX }, own)).status).toBe(201);
+      const sum = '92243720368547749.99';
+      const digits = (name: string) => new RegExp(`"${name}":${sum.replace('.', '\\.')}[,}]`);
+      expect((await ctx.api.call('post', '/v1/sandbox/settlement-runs', { token: own })).text).toMatch(digits('settledAmount'));
+      const main = await mainAccount(own);
+      expect((await ctx.api.call('get', `/v1/current-accounts/${main.id}/balances`, { token: own })).text).toMatch(digits('totalBalance'));
+      expect((await ctx.api.call('get', `/v1/current-accounts/${main.id}/movements?count=1`, { token: own })).text).toMatch(digits('amount'));
+      expect(await ctx.api.app.ledger.verify.execute()).toEqual([]);
+    });
+
     it("writes an account's pending amount with every digit", async () => {
       for (let i = 0; i < 9; i++) {
         const res = await ctx.api.call('post', '/v1/receivables', {

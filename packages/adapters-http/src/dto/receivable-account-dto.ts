@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
-import { MAX_BATCH_ITEMS, OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { Omittable } from './omittable';
@@ -22,17 +21,6 @@ export class OpenReceivableAccountBody {
   @IsOptional()
   @IsIn(['ARS'], { message: 'currencyCode must be ARS (the only supported currency)' })
   currencyCode?: string;
-}
-
-const ITEMS = `items must be an array of 1 to ${MAX_BATCH_ITEMS} accounts`;
-
-export class OpenReceivableAccountsBatchBody {
-  @IsArray({ message: ITEMS })
-  @ArrayMinSize(1, { message: ITEMS })
-  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: ITEMS })
-  @ValidateNested({ each: true })
-  @Type(() => OpenReceivableAccountBody)
-  items!: OpenReceivableAccountBody[];
 }
 
 /** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed). */

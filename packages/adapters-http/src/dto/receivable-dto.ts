@@ -79,12 +79,6 @@ export class ExpirationRunBody {
   @IsOptional() @CalendarDate() date?: string | null;
 }
 
-/** The batch envelope; items are validated one by one, each standing alone. */
-export class ReceivableBatchBody {
-  @IsDefined()
-  items!: unknown;
-}
-
 export class ReceivableListQuery extends ListQuery {
   @IsOptional() @EntityIdParam() receivableAccountId?: number;
   @IsOptional() @EntityIdParam() clientId?: number;

@@ -86,7 +86,7 @@ const paths = {
       tag,
       summary: 'Open many receivable accounts',
       description:
-        'Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.',
+        'Up to 1000; each item stands alone, as if posted by itself (a malformed item is its own 400 validation): its result carries the status it would have had and the account or the Problem.',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableAccountBatchRequest'), example: { items: [accountInput, { clientId: 13 }] } },

@@ -116,7 +116,8 @@ const paths = {
       id: 'createReceivableBatch',
       tag,
       summary: 'Issue up to 1000 receivables',
-      description: 'Each item stands alone, as if posted by itself: its result carries the status it would have had and the receivable or the Problem.',
+      description:
+        'Each item stands alone, as if posted by itself (a malformed item is its own 400 validation): its result carries the status it would have had and the receivable or the Problem.',
       scope: write,
       key: 'required',
       body: { schema: ref('ReceivableBatchRequest'), example: { items: [receivableInput, creditNote] } },

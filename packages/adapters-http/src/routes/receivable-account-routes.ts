@@ -1,15 +1,10 @@
 import { Router, type Request } from 'express';
 import { openedAccountWithStats } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
+import { BatchBody, batchItems } from '../dto/batch-body';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
-import {
-  ExpandQuery,
-  OpenReceivableAccountBody,
-  OpenReceivableAccountsBatchBody,
-  ReceivableAccountListQuery,
-  UpdateReceivableAccountBody,
-} from '../dto/receivable-account-dto';
+import { ExpandQuery, OpenReceivableAccountBody, ReceivableAccountListQuery, UpdateReceivableAccountBody } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
 import { created, noContent, ok } from './answer';
@@ -61,11 +56,9 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts/batches',
     write,
-    ...keyedBody(keys, 'required', OpenReceivableAccountsBatchBody, async (req, app) => {
-      const results = await app.receivableAccounts.openBatch.execute({
-        customerId: authOf(req).customerId,
-        items: (req.body as OpenReceivableAccountsBatchBody).items,
-      });
+    ...keyedBody(keys, 'required', BatchBody, async (req, app) => {
+      const items = batchItems((req.body as BatchBody).items, 'accounts', (item) => parseInput(OpenReceivableAccountBody, item, 'body'));
+      const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items });
       return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
     }),
   );

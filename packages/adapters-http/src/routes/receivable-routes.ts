@@ -1,29 +1,14 @@
 import { Router, type Request } from 'express';
-import { DomainError, MAX_BATCH_ITEMS, ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
+import { BatchBody, batchItems } from '../dto/batch-body';
 import { pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
-import { ReceivableBatchBody, ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
+import { ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
 import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
 import { receivableResponse } from '../mappers/receivable-response';
 import type { HttpContext } from './http-context';
 import { created, ok } from './answer';
 import { batchResults, keyedBody, sendPage } from './respond';
-
-/** Each batch item parsed on its own: a malformed item becomes that item's 400, not the batch's. */
-function batchItems(customerId: number, items: unknown) {
-  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_ITEMS) {
-    throw ValidationError.of('items', `must be an array of 1 to ${MAX_BATCH_ITEMS} receivables`);
-  }
-  return items.map((item) => {
-    try {
-      return issueInputOf(customerId, parseInput(ReceivableBody, item, 'body'));
-    } catch (error) {
-      if (error instanceof DomainError) return error;
-      throw error;
-    }
-  });
-}
 
 export function receivableRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -48,8 +33,10 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivables/batches',
     write,
-    ...keyedBody(keys, 'required', ReceivableBatchBody, async (req, app) => {
-      const results = await app.receivables.issueBatch.execute({ items: batchItems(authOf(req).customerId, (req.body as ReceivableBatchBody).items) });
+    ...keyedBody(keys, 'required', BatchBody, async (req, app) => {
+      const { customerId } = authOf(req);
+      const items = batchItems((req.body as BatchBody).items, 'receivables', (item) => issueInputOf(customerId, parseInput(ReceivableBody, item, 'body')));
+      const results = await app.receivables.issueBatch.execute({ items });
       return ok(batchResults(results, 'receivable', receivableResponse));
     }),
   );

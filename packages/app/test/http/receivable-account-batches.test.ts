@@ -72,6 +72,17 @@ describe('receivable account batches', () => {
     expect(tooMany.status).toBe(400);
   });
 
+  it('answers a malformed item its own 400, as the receivables batch does, and opens the others', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const res = await post([{ clientId: 'x' }, { clientId: client.id }, 5 as unknown as object]);
+    expect(res.status).toBe(200);
+    const results = res.body.results as Result[];
+    expect(results.map((r) => r.status)).toEqual([400, 201, 400]);
+    expect(results[0].error).toMatchObject({ code: 'validation', invalidParams: [{ name: 'clientId' }] });
+    expect(results[2].error).toMatchObject({ code: 'validation' });
+    expect((await ctx.api.call('get', `/v1/receivable-accounts/${results[1].receivableAccount!.id}`, { token: ctx.token })).status).toBe(200);
+  });
+
   itRacing('opens each owner once when two batches name the same owners in opposite orders, both answered item by item', async () => {
     const { knex } = ctx.api.db;
     for (let round = 0; round < 6; round++) {

@@ -31,7 +31,8 @@ export class OpenReceivableAccountsBatch {
 
   async execute(input: {
     customerId: number;
-    items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'>>;
+    /** A malformed item is given as its error (that item's 400), answered in its place. */
+    items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'> | DomainError>;
   }): Promise<BatchOutcome<ReceivableAccount>[]> {
     const { customerId } = input;
     // A deadlock's victim (a concurrent writer held an owner's new row) tries again, and finds that row stored.
@@ -43,11 +44,12 @@ export class OpenReceivableAccountsBatch {
   private async open(
     tx: BatchScope,
     customerId: number,
-    items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'>>,
+    items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'> | DomainError>,
   ): Promise<BatchOutcome<ReceivableAccount>[]> {
     const customer = await tx.customers.get(customerId);
     if (!customer) throw new NotFoundError('customer', customerId);
     const owners = items.map((item) => {
+      if (item instanceof DomainError) return item;
       try {
         return requestedOwner(item);
       } catch (error) {

@@ -5,6 +5,7 @@ import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { ListQuery } from './list-query';
 import { NestedObject } from './nested-object';
+import { RouteCode } from './route-code';
 
 export class InvoiceDataBody {
   @IsOptional() @IsString() @MaxLength(40) version?: string;
@@ -24,7 +25,7 @@ export class ReceivableEditableBody {
 
   @IsOptional() @IsString() @NotBlank() @MaxLength(64) legalNumber?: string | null;
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;
-  @IsOptional() @IsString() @NotBlank() @MaxLength(64) externalRoutingCode?: string | null;
+  @IsOptional() @IsString() @NotBlank() @MaxLength(64) @RouteCode() externalRoutingCode?: string | null;
   @IsOptional() @CalendarDate() issueDate?: string | null;
   @IsOptional() @CalendarDate() dueDate?: string | null;
 

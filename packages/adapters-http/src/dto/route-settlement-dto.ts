@@ -1,14 +1,15 @@
 import 'reflect-metadata';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { PageQuery } from './list-query';
+import { RouteCode } from './route-code';
 
 export class RouteSettlementBody {
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
-  @Matches(/^[^/?#]+$/, { message: 'routeCode must not contain /, ? or #' })
+  @RouteCode()
   routeCode!: string;
 
   @CalendarDate()

@@ -207,7 +207,11 @@ const schemas = {
       associateId: { type: ['integer', 'null'], description: "Bound to the account if it has none; another one than the account's is 422" },
       legalNumber: { ...nullableString, description: 'Unique per customer' },
       description: nullableString,
-      externalRoutingCode: { ...nullableString, description: 'Groups the receivable under the route settlement of that code when the associate matches' },
+      externalRoutingCode: {
+        ...nullableString,
+        description:
+          'Groups the receivable under the route settlement of that code when the associate matches; a route code as that one is (no white space at either end, no control characters, no /, ? or #)',
+      },
       issueDate: nullableDate,
       dueDate: nullableDate,
       receivableDate: { ...nullableDate, description: 'Defaults to today in Buenos Aires' },

@@ -104,7 +104,16 @@ const schemas = {
   RouteSettlementInput: {
     type: 'object',
     required: ['routeCode', 'date', 'associateId'],
-    properties: { routeCode: { type: 'string', maxLength: 64 }, date: { type: 'string', format: 'date' }, associateId: id },
+    properties: {
+      routeCode: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 64,
+        description: 'No white space at either end, no control characters, no /, ? or # (400 validation)',
+      },
+      date: { type: 'string', format: 'date' },
+      associateId: id,
+    },
   },
   RouteSettlement: {
     type: 'object',

@@ -31,6 +31,22 @@ describe('route settlements', () => {
     expect(otherAssociate.body.code).toBe('route-code-already-used');
   });
 
+  it.each([
+    ['spaces alone', '   '],
+    ['a space at its end beside the code without it', 'R1 '],
+    ['a control character', 'R1\u0001'],
+    ['a path separator', 'R/1'],
+  ])('refuses a route code of %s, on the route settlement and on a receivable, storing nothing', async (_, routeCode) => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    const refused = await settle({ routeCode, date: '2026-03-02', associateId: associate.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.invalidParams).toEqual([{ name: 'routeCode', reason: expect.stringMatching(/^routeCode must not start or end with white space/) }]);
+    const receivable = await issue({ receivableAccountId: account.id, amount: 5, receivableType: 'INVOICE', externalRoutingCode: routeCode });
+    expect(receivable.status).toBe(400);
+    expect(receivable.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(['externalRoutingCode']);
+    expect(await ctx.api.db.knex('route_settlements').where({ route_code: routeCode }).count({ n: '*' })).toEqual([{ n: '0' }]);
+  });
+
   it("refuses a DISABLED associate and another customer's", async () => {
     const { associate } = await parties(ctx.api, ctx.token);
     expect((await settle({ routeCode: 'X1', date: '2026-03-02', associateId: associate.id }, ctx.otherToken)).status).toBe(403);

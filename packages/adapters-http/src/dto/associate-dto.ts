@@ -31,6 +31,7 @@ export class AssociateBody {
   @Matches(/^\d{6,9}$/, { message: 'documentNumber must be 6 to 9 digits' })
   documentNumber!: string;
 
+  @IsString()
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(254)
   email!: string;

@@ -19,6 +19,7 @@ export class ClientBody {
   documentType!: DocumentType;
 
   @IsOptional()
+  @IsString()
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(254)
   email?: string | null;

@@ -8,8 +8,11 @@ import { PageCursor } from './page-cursor';
 
 const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
 
-/** Digits only: Number() would also read 0x10, 1e1, ' 1' and 10.0 as integers. */
-const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+/**
+ * Digits only, a minus sign allowed (-1 is then told it must be 1 or more, not that it is no integer): Number()
+ * would also read 0x10, 1e1, ' 1' and 10.0 as integers.
+ */
+const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 /** page and count, which every list accepts, and the cursor of a Link header (instead of page). */
 export class PageQuery {

@@ -145,6 +145,7 @@ describe('clients', () => {
   it.each([
     ['count over 200', 'count=201', 'count'],
     ['page 0', 'page=0', 'page'],
+    ['a negative count', 'count=-1', 'count'],
     ['a non-numeric page', 'page=abc', 'page'],
     ['a hexadecimal count', 'count=0x10', 'count'],
     ['a count in exponent notation', 'count=1e1', 'count'],
@@ -157,6 +158,14 @@ describe('clients', () => {
     const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
     expect(res.status).toBe(400);
     expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toContain(field);
+  });
+
+  it.each([
+    ['count=-1', 'count must be 1 or more'],
+    ['page=-3', 'page must be 1 or more'],
+  ])('tells a list with %s what the member must be', async (query, reason) => {
+    const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
+    expect(res.body.invalidParams).toEqual([{ name: query.split('=')[0], reason }]);
   });
 
   it('ignores unknown and derived fields on input', async () => {

@@ -35,6 +35,8 @@ describe('invalid members', () => {
         { name: 'clientId', reason: 'clientId must be a string' },
         { name: 'clientSecret', reason: 'clientSecret must be a string' },
       ]);
+      const client = await call('post', '/v1/clients', { body: { businessName: 'ACME', taxId: '30-71234567-1', documentType: 'CUIT', email: 5 } });
+      expect(client.body.invalidParams).toEqual([{ name: 'email', reason: 'email must be a string' }]);
     });
 
     it('is reported as not a list of accounts when a batch holds an object, not for the sizes it cannot have', async () => {

@@ -210,7 +210,7 @@ const schemas = {
       externalRoutingCode: {
         ...nullableString,
         description:
-          'Groups the receivable under the route settlement of that code when the associate matches; a route code as that one is (no white space at either end, no control characters, no /, ? or #)',
+          'Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control characters, no /, ? or #)',
       },
       issueDate: nullableDate,
       dueDate: nullableDate,

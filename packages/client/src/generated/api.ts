@@ -248,7 +248,7 @@ export interface paths {
     put?: never;
     /**
      * Open many receivable accounts
-     * @description Up to 1000; each item stands alone, as if posted by itself: its result carries the status it would have had and the account or the Problem.
+     * @description Up to 1000; each item stands alone, as if posted by itself (a malformed item is its own 400 validation): its result carries the status it would have had and the account or the Problem.
      *
      *     Needs the scope `receivable-accounts:write`.
      */
@@ -404,7 +404,7 @@ export interface paths {
     put?: never;
     /**
      * Issue up to 1000 receivables
-     * @description Each item stands alone, as if posted by itself: its result carries the status it would have had and the receivable or the Problem.
+     * @description Each item stands alone, as if posted by itself (a malformed item is its own 400 validation): its result carries the status it would have had and the receivable or the Problem.
      *
      *     Needs the scope `receivables:write`.
      */
@@ -1760,7 +1760,7 @@ export interface components {
       /** @description Unique per customer */
       legalNumber?: string | null;
       description?: string | null;
-      /** @description Groups the receivable under the route settlement of that code when the associate matches */
+      /** @description Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control characters, no /, ? or #) */
       externalRoutingCode?: string | null;
       /** Format: date */
       issueDate?: string | null;
@@ -1867,6 +1867,7 @@ export interface components {
       }[];
     };
     RouteSettlementInput: {
+      /** @description No white space at either end, no control characters, no /, ? or # (400 validation) */
       routeCode: string;
       /** Format: date */
       date: string;

@@ -87,6 +87,8 @@ const TEST_EVENT: EventType = 'webhook.test';
 
 /** Held: PENDING, neither due nor leased (migration 015's partial index). */
 const HELD = "status = 'PENDING' AND next_attempt_at IS NULL AND claimed_until IS NULL";
+/** Held, or a retry scheduled after a time (the parameter), not leased: what an activation makes due. */
+const HELD_OR_LATER = "status = 'PENDING' AND claimed_until IS NULL AND (next_attempt_at IS NULL OR next_attempt_at > ?)";
 
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(
@@ -266,7 +268,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {
     const held = () => this.trx('webhook_deliveries').where('webhook_id', webhookId).whereRaw(HELD);
     const expired = await held().where('created_at', '<', heldSince).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
-    const released = await held().update({ next_attempt_at: now });
+    const released = await this.trx('webhook_deliveries').where('webhook_id', webhookId).whereRaw(HELD_OR_LATER, [now]).update({ next_attempt_at: now });
     return { released, expired };
   }
 

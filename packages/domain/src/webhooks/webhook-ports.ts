@@ -112,7 +112,8 @@ export interface WebhookDeliveryRepository {
   unclaim(leases: readonly DeliveryLease[], now: Date): Promise<void>;
   /**
    * Makes a webhook's held attempts due at `now`, those held since `heldSince` or later; older ones end FAILED as
-   * expired. How many of each.
+   * expired. Its retries scheduled later than `now` (not leased) are due at `now` too, with the released: the
+   * endpoint is back, as its activation says. How many of each.
    */
   release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }>;
   /** Ends up to `limit` attempts held since before `heldBefore` as FAILED (expired); how many. */

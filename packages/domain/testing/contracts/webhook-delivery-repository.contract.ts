@@ -9,21 +9,22 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
     const ctx = useHarness(factory);
     const { webhookOf, attempt, schedule, claim, statuses } = deliveryFixtures(ctx);
 
-    it('holds attempts until a release makes them due, expiring those held since before the window', async () => {
+    it('holds attempts until a release makes them due, with the retries scheduled later, expiring those held since before the window', async () => {
       const webhook = await webhookOf();
-      const [old, recent, leased] = [
+      const [old, recent, leased, retry] = [
         attempt(webhook, { createdAt: at(-100), nextAttemptAt: null }),
         attempt(webhook, { nextAttemptAt: null }),
         attempt(webhook),
+        attempt(webhook, { nextAttemptAt: at(600) }),
       ];
-      await schedule([old, recent, leased]);
+      await schedule([old, recent, leased, retry]);
       const [claimed] = await claim([webhook]);
       expect(claimed.eventId).toBe(leased.eventId);
       await ctx.h.uow.run((tx) => tx.webhookDeliveries.hold([claimed.id]));
       expect(await claim([webhook], { now: at(30) })).toEqual([]);
       const released = await ctx.h.uow.run((tx) => tx.webhookDeliveries.release(webhook.id, at(1), at(-10)));
-      expect(released).toEqual({ released: 2, expired: 1 });
-      expect((await claim([webhook])).map((d) => d.eventId).sort()).toEqual([recent.eventId, leased.eventId].sort());
+      expect(released).toEqual({ released: 3, expired: 1 });
+      expect((await claim([webhook])).map((d) => d.eventId).sort()).toEqual([recent.eventId, leased.eventId, retry.eventId].sort());
       expect(await statuses(webhook)).toContainEqual([old.eventId, 'FAILED', EXPIRED_REASON]);
     });
 

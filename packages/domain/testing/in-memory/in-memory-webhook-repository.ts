@@ -196,8 +196,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     const old = held.filter((d) => d.createdAt < heldSince).map((d) => d.id);
     const recent = held.filter((d) => d.createdAt >= heldSince).map((d) => d.id);
     this.update(old, (d) => ({ ...d, status: 'FAILED', failureReason: EXPIRED_REASON }));
-    this.update(recent, (d) => ({ ...d, nextAttemptAt: now }));
-    return { released: recent.length, expired: old.length };
+    const later = [...this.ref.tables.webhookDeliveries.values()]
+      .filter((d) => d.webhookId === webhookId && d.status === 'PENDING' && d.claimedUntil === null && d.nextAttemptAt !== null && d.nextAttemptAt > now)
+      .map((d) => d.id);
+    this.update([...recent, ...later], (d) => ({ ...d, nextAttemptAt: now }));
+    return { released: recent.length + later.length, expired: old.length };
   }
 
   async expireHeld(heldBefore: Date, limit: number): Promise<number> {

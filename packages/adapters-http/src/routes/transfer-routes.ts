@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { Money } from '@rcs/domain';
+import { Router, type Request, type RequestHandler } from 'express';
+import { Money, ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
@@ -34,15 +34,35 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.transfers.list.execute({ filter, page: pageOf(q) }), transferResponse);
   });
 
+  // A destination naming both a CBU/CVU and an alias is checked at the provider, as a recipient's is, before the
+  // Idempotency-Key's transaction opens (no transaction waits on the provider; down or slow: 502/504, nothing
+  // written): an alias of another account is 400, not a transfer paying the CBU/CVU while recording the alias.
+  const aliasOfTheAccount: RequestHandler = async (req, _res, next) => {
+    const { type, destination } = req.body as TransferBody;
+    if (type === 'OUTGOING_TRANSFER' && typeof destination?.cbuCvu === 'string' && typeof destination.alias === 'string') {
+      await app.contacts.resolveDestination.execute({ cbuCvu: destination.cbuCvu, alias: destination.alias }).catch((error: unknown) => {
+        if (!(error instanceof ValidationError)) throw error;
+        throw new ValidationError(error.invalidParams.map((param) => ({ ...param, name: `destination.${param.name}` })));
+      });
+    }
+    next();
+  };
+
   router.post(
     '/transfers',
     write,
-    ...keyedBody(keys, 'required', TransferBody, async (req, app) => {
-      const body = req.body as TransferBody;
-      const { customerId, credentialId } = authOf(req);
-      const transfer = await app.transfers.create.execute({ ...body, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
-      return created(transferResponse(transfer), `/v1/transfers/${transfer.id}`);
-    }),
+    ...keyedBody(
+      keys,
+      'required',
+      TransferBody,
+      async (req, app) => {
+        const body = req.body as TransferBody;
+        const { customerId, credentialId } = authOf(req);
+        const transfer = await app.transfers.create.execute({ ...body, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
+        return created(transferResponse(transfer), `/v1/transfers/${transfer.id}`);
+      },
+      aliasOfTheAccount,
+    ),
   );
 
   router.get('/transfers/:id', read, async (req, res) => {

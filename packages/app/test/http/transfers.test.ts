@@ -43,6 +43,19 @@ describe('POST, GET /v1/transfers', () => {
     expect(res.body.destination).toEqual({ cbuCvu: null, alias: 'Proveedor.Pagos', accountId: null, counterParty: PROVEEDOR });
   });
 
+  it('pays a CBU/CVU named with the alias of the same account, and refuses an alias of another account (400 on destination.alias), storing nothing', async () => {
+    const alias = 'Proveedor.Pagos';
+    const { cbuCvu } = (await ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: { name: 'Proveedor SA', taxId: PROVEEDOR.taxId, alias } })).body;
+    expect(cbuCvu).toMatch(/^\d{22}$/);
+    const named = (destination: object) => outgoing(accounts.main.id, { destination: { ...destination, counterParty: PROVEEDOR } });
+    expect((await post(named({ cbuCvu, alias }))).status).toBe(201);
+    const before = await ctx.api.db.knex('transfers').count({ n: '*' });
+    const mismatch = await post(named({ cbuCvu: A_CBU, alias }));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.invalidParams).toEqual([{ name: 'destination.alias', reason: expect.stringMatching(/another account/) }]);
+    expect(await ctx.api.db.knex('transfers').count({ n: '*' })).toEqual(before);
+  });
+
   it('moves money between its own MAIN and SUB, the answer naming the destination’s CVU and alias', async () => {
     const res = await post({
       type: 'INTERNAL_TRANSFER',

@@ -72,9 +72,9 @@ describe('a new transfer', () => {
   const draft = (approvalControl: boolean, scheduledDate: string | null) =>
     Transfer.draft({ ...aTransferDraft({ customerId: 1, sourceAccountId: 10, credentialId: CREATOR }), scheduledDate }, { approvalControl, today: TODAY }, T0);
 
-  it('is PENDING when due today or undated, SCHEDULED when its day is ahead', () => {
+  it('is PENDING when undated, SCHEDULED when given a day, today included (SPEC)', () => {
     expect(draft(false, null).status).toBe('PENDING');
-    expect(draft(false, TODAY).status).toBe('PENDING');
+    expect(draft(false, TODAY).status).toBe('SCHEDULED');
     expect(draft(false, TOMORROW).status).toBe('SCHEDULED');
   });
 

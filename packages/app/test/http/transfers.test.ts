@@ -68,10 +68,14 @@ describe('POST, GET /v1/transfers', () => {
     expect(res.body.destination).toEqual({ cbuCvu: accounts.sub.cvu, alias: accounts.sub.alias, accountId: accounts.sub.id, counterParty: null });
   });
 
-  it('schedules a transfer dated after today, and runs one dated today as soon as possible', async () => {
+  it('schedules a transfer given a scheduledDate, today included (SPEC), which can then be cancelled; without one it is PENDING', async () => {
     const tomorrow = dayFromToday(1);
     expect((await post(outgoing(accounts.main.id, { scheduledDate: tomorrow }))).body).toMatchObject({ status: 'SCHEDULED', scheduledDate: tomorrow });
-    expect((await post(outgoing(accounts.main.id, { scheduledDate: dayFromToday(0) }))).body.status).toBe('PENDING');
+    const today = (await post(outgoing(accounts.main.id, { scheduledDate: dayFromToday(0) }))).body;
+    expect(today.status).toBe('SCHEDULED');
+    const cancelled = await ctx.api.call('post', `/v1/transfers/${today.id}/cancellations`, { token: ctx.token });
+    expect(cancelled.body.status).toBe('CANCELLED');
+    expect((await post(outgoing(accounts.main.id))).body.status).toBe('PENDING');
   });
 
   it('replays a repeated creation under the same key instead of creating a second transfer', async () => {

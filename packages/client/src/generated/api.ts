@@ -771,7 +771,7 @@ export interface paths {
      *
      *     Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; editing or deleting the recipient later never changes the transfer.
      *
-     *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when scheduledDate is after today in Buenos Aires, else PENDING. A scheduledDate already past is 400.
+     *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when a scheduledDate is given (today in Buenos Aires included: cancellable until the worker takes it that day), else PENDING. A scheduledDate already past is 400.
      *
      *     The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer the balance cannot cover then ends FAILED with failureReason insufficient-balance.
      *

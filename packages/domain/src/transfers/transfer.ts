@@ -4,7 +4,10 @@ import { formatMinor, type CurrencyCode } from '../shared/money';
 import type { TransferDestination, TransferType } from './transfer-destination';
 
 export type TransferStatus =
-  /** Approved (or needing no approval) with a scheduledDate still ahead: the worker takes it on that day. */
+  /**
+   * Created with a scheduledDate, today's included (SPEC: "scheduledDate given: SCHEDULED, executes on that day"),
+   * or approved with one still ahead (CONTRACT): the worker takes it on that day, and until then it can be cancelled.
+   */
   | 'SCHEDULED'
   /** The customer has approval control: waits for a second credential to approve or reject it. */
   | 'PENDING_APPROVAL'
@@ -150,7 +153,7 @@ export class Transfer {
     if (input.scheduledDate !== null && input.scheduledDate < options.today) {
       throw ValidationError.of('scheduledDate', `must be today (${options.today} in Buenos Aires) or later`);
     }
-    const status: TransferStatus = options.approvalControl ? 'PENDING_APPROVAL' : Transfer.dueBy(input.scheduledDate, options.today) ? 'PENDING' : 'SCHEDULED';
+    const status: TransferStatus = options.approvalControl ? 'PENDING_APPROVAL' : input.scheduledDate === null ? 'PENDING' : 'SCHEDULED';
     return {
       ...input,
       status,

@@ -1,6 +1,6 @@
-import { Agent, request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
 import { internalLiteralOf, publicOnlyLookup } from './address-guard';
 import { signatureHeader } from './standard-webhooks-signature';
@@ -8,7 +8,7 @@ import { signatureHeader } from './standard-webhooks-signature';
 export interface WebhookSenderOptions {
   /** Whole attempt, from the call to the last byte read (CONTRACT: a 2xx within 15 s is success). */
   readonly timeoutMs: number;
-  /** Connections to one endpoint (host and port) at once; more attempts wait their turn. */
+  /** Connections to one webhook's endpoint at once; more attempts wait their turn. */
   readonly maxConnectionsPerEndpoint: number;
   /** Connections to every endpoint together. */
   readonly maxConnections: number;
@@ -24,14 +24,42 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 class AttemptTimeout extends Error {}
 
 /**
+ * Connections pooled per webhook, not per host and port as Node's agent does: two webhooks on one host (an
+ * integrator's two URLs) would share `maxSockets`, and one whose endpoint hangs would hold them all until its
+ * deadlines, the other's attempts waiting for a connection and timing out unsent (the deadline runs from the call).
+ */
+type PooledRequestOptions = RequestOptions & { readonly webhookId?: number };
+
+class PerWebhookAgent extends Agent {
+  override getName(options?: PooledRequestOptions): string {
+    return `${super.getName(options)}:${options?.webhookId ?? ''}`;
+  }
+
+  /**
+   * With every connection taken, one kept alive idle for another webhook is closed to make room: Node's agent
+   * would leave the attempt waiting until an endpoint closed an idle connection, past its deadline, however many
+   * webhooks' bursts had left theirs open. Closed, its pool makes the connection the waiting attempt needs.
+   */
+  addRequest(req: ClientRequest, options: PooledRequestOptions): void {
+    const name = this.getName(options);
+    const { totalSocketCount } = this as unknown as { totalSocketCount: number };
+    if (totalSocketCount >= this.maxTotalSockets && !this.freeSockets[name]?.length) {
+      const idle = Object.entries(this.freeSockets).find(([other, sockets]) => other !== name && sockets?.length)?.[1];
+      idle?.[0].destroy();
+    }
+    (Agent.prototype as unknown as { addRequest(req: ClientRequest, options: PooledRequestOptions): void }).addRequest.call(this, req, options);
+  }
+}
+
+/**
  * POSTs signed events over HTTPS: keep-alive connections, a bound per endpoint and in all (so a slow endpoint
  * holds only its own connections), one deadline per attempt, redirects never followed, bodies read up to a cap.
  */
 export class HttpsWebhookSender implements WebhookSender {
-  private readonly agent: Agent;
+  private readonly agent: PerWebhookAgent;
 
   constructor(private readonly options: WebhookSenderOptions) {
-    this.agent = new Agent({
+    this.agent = new PerWebhookAgent({
       keepAlive: true,
       maxSockets: options.maxConnectionsPerEndpoint,
       maxTotalSockets: options.maxConnections,
@@ -56,21 +84,19 @@ export class HttpsWebhookSender implements WebhookSender {
         clearTimeout(deadline);
         resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
       };
-      const req = httpsRequest(
-        request.url,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'rcs-webhooks/1.0',
-            'webhook-id': request.eventId,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signatureHeader(request.secrets, request.eventId, timestamp, request.body),
-          },
+      const options: PooledRequestOptions = {
+        method: 'POST',
+        agent: this.agent,
+        webhookId: request.webhookId,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'rcs-webhooks/1.0',
+          'webhook-id': request.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(request.secrets, request.eventId, timestamp, request.body),
         },
-        (res) => this.read(res, finish, fail),
-      );
+      };
+      const req = httpsRequest(request.url, options, (res) => this.read(res, finish, fail));
       let timedOut = false;
       // Past the deadline, whichever side reports the cut first, the reason is the deadline.
       const fail = (error: Error) => finish({ status: 'FAILED', responseCode: null, failureReason: this.reasonOf(timedOut ? new AttemptTimeout() : error) });

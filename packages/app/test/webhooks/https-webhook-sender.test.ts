@@ -26,8 +26,8 @@ describe('HTTPS webhook sender', () => {
     receivers.push(started);
     return started;
   };
-  const send = (sender: HttpsWebhookSender, url: string, body = '{"id":"evt_1","type":"webhook.test"}') =>
-    sender.send({ url, eventId: 'evt_1', body, secrets: [SECRET] });
+  const send = (sender: HttpsWebhookSender, url: string, body = '{"id":"evt_1","type":"webhook.test"}', webhookId = 1) =>
+    sender.send({ webhookId, url, eventId: 'evt_1', body, secrets: [SECRET] });
 
   afterAll(async () => {
     for (const sender of senders) sender.close();
@@ -79,6 +79,31 @@ describe('HTTPS webhook sender', () => {
     expect(fast.status).toBe('SUCCESS');
     expect(fast.durationMs).toBeLessThan(500);
     expect(await slow).toMatchObject({ status: 'FAILED', responseCode: null, failureReason: 'no complete answer within 1000 ms' });
+  });
+
+  it("keeps one webhook's hanging URL from holding up another webhook's on the same host and port", async () => {
+    const endpoint = await receiver((req, res) => {
+      if (!req.url?.endsWith('/hang')) res.end('ok');
+    });
+    const sender = senderWith({ timeoutMs: 1_000, maxConnectionsPerEndpoint: 2 });
+    const hanging = [send(sender, `${endpoint.url}/hang`, undefined, 1), send(sender, `${endpoint.url}/hang`, undefined, 1)];
+    // The hanging webhook holds both of its connections; the other webhook's are its own.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const fast = await send(sender, `${endpoint.url}/ok`, undefined, 2);
+    expect(fast.status).toBe('SUCCESS');
+    expect(fast.durationMs).toBeLessThan(500);
+    for (const result of await Promise.all(hanging)) expect(result.failureReason).toBe('no complete answer within 1000 ms');
+  });
+
+  it("closes another webhook's idle connection when every connection is taken, instead of leaving an attempt waiting", async () => {
+    const endpoint = await receiver();
+    const sender = senderWith({ timeoutMs: 1_000, maxConnectionsPerEndpoint: 2, maxConnections: 2 });
+    // Webhook 1's burst leaves both connections open and idle (the receiver keeps them alive for seconds).
+    const burst = await Promise.all([send(sender, endpoint.url, undefined, 1), send(sender, endpoint.url, undefined, 1)]);
+    expect(burst.map((result) => result.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    const next = await send(sender, endpoint.url, undefined, 2);
+    expect(next.status).toBe('SUCCESS');
+    expect(next.durationMs).toBeLessThan(500);
   });
 
   it('fails a 2xx whose body does not end within the deadline', async () => {

@@ -170,6 +170,8 @@ export interface WebhookUrlPolicy {
 
 /** One signed HTTP POST of an event to an endpoint. */
 export interface WebhookRequest {
+  /** Whose attempt it is: a sender keeps each webhook's connections apart, so one's hanging endpoint holds no other's. */
+  readonly webhookId: number;
   readonly url: string;
   /** The event id: webhook-id, for the integrator to deduplicate by. */
   readonly eventId: string;

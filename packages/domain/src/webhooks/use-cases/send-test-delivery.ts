@@ -41,6 +41,7 @@ async function sendNow(
         claimedUntil: new Date(now.getTime() + ports.leaseMs),
       }),
       request: {
+        webhookId: webhook.id,
         url: webhook.toSnapshot().url,
         eventId: attempt.eventId,
         body: attempt.payload,

@@ -16,7 +16,7 @@ import {
 import { ensureSetting, knexStorage, newEventIds } from '@rcs/adapters-postgres';
 import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
-import { AesGcmSecretVault, anyUrlPolicy, HttpsWebhookSender, PublicAddressUrlPolicy } from '@rcs/adapters-http';
+import { AesGcmSecretVault, HttpsWebhookSender, PublicAddressUrlPolicy, sandboxUrlPolicy } from '@rcs/adapters-http';
 import { MAX_WAIT_MS } from './workers/webhook-workers';
 import type { Config } from './config';
 
@@ -69,7 +69,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
     .bind<BankProvider>(TYPES.BankProvider)
     .toConstantValue(new HttpBankProvider({ baseUrl: wiring.bankProviderUrl, apiKey: config.bankProviderApiKey, timeoutMs: config.bankProviderTimeoutMs }));
   const sandbox = config.mode === 'sandbox';
-  container.bind<HttpsWebhookSender>(TYPES.WebhookSender).toConstantValue(new HttpsWebhookSender({ ...config.webhooks, allowInternalAddresses: sandbox }));
+  container
+    .bind<HttpsWebhookSender>(TYPES.WebhookSender)
+    .toConstantValue(new HttpsWebhookSender({ ...config.webhooks, reach: sandbox ? 'public-and-loopback' : 'public' }));
   container.bind<Application>(TYPES.Application).toResolvedValue(
     (storage: StoragePorts, clock: Clock, tokens: JwtTokenService, bank: BankProvider, provisioningTrigger: ProvisioningTrigger, sender: HttpsWebhookSender) =>
       createApplication({
@@ -89,7 +91,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           random: Math.random,
         },
         provisioningTrigger,
-        webhookUrls: sandbox ? anyUrlPolicy : new PublicAddressUrlPolicy(),
+        webhookUrls: sandbox ? sandboxUrlPolicy : new PublicAddressUrlPolicy(),
         webhookDelivery: {
           vault: new AesGcmSecretVault(wiring.webhookSecretKey),
           sender,

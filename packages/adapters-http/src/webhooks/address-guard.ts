@@ -28,14 +28,29 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether `address` is one a production webhook may connect to; an IPv4-mapped IPv6 address is judged as IPv4. */
-export function isPublicAddress(address: string): boolean {
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** `address` as checked: an IPv4-mapped IPv6 address is judged as IPv4. */
+function inList(list: BlockList, address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]);
+  if (mapped) return inList(list, mapped[1]);
   const family = isIP(address);
-  if (family === 0) return false;
-  return !INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+/** Whether `address` is one a production webhook may connect to. */
+export function isPublicAddress(address: string): boolean {
+  return isIP(address) !== 0 && !inList(INTERNAL, address);
+}
+
+/**
+ * What webhooks may reach: public addresses, and in the sandbox loopback too (a receiver on the same machine,
+ * CONTRACT), never the private, link-local or reserved rest (a sandbox's metadata address, its neighbours).
+ */
+export type Reach = 'public' | 'public-and-loopback';
+const reachable = (address: string, reach: Reach) => isPublicAddress(address) || (reach === 'public-and-loopback' && inList(LOOPBACK, address));
 
 export class InternalAddressError extends Error {
   readonly code = 'EWEBHOOKINTERNAL';
@@ -46,26 +61,29 @@ export class InternalAddressError extends Error {
 }
 
 /**
- * A lookup for sockets that refuses internal addresses: the address checked is the one connected to, so a name
- * that resolves differently a moment later (DNS rebinding) gains nothing.
+ * A lookup for sockets that refuses the addresses `reach` leaves out: the address checked is the one connected to,
+ * so a name that resolves differently a moment later (DNS rebinding) gains nothing.
  */
-export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const internal = addresses.find((a) => !isPublicAddress(a.address));
-    if (internal) return callback(new InternalAddressError(hostname, internal.address), '', 0);
-    if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};
+export function reachableLookup(reach: Reach): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const internal = addresses.find((a) => !reachable(a.address, reach));
+      if (internal) return callback(new InternalAddressError(hostname, internal.address), '', 0);
+      if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+const publicOnlyLookup = reachableLookup('public');
 
 /**
- * An internal address written in a url as such: sockets skip the lookup for a literal address, so publicOnlyLookup
- * never sees it, and it is refused here instead.
+ * An address `reach` leaves out, written in a url as such: sockets skip the lookup for a literal address, so the
+ * lookup never sees it, and it is refused here instead.
  */
-export function internalLiteralOf(url: string): InternalAddressError | undefined {
+export function internalLiteralOf(url: string, reach: Reach): InternalAddressError | undefined {
   const host = hostOf(url);
-  return isIP(host) && !isPublicAddress(host) ? new InternalAddressError(host, host) : undefined;
+  return isIP(host) && !reachable(host, reach) ? new InternalAddressError(host, host) : undefined;
 }
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
@@ -82,5 +100,14 @@ export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
   }
 }
 
-/** Sandbox: any https url, local receivers included (CONTRACT). */
-export const anyUrlPolicy: WebhookUrlPolicy = { check: () => Promise.resolve() };
+/**
+ * Sandbox: any https url but one whose host is written as a private, link-local or reserved address; loopback and
+ * names are let through unresolved (a sandbox may have no DNS), and the sender's lookup refuses at connection time a
+ * name that leads to an address the sandbox may not reach.
+ */
+export const sandboxUrlPolicy: WebhookUrlPolicy = {
+  check: (url) => {
+    const literal = internalLiteralOf(url, 'public-and-loopback');
+    return literal ? Promise.reject(ValidationError.of('url', literal.message)) : Promise.resolve();
+  },
+};

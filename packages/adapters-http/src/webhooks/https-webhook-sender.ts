@@ -2,7 +2,7 @@ import { Agent, request as httpsRequest, type RequestOptions } from 'node:https'
 import { createSecureContext, rootCertificates } from 'node:tls';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
-import { internalLiteralOf, publicOnlyLookup } from './address-guard';
+import { internalLiteralOf, reachableLookup, type Reach } from './address-guard';
 import { signatureHeader } from './standard-webhooks-signature';
 
 export interface WebhookSenderOptions {
@@ -12,8 +12,8 @@ export interface WebhookSenderOptions {
   readonly maxConnectionsPerEndpoint: number;
   /** Connections to every endpoint together. */
   readonly maxConnections: number;
-  /** Sandbox: local receivers allowed. Production: internal addresses refused at connection time. */
-  readonly allowInternalAddresses: boolean;
+  /** Production: public addresses alone; sandbox: loopback too. Others are refused at connection time. */
+  readonly reach: Reach;
   /** PEM of extra trusted certificate authorities (WEBHOOK_CA_FILE). */
   readonly extraCa?: string;
 }
@@ -67,12 +67,12 @@ export class HttpsWebhookSender implements WebhookSender {
       // the public roots plus the extra CA (about 200 KB of PEM) were joined into a string on every request (most of
       // the sender's CPU at a thousand deliveries a second), and parsed again for every new connection.
       ...(options.extraCa ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.extraCa] }) } : {}),
-      ...(options.allowInternalAddresses ? {} : { lookup: publicOnlyLookup }),
+      lookup: reachableLookup(options.reach),
     });
   }
 
   send(request: WebhookRequest): Promise<DeliveryResult> {
-    const literal = this.options.allowInternalAddresses ? undefined : internalLiteralOf(request.url);
+    const literal = internalLiteralOf(request.url, this.options.reach);
     if (literal) return Promise.resolve({ status: 'FAILED', responseCode: null, durationMs: 0, failureReason: literal.message });
     const started = performance.now();
     const timestamp = Math.floor(Date.now() / 1000);

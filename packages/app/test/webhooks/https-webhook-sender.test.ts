@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { HttpsWebhookSender, isPublicAddress, PublicAddressUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
+import { HttpsWebhookSender, isPublicAddress, PublicAddressUrlPolicy, sandboxUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
 import { makeCertificates, startReceiver, type Receiver } from '../support/https-receiver';
 
 const certificates = makeCertificates();
@@ -14,7 +14,7 @@ describe('HTTPS webhook sender', () => {
       timeoutMs: 2_000,
       maxConnectionsPerEndpoint: 4,
       maxConnections: 16,
-      allowInternalAddresses: true,
+      reach: 'public-and-loopback',
       extraCa: readFileSync(certificates.caFile, 'utf8'),
       ...options,
     });
@@ -135,13 +135,35 @@ describe('HTTPS webhook sender', () => {
 
   it('in production, refuses to connect to an internal address, whatever name leads there', async () => {
     const endpoint = await receiver();
-    const result = await send(senderWith({ allowInternalAddresses: false }), endpoint.url);
+    const result = await send(senderWith({ reach: 'public' }), endpoint.url);
     expect(result.status).toBe('FAILED');
     expect(result.failureReason).toContain('an internal address webhooks may not reach');
-    const literal = await send(senderWith({ allowInternalAddresses: false }), endpoint.url.replace('localhost', '127.0.0.1'));
+    const literal = await send(senderWith({ reach: 'public' }), endpoint.url.replace('localhost', '127.0.0.1'));
     expect(literal).toMatchObject({ status: 'FAILED', failureReason: '127.0.0.1 is an internal address webhooks may not reach' });
     expect(endpoint.received).toEqual([]);
     expect((await send(senderWith(), endpoint.url.replace('localhost', '127.0.0.1'))).status).toBe('SUCCESS');
+  });
+
+  it('in the sandbox, reaches loopback but no private or link-local address (CONTRACT)', async () => {
+    const sandbox = senderWith({ timeoutMs: 500 });
+    for (const url of ['https://169.254.169.254/latest', 'https://10.1.2.3/hooks', 'https://[fd00::1]/hooks']) {
+      const result = await send(sandbox, url);
+      expect(result).toMatchObject({ status: 'FAILED', durationMs: 0 });
+      expect(result.failureReason).toContain('an internal address webhooks may not reach');
+    }
+  });
+});
+
+describe('webhook address policy (sandbox)', () => {
+  it.each(['https://169.254.169.254/latest', 'https://10.1.2.3/hooks', 'https://192.168.0.7/hooks', 'https://[fe80::1]/hooks'])(
+    'refuses %s with 400 validation on url',
+    async (url) => {
+      await expect(sandboxUrlPolicy.check(url)).rejects.toMatchObject({ code: 'validation', invalidParams: [{ name: 'url', reason: expect.any(String) }] });
+    },
+  );
+
+  it.each(['https://127.0.0.1:4443/hooks', 'https://localhost/hooks', 'https://[::1]/hooks', 'https://receiver.example/hooks'])('accepts %s', async (url) => {
+    await expect(sandboxUrlPolicy.check(url)).resolves.toBeUndefined();
   });
 });
 

@@ -76,7 +76,13 @@ export class DeliverWebhooks {
         }
         toSend.push({
           delivery,
-          request: { webhookId: webhook.id, url: webhook.toSnapshot().url, eventId: delivery.eventId, body: delivery.payload, secrets: secrets.get(webhook.id)! },
+          request: {
+            webhookId: webhook.id,
+            url: webhook.toSnapshot().url,
+            eventId: delivery.eventId,
+            body: delivery.payload,
+            secrets: secrets.get(webhook.id)!,
+          },
           leasedUntil,
         });
       }

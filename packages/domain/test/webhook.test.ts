@@ -102,6 +102,9 @@ describe('webhook subscription', () => {
     ['https://user:pass@erp.example/hooks', 'must not carry credentials'],
     ['https://erp.example/hooks#part', 'must not carry a #fragment'],
     ['https://erp.example:0/hooks', 'must name a port from 1 to 65535'],
+    ['https:///hooks', 'must name its host right after https://'],
+    ['https:erp.example/hooks', 'must name its host right after https://'],
+    ['https:\\\\erp.example/hooks', 'must name its host right after https://'],
   ])('refuses %s: %s', (url, reason) => {
     expect(() => parseSubscription({ url, events: ['receivable.paid'] })).toThrow(
       expect.objectContaining({ code: 'validation', invalidParams: [{ name: 'url', reason }] }),

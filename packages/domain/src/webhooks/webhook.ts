@@ -85,6 +85,8 @@ export function parseWebhookUrl(raw: string): string {
     throw ValidationError.of('url', 'must be an absolute URL');
   }
   if (url.protocol !== 'https:') throw ValidationError.of('url', 'must be an https:// URL');
+  // The parser makes a host of what follows a missing one ('https:///hooks' is https://hooks/): not what was sent.
+  if (!/^\s*https:\/\/[^/\\]/i.test(raw)) throw ValidationError.of('url', 'must name its host right after https://');
   if (url.username || url.password) throw ValidationError.of('url', 'must not carry credentials');
   if (url.hash) throw ValidationError.of('url', 'must not carry a #fragment');
   // Nothing listens on port 0: every attempt would fail.

@@ -84,7 +84,11 @@ const paths = {
       },
       responses: { '201': created('Transfer', transfer) },
       refusals: {
-        'resource-not-found': 'no account has the sourceAccountId or destination.accountId, or no recipient has the contactId',
+        'resource-not-found':
+          'no account has the sourceAccountId or destination.accountId, no recipient has the contactId, or no account has the destination.alias sent with a destination.cbuCvu',
+        'external-provider-unavailable':
+          'a destination naming both cbuCvu and alias is checked at the banking provider, which could not answer (down, or a bad answer); nothing was stored, retry',
+        'external-provider-timeout': 'the banking provider did not answer that check in time; nothing was stored, retry',
         'resource-not-accessible': "the source or destination account, or the recipient, is another customer's",
         'receivable-account-not-transfer-enabled': 'the sourceAccountId or destination.accountId names a receivable account, not a current account',
         'unmatching-transfer-currency-code': "currencyCode is not the source account's",
@@ -125,7 +129,7 @@ const paths = {
       summary: 'Approve a transfer',
       description:
         'Four eyes: a PENDING_APPROVAL transfer is approved by another credential than the one that created it. ' +
-        'It becomes SCHEDULED when its scheduledDate is after today in Buenos Aires, else PENDING.',
+        'It becomes SCHEDULED when its scheduledDate is after today in Buenos Aires, else PENDING (CONTRACT): approved on its day or later, it is due at once.',
       scope: approve,
       key: 'optional',
       responses: { '200': one('Transfer', 'Approved', approved) },

@@ -1,6 +1,6 @@
 import { Agent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
 import { internalLiteralOf, reachableLookup, type Reach } from './address-guard';
 import { signatureHeader } from './standard-webhooks-signature';
@@ -10,8 +10,6 @@ export interface WebhookSenderOptions {
   readonly timeoutMs: number;
   /** Connections to one webhook's endpoint at once; more attempts wait their turn. */
   readonly maxConnectionsPerEndpoint: number;
-  /** Connections to every endpoint together. */
-  readonly maxConnections: number;
   /** Production: public addresses alone; sandbox: loopback too. Others are refused at connection time. */
   readonly reach: Reach;
   /** PEM of extra trusted certificate authorities (WEBHOOK_CA_FILE). */
@@ -34,22 +32,14 @@ class PerWebhookAgent extends Agent {
   override getName(options?: PooledRequestOptions): string {
     return `${super.getName(options)}:${options?.webhookId ?? ''}`;
   }
-
-  /**
-   * With every connection taken, one kept alive idle for another webhook is closed to make room: Node's agent
-   * would leave the attempt waiting until an endpoint closed an idle connection, past its deadline, however many
-   * webhooks' bursts had left theirs open. Closed, its pool makes the connection the waiting attempt needs.
-   */
-  addRequest(req: ClientRequest, options: PooledRequestOptions): void {
-    const name = this.getName(options);
-    const { totalSocketCount } = this as unknown as { totalSocketCount: number };
-    if (totalSocketCount >= this.maxTotalSockets && !this.freeSockets[name]?.length) {
-      const idle = Object.entries(this.freeSockets).find(([other, sockets]) => other !== name && sockets?.length)?.[1];
-      idle?.[0].destroy();
-    }
-    (Agent.prototype as unknown as { addRequest(req: ClientRequest, options: PooledRequestOptions): void }).addRequest.call(this, req, options);
-  }
 }
+
+/**
+ * How long a connection is kept alive idle: under the 5 s after which Node's servers close theirs (a request sent
+ * on a connection the server is closing fails), and short enough that the connections of webhooks that sent
+ * nothing lately do not pile up.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * POSTs signed events over HTTPS: keep-alive connections, a bound per endpoint and in all (so a slow endpoint
@@ -59,10 +49,14 @@ export class HttpsWebhookSender implements WebhookSender {
   private readonly agent: PerWebhookAgent;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    // No total: the delivery worker bounds the attempts in flight (WEBHOOK_MAX_CONNECTIONS); a total here would make
+    // an attempt wait for a connection another webhook keeps idle.
     this.agent = new PerWebhookAgent({
       keepAlive: true,
       maxSockets: options.maxConnectionsPerEndpoint,
-      maxTotalSockets: options.maxConnections,
+      maxFreeSockets: options.maxConnectionsPerEndpoint,
+      // A kept-alive connection's idle time: an attempt's own deadline covers it while it is in use.
+      timeout: IDLE_CONNECTION_MS,
       // A context built once, not `ca`: the agent names its connection pools by their options, `ca` included, so
       // the public roots plus the extra CA (about 200 KB of PEM) were joined into a string on every request (most of
       // the sender's CPU at a thousand deliveries a second), and parsed again for every new connection.

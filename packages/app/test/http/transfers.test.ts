@@ -56,6 +56,17 @@ describe('POST, GET /v1/transfers', () => {
     expect(await ctx.api.db.knex('transfers').count({ n: '*' })).toEqual(before);
   });
 
+  it('answers 502 when the provider cannot check a CBU/CVU named with an alias, storing nothing, the key left free', async () => {
+    const headers = key('provider-down');
+    const body = outgoing(accounts.main.id, { destination: { cbuCvu: A_CBU, alias: 'sim-down.1', counterParty: PROVEEDOR } });
+    const before = await ctx.api.db.knex('transfers').count({ n: '*' });
+    const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body, headers });
+    expect([res.status, res.body.code]).toEqual([502, 'external-provider-unavailable']);
+    expect(await ctx.api.db.knex('transfers').count({ n: '*' })).toEqual(before);
+    const fixed = outgoing(accounts.main.id, { destination: { cbuCvu: A_CBU, counterParty: PROVEEDOR } });
+    expect((await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: fixed, headers })).status).not.toBe(409);
+  });
+
   it('moves money between its own MAIN and SUB, the answer naming the destination’s CVU and alias', async () => {
     const res = await post({
       type: 'INTERNAL_TRANSFER',

@@ -848,7 +848,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a transfer
-     * @description Four eyes: a PENDING_APPROVAL transfer is approved by another credential than the one that created it. It becomes SCHEDULED when its scheduledDate is after today in Buenos Aires, else PENDING.
+     * @description Four eyes: a PENDING_APPROVAL transfer is approved by another credential than the one that created it. It becomes SCHEDULED when its scheduledDate is after today in Buenos Aires, else PENDING (CONTRACT): approved on its day or later, it is due at once.
      *
      *     Needs the scope `transfers:approve`.
      */
@@ -10078,7 +10078,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, or no recipient has the contactId */
+      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, no recipient has the contactId, or no account has the destination.alias sent with a destination.cbuCvu */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10191,6 +10191,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'internal-error';
+          };
+        };
+      };
+      /** @description external-provider-unavailable: a destination naming both cbuCvu and alias is checked at the banking provider, which could not answer (down, or a bad answer); nothing was stored, retry */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-unavailable';
+          };
+        };
+      };
+      /** @description external-provider-timeout: the banking provider did not answer that check in time; nothing was stored, retry */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-timeout';
           };
         };
       };

@@ -138,8 +138,8 @@ export class Transfer {
   ) {}
 
   /**
-   * A new transfer's first status: waiting for approval under approval control, else SCHEDULED while its day is
-   * still ahead of `today` (Buenos Aires), else PENDING. A day already past is refused: nobody can pay yesterday.
+   * A new transfer's first status: waiting for approval under approval control, else SCHEDULED when it has a day
+   * (today's in Buenos Aires included), else PENDING. A day already past is refused: nobody can pay yesterday.
    */
   static draft(
     input: Omit<

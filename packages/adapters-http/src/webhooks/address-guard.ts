@@ -19,7 +19,8 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 127],
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (::169.254.169.254 among them).
+  ['::', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],

@@ -189,6 +189,7 @@ describe('webhook address policy (production)', () => {
     ['::ffff:10.0.0.1', false],
     ['fd00::1', false],
     ['fe80::1', false],
+    ['::a9fe:a9fe', false],
   ])('judges %s public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });

@@ -93,6 +93,8 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
     if (pgCode(error) !== PG_IN_FAILED_TRANSACTION) failure = error;
     throw error;
   };
+  // A savepoint's statements reach its transaction's scope too, which notes their failures alone.
+  const noted = (answer: Promise<unknown>) => (connection === undefined ? answer : answer.catch(noting));
   const enclosing = (base as { [LAYERS]?: Layers })[LAYERS];
   const onConnection =
     connection === undefined
@@ -106,15 +108,12 @@ export function statementScope(base: Knex, connection?: unknown): StatementScope
     query: (on, query) => {
       if (ended) return ending();
       sent++;
-      const answer = parent.query(on, query);
-      // A savepoint's statements reach its transaction's scope too, which notes their failures alone.
-      return connection === undefined ? answer : answer.catch(noting);
+      return noted(parent.query(on, query));
     },
     stream: (on, query, stream, options) => {
       if (!ended) {
         sent++;
-        const streamed = parent.stream(on, query, stream, options);
-        return connection === undefined ? streamed : streamed.catch(noting);
+        return noted(parent.stream(on, query, stream, options));
       }
       // Knex's runner tells a stream nothing of a refusal once it has a connection: it would wait forever.
       (stream as NodeJS.EventEmitter).emit('error', new TransactionEndedError());

@@ -21,13 +21,13 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 class AttemptTimeout extends Error {}
 
+type PooledRequestOptions = RequestOptions & { readonly webhookId?: number };
+
 /**
  * Connections pooled per webhook, not per host and port as Node's agent does: two webhooks on one host (an
  * integrator's two URLs) would share `maxSockets`, and one whose endpoint hangs would hold them all until its
  * deadlines, the other's attempts waiting for a connection and timing out unsent (the deadline runs from the call).
  */
-type PooledRequestOptions = RequestOptions & { readonly webhookId?: number };
-
 class PerWebhookAgent extends Agent {
   override getName(options?: PooledRequestOptions): string {
     return `${super.getName(options)}:${options?.webhookId ?? ''}`;
@@ -42,8 +42,8 @@ class PerWebhookAgent extends Agent {
 export const IDLE_CONNECTION_MS = 4_000;
 
 /**
- * POSTs signed events over HTTPS: keep-alive connections, a bound per endpoint and in all (so a slow endpoint
- * holds only its own connections), one deadline per attempt, redirects never followed, bodies read up to a cap.
+ * POSTs signed events over HTTPS: keep-alive connections, a bound per webhook (so a slow endpoint holds only its
+ * own connections), one deadline per attempt, redirects never followed, bodies read up to a cap.
  */
 export class HttpsWebhookSender implements WebhookSender {
   private readonly agent: PerWebhookAgent;

@@ -266,9 +266,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async release(webhookId: number, now: Date, heldSince: Date): Promise<{ released: number; expired: number }> {
-    const held = () => this.trx('webhook_deliveries').where('webhook_id', webhookId).whereRaw(HELD);
-    const expired = await held().where('created_at', '<', heldSince).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
-    const released = await this.trx('webhook_deliveries').where('webhook_id', webhookId).whereRaw(HELD_OR_LATER, [now]).update({ next_attempt_at: now });
+    const ofWebhook = () => this.trx('webhook_deliveries').where('webhook_id', webhookId);
+    const expired = await ofWebhook().whereRaw(HELD).where('created_at', '<', heldSince).update({ status: 'FAILED', failure_reason: EXPIRED_REASON });
+    const released = await ofWebhook().whereRaw(HELD_OR_LATER, [now]).update({ next_attempt_at: now });
     return { released, expired };
   }
 

@@ -46,7 +46,7 @@ describe(`settlement statements (${process.env.RCS_TEST_STORAGE})`, () => {
     const record = (query: { sql: string; bindings: readonly unknown[] }) => statements.push(query);
     db.knex.on('query', record);
     const settled = await uow.run(async (tx) => {
-      const settlements = await tx.settlements.settleDue(T0, 10);
+      const settlements = await tx.settlements.settle(T0, await tx.settlements.lockDue({ limit: 10 }));
       const receivables = [];
       for await (const batch of tx.settlements.settledReceivables(settlements, 10)) receivables.push(...batch);
       await tx.settlements.credit(settlements, T0);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   SETTLEMENT_RULE,
+  type DueAccountsPick,
   type OpenedSettlement,
   type Page,
   type PageRequest,
@@ -51,17 +52,27 @@ const toSettlement = (row: SettlementRow): Settlement => ({
 export class KnexSettlementRepository implements SettlementRepository {
   constructor(private readonly trx: Knex.Transaction) {}
 
-  async settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]> {
-    // Lock the accounts to sweep; SKIP LOCKED lets a second run take other accounts instead of waiting. NO KEY
-    // UPDATE (see lockedForChange): receivables issued on these accounts meanwhile need not wait for the sweep.
-    // The statements after this one act on the accounts it chose, so one customer's run needs only this filter.
-    const forCustomer = customerId === undefined ? { sql: '', bindings: [] } : { sql: 'AND customer_id = ?', bindings: [customerId] };
-    const { rows: due } = await this.trx.raw<{ rows: Array<{ id: string }> }>(
-      `SELECT id FROM receivable_accounts WHERE balance_minor > 0 ${forCustomer.sql} ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
-      [...forCustomer.bindings, limit],
+  async lockDue(pick: DueAccountsPick): Promise<readonly number[]> {
+    // SKIP LOCKED lets a second run take other accounts instead of waiting. NO KEY UPDATE (see lockedForChange):
+    // receivables issued on these accounts meanwhile need not wait for the sweep.
+    const { rows } = await this.trx.raw<{ rows: Array<{ id: string }> }>(
+      `SELECT id FROM receivable_accounts
+       WHERE balance_minor > 0 AND (?::bigint IS NULL OR customer_id = ?) AND (?::bigint[] IS NULL OR id = ANY(?)) AND id <> ALL(?::bigint[])
+       ORDER BY id LIMIT ? FOR NO KEY UPDATE SKIP LOCKED`,
+      [
+        pick.customerId ?? null,
+        pick.customerId ?? null,
+        pick.accountIds ? [...pick.accountIds] : null,
+        pick.accountIds ? [...pick.accountIds] : null,
+        [...(pick.excluding ?? [])],
+        pick.limit,
+      ],
     );
-    if (due.length === 0) return [];
-    const accountIds = due.map((r) => r.id);
+    return rows.map((row) => Number(row.id));
+  }
+
+  async settle(now: Date, accountIds: readonly number[]): Promise<readonly OpenedSettlement[]> {
+    if (accountIds.length === 0) return [];
     const { rows: created } = await this.trx.raw<{ rows: SettlementRow[] }>(
       `INSERT INTO settlements (customer_id, receivable_account_id, current_account_id, amount_minor, currency_code, settlement_date, creation_date)
        SELECT ra.customer_id, ra.id, ca.id, ra.balance_minor, ra.currency_code, ?, ?
@@ -69,8 +80,12 @@ export class KnexSettlementRepository implements SettlementRepository {
        WHERE ra.id = ANY(?::bigint[])
        ORDER BY ra.id
        RETURNING *`,
-      [now, now, accountIds],
+      [now, now, [...accountIds]],
     );
+    if (created.length !== accountIds.length) {
+      const settled = new Set(created.map((r) => Number(r.receivable_account_id)));
+      throw new Error(`receivable accounts ${accountIds.filter((id) => !settled.has(id)).join(', ')} have no MAIN current account to settle into`);
+    }
     const settlementIds = created.map((r) => r.id);
     // The SETTLEMENT_OUT movements, their events and the balances they empty, in one statement.
     await this.trx.raw(

@@ -2,17 +2,33 @@ import type { Page, PageRequest } from '../shared/page';
 import type { ReceivableSnapshot } from '../receivables/receivable';
 import type { OpenedSettlement, Settlement } from './settlement';
 
+/** Which receivable accounts holding unsettled collected funds a chunk takes, lowest id first. */
+export interface DueAccountsPick {
+  readonly limit: number;
+  /** Only this customer's accounts (the sandbox helper); without, every customer's (the cycle). */
+  readonly customerId?: number;
+  /** Only these accounts (a failed chunk's, settled one at a time). */
+  readonly accountIds?: readonly number[];
+  /** Not these accounts (those whose settlement failed earlier in the run). */
+  readonly excluding?: readonly number[];
+}
+
 export interface SettlementRepository {
   /**
-   * Settles up to `limit` receivable accounts holding unsettled collected funds, skipping accounts another run
-   * holds: per account one settlement record into the customer's MAIN current account, its SETTLEMENT_OUT
-   * movement (with its movement.created event) and balance, and its PAID receivables turned SETTLED. Set-based,
-   * in the caller's transaction, so the chunk commits whole or not at all. The chunk is not complete until `credit` has run in the same transaction.
-   * With `customerId`, only that customer's accounts (the sandbox helper); without, every customer's (the cycle).
+   * Locks up to `pick.limit` receivable accounts holding unsettled collected funds, skipping accounts another run
+   * holds, and answers their ids, lowest first. In the caller's transaction, for `settle` to settle.
    */
-  settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]>;
+  lockDue(pick: DueAccountsPick): Promise<readonly number[]>;
   /**
-   * The receivables `settleDue` turned SETTLED for `settlements`, as they are now, lowest id first, at most
+   * Settles the accounts `lockDue` locked: per account one settlement record into the customer's MAIN current
+   * account, its SETTLEMENT_OUT movement (with its movement.created event) and balance, and its PAID receivables
+   * turned SETTLED. Set-based, in the caller's transaction, so the chunk commits whole or not at all; an account it
+   * cannot settle (no MAIN current account) fails the chunk rather than being passed over. The chunk is not
+   * complete until `credit` has run in the same transaction.
+   */
+  settle(now: Date, accountIds: readonly number[]): Promise<readonly OpenedSettlement[]>;
+  /**
+   * The receivables `settle` turned SETTLED for `settlements`, as they are now, lowest id first, at most
    * `batchSize` at a time: an account with a million PAID receivables never sits in memory whole.
    */
   settledReceivables(settlements: readonly OpenedSettlement[], batchSize: number): AsyncIterable<readonly ReceivableSnapshot[]>;

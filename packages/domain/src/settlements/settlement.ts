@@ -27,5 +27,5 @@ export function settlementView(s: Settlement) {
   };
 }
 
-/** A settlement as `settleDue` opens it: the receivables it settled are streamed apart (settledReceivables). */
+/** A settlement as `settle` opens it: the receivables it settled are streamed apart (settledReceivables). */
 export type OpenedSettlement = Omit<Settlement, 'receivableIds'>;

@@ -4,6 +4,7 @@ import {
   openCurrentAccounts,
   ReceivableAccount,
   RunSettlementCycle,
+  SettlementRunIncompleteError,
   type AccountKind,
   type NewMovement,
   type ReceivableSnapshot,
@@ -29,6 +30,10 @@ async function activeAccount(tx: TransactionScope, customerId: number) {
   await tx.receivableAccounts.update(active);
   return { account: active, clientId: client.id };
 }
+
+/** The settlement step on every account due (or `customerId`'s), as one chunk of the cycle takes it. */
+const settleDue = async (tx: TransactionScope, now: Date, customerId?: number) =>
+  tx.settlements.settle(now, await tx.settlements.lockDue({ limit: 10_000, customerId }));
 
 const collection = (customerId: number, accountId: number, amountMinor: bigint, when: Date): NewMovement => ({
   customerId,
@@ -101,7 +106,7 @@ export function ledgerContract(factory: HarnessFactory): void {
       });
       const now = at(10);
       const { opened, batches } = await ctx.h.uow.run(async (tx) => {
-        const settlements = await tx.settlements.settleDue(now, 10_000);
+        const settlements = await settleDue(tx, now);
         const streamed: ReceivableSnapshot[][] = [];
         for await (const batch of tx.settlements.settledReceivables(settlements, 1)) streamed.push([...batch]);
         await tx.settlements.credit(settlements, now);
@@ -145,7 +150,7 @@ export function ledgerContract(factory: HarnessFactory): void {
       ]);
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
 
-      const again = await ctx.h.uow.run((tx) => tx.settlements.settleDue(at(20), 10_000));
+      const again = await ctx.h.uow.run((tx) => settleDue(tx, at(20)));
       expect(again.filter(mine([a.account.id, b.account.id, c.account.id]))).toEqual([]);
       expect((await ctx.h.settlementQueries.get(ours[0].id))?.receivableIds).toEqual([paidA.id, paidA2.id]);
       const listed = await ctx.h.settlementQueries.list({ customerId, receivableAccountId: a.account.id }, { page: 1, count: 20 });
@@ -160,7 +165,7 @@ export function ledgerContract(factory: HarnessFactory): void {
         [c.account.id, 20_000n],
       ]);
       const now = at(10);
-      await ctx.h.uow.run(async (tx) => tx.settlements.credit(await tx.settlements.settleDue(now, 10_000, customerId), now));
+      await ctx.h.uow.run(async (tx) => tx.settlements.credit(await settleDue(tx, now, customerId), now));
       const settlementMovements = async (accountId: number, accountKind: AccountKind) =>
         (await ctx.h.ledgerQueries.listMovements({ customerId, accountId, accountKind, operationType: 'SETTLEMENT', order: 'asc' }, { page: 1, count: 10 }))
           .items;
@@ -179,7 +184,7 @@ export function ledgerContract(factory: HarnessFactory): void {
       await expect(
         ctx.h.uow.run(async (tx) => {
           await tx.ledger.append(collection(customerId, a.account.id, 1n, at(11)));
-          await tx.settlements.credit(await tx.settlements.settleDue(at(12), 10_000, customerId), at(12));
+          await tx.settlements.credit(await settleDue(tx, at(12), customerId), at(12));
           throw new Error('crash before commit');
         }),
       ).rejects.toThrow('crash');
@@ -193,15 +198,15 @@ export function ledgerContract(factory: HarnessFactory): void {
         await tx.ledger.append(collection(mine.customerId, mine.a.account.id, 500n, at(1)));
         await tx.ledger.append(collection(theirs.customerId, theirs.a.account.id, 700n, at(1)));
       });
-      const settleDue = (customerId?: number) =>
+      const settleFor = (customerId?: number) =>
         ctx.h.uow.run(async (tx) => {
-          const settlements = await tx.settlements.settleDue(at(5), 10_000, customerId);
+          const settlements = await settleDue(tx, at(5), customerId);
           await tx.settlements.credit(settlements, at(5));
           return settlements.map((s) => [s.customerId, s.receivableAccountId, s.amountMinor]);
         });
-      expect(await settleDue(mine.customerId)).toEqual([[mine.customerId, mine.a.account.id, 500n]]);
+      expect(await settleFor(mine.customerId)).toEqual([[mine.customerId, mine.a.account.id, 500n]]);
       expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(0n);
-      expect(await settleDue()).toContainEqual([theirs.customerId, theirs.a.account.id, 700n]);
+      expect(await settleFor()).toContainEqual([theirs.customerId, theirs.a.account.id, 700n]);
       expect((await ctx.h.currentAccountQueries.get(theirs.mainId))?.balanceMinor).toBe(700n);
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
@@ -239,12 +244,39 @@ export function ledgerContract(factory: HarnessFactory): void {
       expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
     });
 
+    it('settles every other account of a chunk when one cannot be settled, names it, and settles it at a run once it can', async () => {
+      const first = await setUp();
+      const broken = await ctx.newCustomer(); // no current accounts yet: nothing to settle into
+      const poison = await ctx.h.uow.run((tx) => activeAccount(tx, broken));
+      const last = await setUp();
+      await collect(first.customerId, [[first.a.account.id, 100n]]);
+      await collect(broken, [[poison.account.id, 200n]]);
+      await collect(last.customerId, [[last.a.account.id, 300n]]);
+      const cycle = new RunSettlementCycle(ctx.h.uow, new FixedClock(at(30)));
+      const failure: unknown = await cycle.execute({ chunkSize: 50 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(SettlementRunIncompleteError);
+      const incomplete = failure as SettlementRunIncompleteError;
+      expect([...incomplete.failures.keys()]).toEqual([poison.account.id]);
+      expect(incomplete.message).toContain(`${poison.account.id} (receivable accounts ${poison.account.id} have no MAIN current account to settle into)`);
+      expect(incomplete.settled.settlements).toBeGreaterThanOrEqual(2);
+      expect((await ctx.h.currentAccountQueries.get(first.mainId))?.balanceMinor).toBe(100n);
+      expect((await ctx.h.currentAccountQueries.get(last.mainId))?.balanceMinor).toBe(300n);
+      expect((await ctx.h.settlementQueries.list({ customerId: broken }, { page: 1, count: 20 })).total).toBe(0);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+
+      await ctx.h.uow.run((tx) => openCurrentAccounts(tx, broken, new FixedClock(T0)));
+      expect((await cycle.execute()).settlements).toBeGreaterThanOrEqual(1);
+      const settled = await ctx.h.settlementQueries.list({ customerId: broken }, { page: 1, count: 20 });
+      expect(settled.items.map((s) => [s.receivableAccountId, s.amountMinor])).toEqual([[poison.account.id, 200n]]);
+      expect(await ctx.h.ledgerQueries.mismatches()).toEqual([]);
+    });
+
     it('undoes a whole settlement chunk whose transaction fails', async () => {
       const { customerId, a, mainId } = await setUp();
       await ctx.h.uow.run((tx) => tx.ledger.append(collection(customerId, a.account.id, 700n, at(1))));
       await expect(
         ctx.h.uow.run(async (tx) => {
-          await tx.settlements.credit(await tx.settlements.settleDue(at(5), 10_000), at(5));
+          await tx.settlements.credit(await settleDue(tx, at(5)), at(5));
           throw new Error('crash after the settlement statements');
         }),
       ).rejects.toThrow('crash');

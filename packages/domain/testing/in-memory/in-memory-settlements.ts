@@ -5,6 +5,7 @@ import {
   type Page,
   type PageRequest,
   type ReceivableSnapshot,
+  type DueAccountsPick,
   type OpenedSettlement,
   type Settlement,
   type SettlementListFilter,
@@ -37,15 +38,30 @@ const settlementMovement = (s: OpenedSettlement, now: Date) =>
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly ref: TablesRef) {}
 
-  async settleDue(now: Date, limit: number, customerId?: number): Promise<readonly OpenedSettlement[]> {
+  async lockDue(pick: DueAccountsPick): Promise<readonly number[]> {
     const { tables } = this.ref;
-    const due = [...tables.receivableAccounts.values()]
-      .filter((a) => (tables.balances.get(a.id) ?? 0n) > 0n && (customerId === undefined || a.customerId === customerId))
-      .sort((a, b) => a.id - b.id)
-      .slice(0, limit);
+    return [...tables.receivableAccounts.values()]
+      .filter(
+        (a) =>
+          (tables.balances.get(a.id) ?? 0n) > 0n &&
+          (pick.customerId === undefined || a.customerId === pick.customerId) &&
+          (pick.accountIds === undefined || pick.accountIds.includes(a.id)) &&
+          !pick.excluding?.includes(a.id),
+      )
+      .map((a) => a.id)
+      .sort((a, b) => a - b)
+      .slice(0, pick.limit);
+  }
+
+  async settle(now: Date, accountIds: readonly number[]): Promise<readonly OpenedSettlement[]> {
+    const { tables } = this.ref;
+    const due = accountIds.map((id) => tables.receivableAccounts.get(id)!);
+    const mains = due.map((account) => [...tables.currentAccounts.values()].find((c) => c.customerId === account.customerId && c.accountType === 'MAIN'));
+    const without = due.filter((_, i) => mains[i] === undefined).map((a) => a.id);
+    if (without.length > 0) throw new Error(`receivable accounts ${without.join(', ')} have no MAIN current account to settle into`);
     const settlements: Settlement[] = [];
-    for (const account of due) {
-      const main = [...tables.currentAccounts.values()].find((c) => c.customerId === account.customerId && c.accountType === 'MAIN')!;
+    for (const [i, account] of due.entries()) {
+      const main = mains[i]!;
       const amountMinor = tables.balances.get(account.id)!;
       const id = nextId(tables, 'settlement');
       const settled = [...tables.receivables.values()]

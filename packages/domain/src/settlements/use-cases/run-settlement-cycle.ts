@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { receivableView } from '../../receivables/receivable';
 import { settlementView, type Settlement } from '../settlement';
+import type { DueAccountsPick } from '../settlement-repository';
 
 /** Receivables held in memory at once while a chunk is settled, whatever the size of its accounts. */
 const RECEIVABLES_PER_BATCH = 5_000;
@@ -22,15 +23,39 @@ const add = (a: SettlementRunResult, b: SettlementRunResult): SettlementRunResul
 
 const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, settledAmountMinor: 0n };
 
+/** Accounts failing one after another while a failed chunk is settled account by account: not one account's fault. */
+const FAILURES_IN_A_ROW_TO_GIVE_UP = 3;
+
+/** Failures a run's error names with their reasons; a log line stays readable when a bug fails thousands. */
+const NAMED_FAILURES = 10;
+
+/**
+ * A run that settled every account it could and failed some: their money, receivables and locks stay as they were
+ * for the next run. Thrown once the rest is done, so one account that cannot be settled (broken data, a bug) never
+ * holds back the other accounts of its chunk, other customers' among them, run after run.
+ */
+export class SettlementRunIncompleteError extends Error {
+  constructor(
+    readonly settled: SettlementRunResult,
+    readonly failures: ReadonlyMap<number, unknown>,
+  ) {
+    const named = [...failures].slice(0, NAMED_FAILURES).map(([id, error]) => `${id} (${error instanceof Error ? error.message : String(error)})`);
+    const more = failures.size > NAMED_FAILURES ? ` and ${failures.size - NAMED_FAILURES} more` : '';
+    super(`settling receivable accounts ${named.join(', ')}${more} failed; every other account due was settled`, { cause: failures.values().next().value });
+    this.name = 'SettlementRunIncompleteError';
+  }
+}
+
 /**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
  * receivable, settlement.completed per settlement, and movement.created per movement, which the settlement
  * repository writes with the movements). Chunks skip accounts another transaction holds, so `workers` loops run
  * side by side in one run (one settles while another waits on the database), as two runs in two instances do; a
- * run that dies loses only its open chunks, which the next run does again. Called inside an open transaction, it
- * runs one loop, whose chunks all join that transaction. Accounts holding no unsettled money are not settled:
- * their PAID receivables wait for the money. The scheduled cycle settles every customer; with
- * `customerId` (the sandbox helper) the same statements settle that customer's accounts alone.
+ * run that dies loses only its open chunks, which the next run does again. A chunk that fails is settled again
+ * account by account, and the accounts that fail alone are left out of the rest of the run. Called inside an open
+ * transaction, it runs one loop, whose chunks all join that transaction (and a failure fails it). Accounts holding
+ * no unsettled money are not settled: their PAID receivables wait for the money. The scheduled cycle settles every
+ * customer; with `customerId` (the sandbox helper) the same statements settle that customer's accounts alone.
  */
 export class RunSettlementCycle {
   constructor(
@@ -45,44 +70,75 @@ export class RunSettlementCycle {
     // Inside an open transaction every loop would join it, and SKIP LOCKED does not skip the transaction's own
     // locks: each loop would settle the same accounts again. One loop settles each once.
     const loopCount = this.uow.inTransaction() ? 1 : workers;
-    const loops = await Promise.allSettled(Array.from({ length: loopCount }, () => this.settleUntilDone(chunkSize, customerId)));
+    const failures = new Map<number, unknown>();
+    const loops = await Promise.allSettled(Array.from({ length: loopCount }, () => this.settleUntilDone(chunkSize, customerId, failures)));
     const failed = loops.find((loop): loop is PromiseRejectedResult => loop.status === 'rejected');
     if (failed) throw failed.reason;
-    return loops.reduce((total, loop) => add(total, (loop as PromiseFulfilledResult<SettlementRunResult>).value), NOTHING);
+    const settled = loops.reduce((total, loop) => add(total, (loop as PromiseFulfilledResult<SettlementRunResult>).value), NOTHING);
+    if (failures.size > 0) throw new SettlementRunIncompleteError(settled, failures);
+    return settled;
   }
 
-  private async settleUntilDone(chunkSize: number, customerId: number | undefined): Promise<SettlementRunResult> {
+  private async settleUntilDone(chunkSize: number, customerId: number | undefined, failures: Map<number, unknown>): Promise<SettlementRunResult> {
     let total = NOTHING;
     for (;;) {
-      const chunk = await this.uow.run(async (tx): Promise<SettlementRunResult> => {
-        const now = this.clock.now();
-        const opened = await tx.settlements.settleDue(now, chunkSize, customerId);
-        const settlementOf = new Map(opened.map((s) => [s.receivableAccountId, s.id]));
-        const receivableIds = new Map<number, number[]>(opened.map((s) => [s.id, []]));
-        for await (const batch of tx.settlements.settledReceivables(opened, RECEIVABLES_PER_BATCH)) {
-          await tx.outbox.record(
-            batch.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })),
-          );
-          for (const r of batch) receivableIds.get(settlementOf.get(r.receivableAccountId)!)!.push(r.id);
-        }
-        const settlements = opened.map((s): Settlement => ({ ...s, receivableIds: receivableIds.get(s.id)! }));
-        await tx.outbox.record(
-          settlements.map((s): DomainEvent => ({
-            customerId: s.customerId,
-            type: 'settlement.completed',
-            occurredAt: now,
-            data: { settlement: settlementView(s) },
-          })),
-        );
-        await tx.settlements.credit(opened, now);
-        return {
-          settlements: settlements.length,
-          settledReceivables: settlements.reduce((sum, s) => sum + s.receivableIds.length, 0),
-          settledAmountMinor: settlements.reduce((sum, s) => sum + s.amountMinor, 0n),
-        };
-      });
+      const locked: number[] = [];
+      let chunk: SettlementRunResult;
+      try {
+        chunk = await this.settleChunk({ limit: chunkSize, customerId, excluding: [...failures.keys()] }, locked);
+      } catch (error) {
+        if (locked.length === 0 || this.uow.inTransaction()) throw error;
+        chunk = await this.settleOneByOne(locked, failures);
+      }
       total = add(total, chunk);
-      if (chunk.settlements < chunkSize) return total;
+      if (locked.length < chunkSize) return total;
     }
+  }
+
+  private async settleOneByOne(accountIds: readonly number[], failures: Map<number, unknown>): Promise<SettlementRunResult> {
+    let total = NOTHING;
+    let failedInARow = 0;
+    for (const id of accountIds) {
+      try {
+        total = add(total, await this.settleChunk({ limit: 1, accountIds: [id] }, []));
+        failedInARow = 0;
+      } catch (error) {
+        failures.set(id, error);
+        if (++failedInARow === FAILURES_IN_A_ROW_TO_GIVE_UP) throw error;
+      }
+    }
+    return total;
+  }
+
+  /** One chunk in one transaction; the accounts it locked are put in `locked` before anything can fail on them. */
+  private settleChunk(pick: DueAccountsPick, locked: number[]): Promise<SettlementRunResult> {
+    return this.uow.run(async (tx): Promise<SettlementRunResult> => {
+      const now = this.clock.now();
+      locked.push(...(await tx.settlements.lockDue(pick)));
+      const opened = await tx.settlements.settle(now, locked);
+      const settlementOf = new Map(opened.map((s) => [s.receivableAccountId, s.id]));
+      const receivableIds = new Map<number, number[]>(opened.map((s) => [s.id, []]));
+      for await (const batch of tx.settlements.settledReceivables(opened, RECEIVABLES_PER_BATCH)) {
+        await tx.outbox.record(
+          batch.map((r): DomainEvent => ({ customerId: r.customerId, type: 'receivable.settled', occurredAt: now, data: { receivable: receivableView(r) } })),
+        );
+        for (const r of batch) receivableIds.get(settlementOf.get(r.receivableAccountId)!)!.push(r.id);
+      }
+      const settlements = opened.map((s): Settlement => ({ ...s, receivableIds: receivableIds.get(s.id)! }));
+      await tx.outbox.record(
+        settlements.map((s): DomainEvent => ({
+          customerId: s.customerId,
+          type: 'settlement.completed',
+          occurredAt: now,
+          data: { settlement: settlementView(s) },
+        })),
+      );
+      await tx.settlements.credit(opened, now);
+      return {
+        settlements: settlements.length,
+        settledReceivables: settlements.reduce((sum, s) => sum + s.receivableIds.length, 0),
+        settledAmountMinor: settlements.reduce((sum, s) => sum + s.amountMinor, 0n),
+      };
+    });
   }
 }

@@ -124,6 +124,7 @@ const paths = {
         'receivable-account-already-exists': 'binding the associate would give the owners a second account in this currency',
         'alias-already-in-use': 'another account has this alias in any letter case, or it has the form of the aliases the service generates',
         'receivable-account-owner-immutable': 'the account has an associate already and its CVU is active',
+        'owner-type-not-supported': "binding the associate would make the account CLIENT_AND_ASSOCIATE, which the customer's account template does not take",
         'associate-disabled': 'the associate is DISABLED',
         'invalid-status-transition': 'an alias for an account that has no CVU yet, or a DISABLED one',
       },

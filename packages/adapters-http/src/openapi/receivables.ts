@@ -66,6 +66,7 @@ const issueRefusals = {
   'unmatching-receivable-currency-code': "currencyCode is not the account's",
   'unmatching-receivable-client-id': "clientId is not the account's client",
   'receivable-account-associate-conflict': "associateId is not the account's associate",
+  'owner-type-not-supported': "binding associateId to the account would make it CLIENT_AND_ASSOCIATE, which the customer's account template does not take",
   'associate-disabled': 'the associate is DISABLED',
   'receivable-account-already-exists':
     'binding associateId to the account would give its owners a second account in this currency (existingResourceId names it)',

@@ -135,10 +135,21 @@ describe('receivable accounts', () => {
       .where({ id: customer.id })
       .update({ enabled_owner_types: ['CLIENT'] });
     const token = await ctx.api.login({ clientId, clientSecret });
-    const { associate } = await parties(ctx.api, token);
+    const { client, associate } = await parties(ctx.api, token);
     const res = await open({ associateId: associate.id }, token);
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('owner-type-not-supported');
+
+    // Binding an associate to a CLIENT account would make it CLIENT_AND_ASSOCIATE, whichever route binds it.
+    const account = (await open({ clientId: client.id }, token)).body;
+    const receivable = { receivableAccountId: account.id, amount: 10, currencyCode: 'ARS', receivableType: 'INVOICE', associateId: associate.id };
+    const put = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token, body: { associateId: associate.id } });
+    const single = await ctx.api.call('post', '/v1/receivables', { token, body: receivable, headers: key('owner-type') });
+    const batch = await ctx.api.call('post', '/v1/receivables/batches', { token, body: { items: [receivable] }, headers: key('owner-type') });
+    expect([put.status, put.body.code, single.status, single.body.code]).toEqual([422, 'owner-type-not-supported', 422, 'owner-type-not-supported']);
+    expect(batch.body.results[0]).toMatchObject({ status: 422, error: { code: 'owner-type-not-supported' } });
+    expect((await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token })).body.owner).toEqual({ type: 'CLIENT', id: client.id });
+    expect(await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count()).toEqual([{ count: '0' }]);
   });
 
   it('looks accounts up by client taxId, answering no match with 204 and no body', async () => {

@@ -5631,7 +5631,7 @@ export interface operations {
           };
         };
       };
-      /** @description receivable-account-owner-immutable: the account has an associate already and its CVU is active; associate-disabled: the associate is DISABLED; invalid-status-transition: an alias for an account that has no CVU yet, or a DISABLED one */
+      /** @description receivable-account-owner-immutable: the account has an associate already and its CVU is active; owner-type-not-supported: binding the associate would make the account CLIENT_AND_ASSOCIATE, which the customer's account template does not take; associate-disabled: the associate is DISABLED; invalid-status-transition: an alias for an account that has no CVU yet, or a DISABLED one */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5644,7 +5644,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'receivable-account-owner-immutable' | 'associate-disabled' | 'invalid-status-transition';
+            code?: 'receivable-account-owner-immutable' | 'owner-type-not-supported' | 'associate-disabled' | 'invalid-status-transition';
           };
         };
       };
@@ -6774,7 +6774,7 @@ export interface operations {
           };
         };
       };
-      /** @description current-account-not-receivable-enabled: the customer's current account does not take collections; receivable-account-not-active: the account is not ACTIVE; unmatching-receivable-currency-code: currencyCode is not the account's; unmatching-receivable-client-id: clientId is not the account's client; receivable-account-associate-conflict: associateId is not the account's associate; associate-disabled: the associate is DISABLED; missing-parent-receivable: a negative type (credit note, return...) without parentReceivableId; parent-receivable-not-modifiable: the parent is not PENDING or PAID; parent-receivable-different-account: the parent is on another account; parent-receivable-invalid-type: the parent is of a negative type, or a positive type names a parent; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
+      /** @description current-account-not-receivable-enabled: the customer's current account does not take collections; receivable-account-not-active: the account is not ACTIVE; unmatching-receivable-currency-code: currencyCode is not the account's; unmatching-receivable-client-id: clientId is not the account's client; receivable-account-associate-conflict: associateId is not the account's associate; owner-type-not-supported: binding associateId to the account would make it CLIENT_AND_ASSOCIATE, which the customer's account template does not take; associate-disabled: the associate is DISABLED; missing-parent-receivable: a negative type (credit note, return...) without parentReceivableId; parent-receivable-not-modifiable: the parent is not PENDING or PAID; parent-receivable-different-account: the parent is on another account; parent-receivable-invalid-type: the parent is of a negative type, or a positive type names a parent; child-receivables-exceed-parent-amount: the children would add up to more than the parent's amount; missing-invoice-fields: invoiceData lacks a required member (missingFields lists them) */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6793,6 +6793,7 @@ export interface operations {
               | 'unmatching-receivable-currency-code'
               | 'unmatching-receivable-client-id'
               | 'receivable-account-associate-conflict'
+              | 'owner-type-not-supported'
               | 'associate-disabled'
               | 'missing-parent-receivable'
               | 'parent-receivable-not-modifiable'

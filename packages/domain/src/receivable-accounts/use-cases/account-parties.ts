@@ -2,8 +2,22 @@ import { DomainError, NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope } from '../../transaction-scope';
 import type { Associate } from '../../associates/associate';
-import type { AccountOwner } from '../owner';
+import type { Customer } from '../../customers/customer';
+import { ownerTypeOf, type AccountOwner } from '../owner';
 import type { ReceivableAccount } from '../receivable-account';
+
+/** The customer an account is opened or bound for (the caller's own: absent only if deleted meanwhile). */
+export async function customerOf(tx: Pick<TransactionScope, 'customers'>, customerId: number): Promise<Customer> {
+  const customer = await tx.customers.get(customerId);
+  if (!customer) throw new NotFoundError('customer', customerId);
+  return customer;
+}
+
+/** The customer's operating model must allow the owner's type. */
+export function assertOwnerTypeEnabled(customer: Customer, owner: AccountOwner): void {
+  const type = ownerTypeOf(owner);
+  if (!customer.enabledOwnerTypes.includes(type)) throw new DomainError('owner-type-not-supported', `owner type ${type} is not enabled for this customer`);
+}
 
 /** The client must be the customer's own. */
 export async function assertOwnClient(tx: Pick<TransactionScope, 'clients'>, customerId: number, clientId: number): Promise<void> {

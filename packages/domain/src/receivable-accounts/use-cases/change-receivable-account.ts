@@ -7,7 +7,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
-import { assertOwnerFree, assertUsableAssociate } from './account-parties';
+import { assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
 import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 
@@ -68,7 +68,9 @@ export class UpdateReceivableAccount {
         // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
         await assertUsableAssociate(tx, input.customerId, input.associateId);
         if (input.associateId !== current.owner.associateId) {
-          await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+          const owner = { clientId: current.owner.clientId, associateId: input.associateId };
+          assertOwnerTypeEnabled(await customerOf(tx, input.customerId), owner);
+          await assertOwnerFree(tx, input.customerId, owner);
         }
       }
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());

@@ -1,11 +1,10 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError, NotFoundError, ValidationError } from '../../shared/domain-error';
+import { ValidationError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { ownerTypeOf, type AccountOwner } from '../owner';
-import type { Customer } from '../../customers/customer';
 import { ReceivableAccount } from '../receivable-account';
-import { alreadyExists, assertOwnClient, assertUsableAssociate } from './account-parties';
+import { alreadyExists, assertOwnClient, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
 
 export interface OpenReceivableAccountInput {
   readonly customerId: number;
@@ -20,12 +19,6 @@ export function requestedOwner(input: Omit<OpenReceivableAccountInput, 'customer
   ownerTypeOf(owner);
   if (input.currencyCode !== undefined && input.currencyCode !== 'ARS') throw ValidationError.of('currencyCode', 'only ARS is supported');
   return owner;
-}
-
-/** The customer's operating model must allow the owner's type. */
-export function assertOwnerTypeEnabled(customer: Customer, owner: AccountOwner): void {
-  const type = ownerTypeOf(owner);
-  if (!customer.enabledOwnerTypes.includes(type)) throw new DomainError('owner-type-not-supported', `owner type ${type} is not enabled for this customer`);
 }
 
 /** Told when an account starts PROVISIONING, so a worker can ask the provider at once instead of at its next tick. */
@@ -44,9 +37,7 @@ export class OpenReceivableAccount {
   async execute(input: OpenReceivableAccountInput): Promise<ReceivableAccount> {
     const owner = requestedOwner(input);
     const account = await this.uow.run(async (tx) => {
-      const customer = await tx.customers.get(input.customerId);
-      if (!customer) throw new NotFoundError('customer', input.customerId);
-      assertOwnerTypeEnabled(customer, owner);
+      assertOwnerTypeEnabled(await customerOf(tx, input.customerId), owner);
       if (owner.clientId !== null) await assertOwnClient(tx, input.customerId, owner.clientId);
       if (owner.associateId !== null) await assertUsableAssociate(tx, input.customerId, owner.associateId);
       const draft = ReceivableAccount.open(

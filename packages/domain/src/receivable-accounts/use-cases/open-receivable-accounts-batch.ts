@@ -1,14 +1,14 @@
 import type { BatchOutcome } from '../../shared/batch';
 import type { Clock } from '../../shared/clock';
-import { DomainError, NotFoundError } from '../../shared/domain-error';
+import { DomainError } from '../../shared/domain-error';
 import { retryingLostRaces } from '../../shared/lost-races';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { AccountOwner } from '../owner';
 import { ReceivableAccount } from '../receivable-account';
-import { alreadyExists, usableAssociate } from './account-parties';
-import { assertOwnerTypeEnabled, requestedOwner, type OpenReceivableAccountInput, type ProvisioningTrigger } from './open-receivable-account';
+import { alreadyExists, assertOwnerTypeEnabled, customerOf, usableAssociate } from './account-parties';
+import { requestedOwner, type OpenReceivableAccountInput, type ProvisioningTrigger } from './open-receivable-account';
 
 export const MAX_BATCH_ITEMS = 1000;
 
@@ -46,8 +46,7 @@ export class OpenReceivableAccountsBatch {
     customerId: number,
     items: ReadonlyArray<Omit<OpenReceivableAccountInput, 'customerId'> | DomainError>,
   ): Promise<BatchOutcome<ReceivableAccount>[]> {
-    const customer = await tx.customers.get(customerId);
-    if (!customer) throw new NotFoundError('customer', customerId);
+    const customer = await customerOf(tx, customerId);
     const owners = items.map((item) => {
       if (item instanceof DomainError) return item;
       try {

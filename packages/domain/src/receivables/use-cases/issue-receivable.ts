@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock';
 import type { Money } from '../../shared/money';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { customerOf, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { AccountOwner } from '../../receivable-accounts/owner';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { InvoiceData } from '../invoice-data';
@@ -11,7 +11,10 @@ import type { ReceivableType } from '../receivable-type';
 import { checkIssue, type IssueLookups } from './issue-rules';
 
 /** What issuing reaches: the receivable's account (bound to an associate on the way), its parties and parent. */
-type IssueScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
+type IssueScope = Pick<
+  TransactionScope,
+  'customers' | 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'
+>;
 
 export interface IssueReceivableInput {
   readonly customerId: number;
@@ -80,6 +83,10 @@ class TransactionLookups implements IssueLookups {
 
   accountOfOwner(customerId: number, owner: AccountOwner) {
     return this.tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
+  }
+
+  customer(customerId: number) {
+    return customerOf(this.tx, customerId);
   }
 
   parent(parentId: number) {

@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock';
 import { retryingLostRaces } from '../../shared/lost-races';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { ownReceivingAccount, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { customerOf, ownReceivingAccount, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { AccountOwner } from '../../receivable-accounts/owner';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import { Receivable, type NewReceivable } from '../receivable';
@@ -13,7 +13,10 @@ import { loadReferences, type BatchReferences } from './batch-references';
 import type { IssueReceivableInput } from './issue-receivable';
 import { checkIssue, type IssueLookups } from './issue-rules';
 
-type BatchScope = Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'>;
+type BatchScope = Pick<
+  TransactionScope,
+  'customers' | 'receivableAccounts' | 'currentAccounts' | 'clients' | 'associates' | 'receivables' | 'routeSettlements' | 'outbox'
+>;
 
 /** What earlier items of the batch did, as later ones would have seen it had each been posted alone, in order. */
 interface Issued {
@@ -155,6 +158,11 @@ class BatchLookups implements IssueLookups {
 
   accountOfOwner(customerId: number, owner: AccountOwner) {
     return this.tx.receivableAccounts.findByOwner(customerId, owner, 'ARS');
+  }
+
+  // Binding is rare in bulk: read when an item binds, as a single creation does.
+  customer(customerId: number) {
+    return customerOf(this.tx, customerId);
   }
 
   parent(parentId: number) {

@@ -4,7 +4,8 @@ import type { Associate } from '../../associates/associate';
 import type { Client } from '../../clients/client';
 import type { AccountOwner } from '../../receivable-accounts/owner';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
-import { alreadyExists, usableAssociate } from '../../receivable-accounts/use-cases/account-parties';
+import { alreadyExists, assertOwnerTypeEnabled, usableAssociate } from '../../receivable-accounts/use-cases/account-parties';
+import type { Customer } from '../../customers/customer';
 import type { RouteSettlement } from '../../route-settlements/route-settlement';
 import { Receivable, type NewReceivable, type ReceivableStatus } from '../receivable';
 import { isPositive } from '../receivable-type';
@@ -25,6 +26,8 @@ export interface IssueLookups {
   /** Kept from changing until the transaction ends. */
   associate(associateId: number): Promise<Associate | undefined>;
   accountOfOwner(customerId: number, owner: AccountOwner): Promise<ReceivableAccount | undefined>;
+  /** The customer, for its enabled owner types when an associate is bound. */
+  customer(customerId: number): Promise<Customer>;
   /** Locked, with its children, so that their sum cannot change under the check. */
   parent(parentId: number): Promise<Receivable | undefined>;
   activeChildren(parentId: number): Promise<ReadonlyArray<{ readonly amountMinor: bigint }>>;
@@ -75,7 +78,9 @@ async function associateOf(
   const current = account.owner.associateId;
   if (input.associateId === current) return { associateId: current };
   if (current !== null) throw associateConflict(current);
-  const existing = await lookups.accountOfOwner(input.customerId, { clientId: account.owner.clientId, associateId: input.associateId });
+  const owner = { clientId: account.owner.clientId, associateId: input.associateId };
+  assertOwnerTypeEnabled(await lookups.customer(input.customerId), owner);
+  const existing = await lookups.accountOfOwner(input.customerId, owner);
   if (existing) throw alreadyExists(existing);
   return { associateId: input.associateId, bound: account.update({ associateId: input.associateId }, now) };
 }

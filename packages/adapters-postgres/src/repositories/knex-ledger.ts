@@ -116,6 +116,9 @@ export class KnexLedgerRepository implements LedgerRepository {
   }
 
   async findByProviderReference(reference: string): Promise<Movement | undefined> {
+    // A lock on the reference itself, which may have no row yet: the account's lock does not serialize two
+    // notifications naming different CVUs. Taken before any account lock, so it never waits while holding one.
+    await this.trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`provider reference ${reference}`]);
     const row = await this.trx('movements').where({ provider_reference: reference }).first<MovementRow | undefined>();
     return row && toMovement(row);
   }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { Money, type Application } from '@rcs/domain';
+import { Money, type Application, type StoragePorts } from '@rcs/domain';
 import { createDatabase } from '@rcs/adapters-postgres';
 import type { TestDatabase } from '@rcs/adapters-postgres/testing';
 import { loadConfig } from '../../src/config';
@@ -9,12 +9,12 @@ import { buildContainer, TYPES } from '../../src/container';
 export function instanceOn(db: TestDatabase) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false' });
-  const app = buildContainer(config, pino({ level: 'silent' }), knex, {
+  const container = buildContainer(config, pino({ level: 'silent' }), knex, {
     jwtSecret: 'x'.repeat(40),
     bankProviderUrl: 'http://127.0.0.1:9',
     webhookSecretKey: 'w'.repeat(40),
-  }).get<Application>(TYPES.Application);
-  return { app, knex };
+  });
+  return { app: container.get<Application>(TYPES.Application), storage: container.get<StoragePorts>(TYPES.Storage), knex };
 }
 
 /**

@@ -9,7 +9,11 @@ export interface LedgerRepository {
    * reference: transfers are what moves this way. Answers the movements as recorded (with their ids), for their events.
    */
   appendAll(movements: readonly NewMovement[]): Promise<Movement[]>;
-  /** The movement recorded for a provider transfer id, if any. */
+  /**
+   * The movement recorded for a provider transfer id, if any, read once any other transaction handling the same id
+   * has ended, and holding later ones off until this one ends: two notifications of one transfer, even naming
+   * different CVUs, record it once and neither fails.
+   */
   findByProviderReference(reference: string): Promise<Movement | undefined>;
 }
 

@@ -23,6 +23,12 @@ export interface ReceivableAccountRepository {
   getForUpdate(id: number): Promise<ReceivableAccount | undefined>;
   /** Reads without locking, for work that does not change the account (issuing receivables on it). */
   get(id: number): Promise<ReceivableAccount | undefined>;
+  /**
+   * Keeps the accounts from being settled until the transaction ends (a share lock, which the settlement's pick
+   * skips), and waits for a settlement holding one: a child issued under a PAID parent is then either settled with
+   * it or refused because the parent is SETTLED, never left PAID under it.
+   */
+  holdAgainstSettlement(ids: readonly number[]): Promise<void>;
   /** The accounts among `ids` that exist, unlocked, in no particular order. */
   getMany(ids: readonly number[]): Promise<ReceivableAccount[]>;
   /** The account a CVU belongs to, locked; CVUs are unique across customers. */

@@ -70,6 +70,9 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return this.getForUpdate(id);
   }
 
+  // Transactions here run one at a time: a settlement never runs beside an issue to be held off.
+  async holdAgainstSettlement(): Promise<void> {}
+
   async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {
     return presentIn(this.ref.tables.receivableAccounts, ids).map((s) => ReceivableAccount.rehydrate(s));
   }

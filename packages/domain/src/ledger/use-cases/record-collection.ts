@@ -44,15 +44,15 @@ export class RecordCollection {
   }
 
   /**
-   * The provider's incoming-transfer notification, found by CVU. Exactly once per provider reference: the
-   * account row is locked first, so a duplicate arriving at the same moment waits and then finds the first.
+   * The provider's incoming-transfer notification, found by CVU. Exactly once per provider reference: a duplicate
+   * arriving at the same moment waits for the first at the reference (whatever CVU it names) and then finds it.
    */
   fromProvider(input: RecordIncomingTransferInput): Promise<{ movement: Movement; recorded: boolean }> {
     return this.uow.run(async (tx) => {
-      const account = await tx.receivableAccounts.getByCvuForUpdate(input.cvu);
-      if (!account) throw new NotFoundError('receivable account with CVU', input.cvu);
       const seen = await tx.ledger.findByProviderReference(input.providerReference);
       if (seen) return { movement: seen, recorded: false };
+      const account = await tx.receivableAccounts.getByCvuForUpdate(input.cvu);
+      if (!account) throw new NotFoundError('receivable account with CVU', input.cvu);
       return { movement: await this.credit(tx, account, input, input.providerReference), recorded: true };
     });
   }

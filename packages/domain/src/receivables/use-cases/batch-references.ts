@@ -37,6 +37,8 @@ export async function loadReferences(tx: ReferencesScope, customerId: number, it
   const currentAccounts = unknownAccount ? await tx.currentAccounts.listByCustomer(customerId) : [];
   const clients = await tx.clients.getMany(present(foreignClients));
   const associates = await tx.associates.getManyForShare(present(items.map((i) => i.associateId)));
+  const childAccounts = items.filter((i, n) => (parents[n] ?? null) !== null && accounts.get(i.receivableAccountId)?.customerId === customerId);
+  await tx.receivableAccounts.holdAgainstSettlement(present(childAccounts.map((i) => i.receivableAccountId)));
   const families = await tx.receivables.familiesForUpdate(present(parents));
   const legalNumbersInUse = await tx.receivables.legalNumbersInUse(customerId, present(items.map((i) => i.legalNumber)));
   const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));

@@ -89,6 +89,10 @@ class TransactionLookups implements IssueLookups {
     return customerOf(this.tx, customerId);
   }
 
+  holdForChild(accountId: number) {
+    return this.tx.receivableAccounts.holdAgainstSettlement([accountId]);
+  }
+
   parent(parentId: number) {
     return this.tx.receivables.getForUpdate(parentId);
   }

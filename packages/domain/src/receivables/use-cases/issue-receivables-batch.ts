@@ -165,6 +165,11 @@ class BatchLookups implements IssueLookups {
     return customerOf(this.tx, customerId);
   }
 
+  // Held for every item naming a parent when the batch's references were read, before the parents were locked.
+  holdForChild() {
+    return Promise.resolve();
+  }
+
   parent(parentId: number) {
     return Promise.resolve(this.references.families.get(parentId)?.parent);
   }

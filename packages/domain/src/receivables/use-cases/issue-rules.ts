@@ -28,6 +28,8 @@ export interface IssueLookups {
   accountOfOwner(customerId: number, owner: AccountOwner): Promise<ReceivableAccount | undefined>;
   /** The customer, for its enabled owner types when an associate is bound. */
   customer(customerId: number): Promise<Customer>;
+  /** The account of a child, kept from being settled until the child is stored (holdAgainstSettlement). */
+  holdForChild(accountId: number): Promise<void>;
   /** Locked, with its children, so that their sum cannot change under the check. */
   parent(parentId: number): Promise<Receivable | undefined>;
   activeChildren(parentId: number): Promise<ReadonlyArray<{ readonly amountMinor: bigint }>>;
@@ -92,6 +94,7 @@ async function associateOf(
 async function parentOf(lookups: IssueLookups, input: IssueReceivableInput): Promise<[ReceivableStatus, number | null]> {
   const parentId = input.parentReceivableId ?? null;
   if (parentId === null || isPositive(input.receivableType)) return ['PENDING', parentId];
+  await lookups.holdForChild(input.receivableAccountId);
   const parent = ownedBy(await lookups.parent(parentId), input.customerId, 'parent receivable', parentId);
   const status = parent.admitChild({ receivableAccountId: input.receivableAccountId, amountMinor: input.amount.minor }, await lookups.activeChildren(parentId));
   return [status, parentId];

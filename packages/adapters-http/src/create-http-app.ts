@@ -1,4 +1,4 @@
-import express, { Router, type Express, type Request, type Response } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate } from './auth/authenticate';
 import { CredentialStatusCache, type TokenCredential } from './auth/credential-status-cache';
@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/event-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
+import { metricsRoutes, type MetricsExposition } from './metrics/http-metrics';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
@@ -50,6 +51,8 @@ export interface HttpOptions {
   readonly credentialOfToken: (credentialId: number) => Promise<TokenCredential | undefined>;
   /** Database readiness for /health. */
   readonly ready: () => Promise<boolean>;
+  /** GET /metrics, and what records each request into it. */
+  readonly metrics: MetricsExposition & { readonly recordRequest: RequestHandler };
 }
 
 /** The Express application: operational pages outside /v1, the API under it, one error handler at the end. */
@@ -65,12 +68,12 @@ export function createHttpApp(options: HttpOptions): Express {
     if (!this.get('Content-Type')) this.type('application/json');
     return this.send(jsonText(body));
   };
-  http.use(requestContext(options.logger));
+  http.use(requestContext(options.logger), options.metrics.recordRequest);
   const health = Router().get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
-  const outsideApi = [health, docsRoutes()];
+  const outsideApi = [health, docsRoutes(), metricsRoutes(options.metrics)];
   if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
   // Before the JSON parser: the provider's signature covers the raw bytes.
   for (const router of outsideApi) http.use(enteredByPrefix(router));

@@ -10,3 +10,4 @@ export * from './webhooks/aes-gcm-secret-vault';
 export * from './webhooks/standard-webhooks-signature';
 export * from './webhooks/address-guard';
 export * from './webhooks/https-webhook-sender';
+export * from './metrics/http-metrics';

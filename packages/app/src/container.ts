@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
@@ -19,6 +20,7 @@ import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs
 import { AesGcmSecretVault, HttpsWebhookSender, PublicAddressUrlPolicy, sandboxUrlPolicy } from '@rcs/adapters-http';
 import { MAX_WAIT_MS } from './workers/webhook-workers';
 import type { Config } from './config';
+import { ServiceMetrics } from './metrics';
 
 /** Service identifiers; only this package knows Inversify. */
 export const TYPES = {
@@ -32,6 +34,7 @@ export const TYPES = {
   ProvisioningTrigger: Symbol('ProvisioningTrigger'),
   WebhookSender: Symbol('WebhookSender'),
   Application: Symbol('Application'),
+  Metrics: Symbol('Metrics'),
 } as const;
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -62,6 +65,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
   container.bind(TYPES.Logger).toConstantValue(logger);
   container.bind(TYPES.Knex).toConstantValue(knex);
   container.bind<Clock>(TYPES.Clock).toConstantValue(systemClock);
+  container.bind<ServiceMetrics>(TYPES.Metrics).toDynamicValue(() => new ServiceMetrics(cluster.isWorker && config.httpWorkers > 1));
   container.bind<StoragePorts>(TYPES.Storage).toResolvedValue((db: Knex) => knexStorage(db), [TYPES.Knex]);
   container.bind<JwtTokenService>(TYPES.Tokens).toConstantValue(new JwtTokenService(wiring.jwtSecret));
   container.bind<ProvisioningTrigger>(TYPES.ProvisioningTrigger).toConstantValue(wiring.provisioningTrigger ?? { accountOpened: () => undefined });

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { runPrimary, workerConfig } from './cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
+import { servePrimaryMetrics } from './metrics';
 import { startService } from './service';
 import { openStorage } from './storage';
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     // Migrated once before the workers start: they find nothing left to do, and none is stopped half-way through a
     // migration because a sibling failed (a worker that fails stops the others).
     await (await openStorage(config)).close();
+    servePrimaryMetrics();
     return runPrimary(config, logger);
   }
   if (cluster.worker) config = workerConfig(config, cluster.worker.id);

@@ -8,6 +8,7 @@ import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
 import { createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
+import type { ServiceMetrics } from './metrics';
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
 import { scheduleJobs } from './workers/cron-jobs';
@@ -60,6 +61,7 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     bankNotifications: notificationSecret ? new SignedIncomingTransferNotifications(notificationSecret) : undefined,
     credentialOfToken: (credentialId) => credentialOfToken(knex, credentialId),
     ready,
+    metrics: container.get<ServiceMetrics>(TYPES.Metrics),
   });
 }
 
@@ -94,7 +96,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const app = container.get<Application>(TYPES.Application);
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
-  const jobs = config.workersEnabled ? scheduleJobs(app, config, logger) : [];
+  const jobs = config.workersEnabled ? scheduleJobs(app, config, logger, container.get<ServiceMetrics>(TYPES.Metrics)) : [];
   const webhooks = webhookWorkers(app, config.webhooks, logger);
   if (config.workersEnabled) {
     provisioning.start();

@@ -21,7 +21,7 @@ describe('HTTP workers', () => {
 
   const workersOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
 
-  itWithWorkers('serves from two processes on one port and stops cleanly on SIGTERM', async () => {
+  itWithWorkers('serves from two processes on one port, answers /metrics for both, and stops cleanly on SIGTERM', async () => {
     const { child, url, exit } = await start();
     expect(workersOf(child.pid!)).toHaveLength(2);
     const login = await fetch(`${url}/v1/auth/login`, {
@@ -34,6 +34,10 @@ describe('HTTP workers', () => {
       Array.from({ length: 20 }, () => fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status)),
     );
     expect(answers).toEqual(Array(20).fill(200));
+    // Whichever worker a scrape reaches answers for the service: every worker's requests, summed by the primary.
+    for (let scrape = 0; scrape < 3; scrape++) {
+      expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^rcs_http_requests_total\{method="GET",route="\/v1\/me",status="200"\} 20$/m);
+    }
     child.kill('SIGTERM');
     expect(await exit).toEqual([0, null]);
   });

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Application } from '@rcs/domain';
 import { hostname } from 'node:os';
 import type { Config } from '../config';
+import type { ServiceMetrics } from '../metrics';
 
 /** The service's calendar lives in Buenos Aires (CONTRACT: dates are calendar days there). */
 export const SERVICE_TIMEZONE = 'America/Argentina/Buenos_Aires';
@@ -11,7 +12,7 @@ export const SERVICE_TIMEZONE = 'America/Argentina/Buenos_Aires';
  * Scheduled jobs. Every instance may run them at the same moment: the work itself claims rows (SKIP LOCKED,
  * version checks), so a second runner finds nothing left to do.
  */
-export function scheduleJobs(app: Application, config: Config, logger: Logger): ScheduledTask[] {
+export function scheduleJobs(app: Application, config: Config, logger: Logger, metrics: Pick<ServiceMetrics, 'jobRan'>): ScheduledTask[] {
   // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
   // console output; the next run picks up what this one left, as every run's work is claimed row by row.
   const job = (name: string, expression: string, run: () => Promise<void>) =>
@@ -20,7 +21,9 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger): 
       async () => {
         try {
           await run();
+          metrics.jobRan(name, 'ok');
         } catch (err) {
+          metrics.jobRan(name, 'failed');
           logger.error({ job: name, err }, `${name} run failed; the next run takes over what it left`);
         }
       },

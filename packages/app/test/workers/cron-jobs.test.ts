@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
 import type { Config } from '../../src/config';
+import { ServiceMetrics } from '../../src/metrics';
 import { scheduleJobs } from '../../src/workers/cron-jobs';
 
 describe('scheduled jobs', () => {
@@ -27,6 +28,7 @@ describe('scheduled jobs', () => {
         },
       },
     } as unknown as Application;
+    const metrics = new ServiceMetrics(false);
     // node-cron reads the time and waits with timers: both fake, two seconds pass at once and exactly.
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
     // Every second (node-cron's six-field form), so two seconds hold two ticks.
@@ -41,6 +43,7 @@ describe('scheduled jobs', () => {
         webhooks: { expiryCron: '0 0 1 1 *' },
       } as Config,
       logger,
+      metrics,
     );
     try {
       await jest.advanceTimersByTimeAsync(2_000);
@@ -52,6 +55,7 @@ describe('scheduled jobs', () => {
     const failures = lines.filter((line) => line.job === 'settlement');
     expect(failures).toHaveLength(2);
     expect(failures[0]).toMatchObject({ msg: 'settlement run failed; the next run takes over what it left', err: { message: 'deadlock detected' } });
+    expect(await metrics.text()).toContain('rcs_job_runs_total{job="settlement",outcome="failed"} 2');
   });
 
   const never = '0 0 1 1 *';
@@ -66,7 +70,7 @@ describe('scheduled jobs', () => {
   /** Schedules the jobs with `config` over every-never defaults, lets one second of fake time pass, and stops them. */
   async function oneSecondOf(app: unknown, config: object): Promise<void> {
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
-    const jobs = scheduleJobs(app as Application, { ...allNever, ...config } as Config, pino({ level: 'silent' }));
+    const jobs = scheduleJobs(app as Application, { ...allNever, ...config } as Config, pino({ level: 'silent' }), new ServiceMetrics(false));
     try {
       await jest.advanceTimersByTimeAsync(1_000);
     } finally {

@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/event-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
+import { sandboxPanelRoutes } from './routes/sandbox-panel';
 import { metricsRoutes, type MetricsExposition } from './metrics/http-metrics';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
@@ -74,6 +75,7 @@ export function createHttpApp(options: HttpOptions): Express {
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
   const outsideApi = [health, docsRoutes(), metricsRoutes(options.metrics)];
+  if (options.sandbox) outsideApi.push(sandboxPanelRoutes());
   if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
   // Before the JSON parser: the provider's signature covers the raw bytes.
   for (const router of outsideApi) http.use(enteredByPrefix(router));

@@ -1,6 +1,6 @@
 import { one, operation, type ResourceApi } from './operation-parts';
 
-/** Operational pages: health and this document (create-http-app.ts). */
+/** Operational pages: health, metrics and this document (create-http-app.ts). */
 
 const tag = 'Service';
 
@@ -14,6 +14,28 @@ const paths = {
       responses: {
         '200': one('Health', 'Ready', { status: 'ok', database: 'up' }),
         '503': one('Health', 'Database unreachable', { status: 'degraded', database: 'down' }),
+      },
+    }),
+  },
+  '/metrics': {
+    get: operation({
+      id: 'getMetrics',
+      tag,
+      summary: "The service's metrics for Prometheus",
+      description:
+        'Requests by method, route template and status (counted and timed), scheduled job runs by outcome and their last success, and the ' +
+        "process's own metrics; under HTTP_WORKERS, every worker's summed. No label names a customer or a resource.",
+      scope: null,
+      responses: {
+        '200': {
+          description: "Prometheus' text exposition format",
+          content: {
+            'text/plain': {
+              schema: { type: 'string' },
+              example: 'rcs_http_requests_total{method="GET",route="/v1/receivables/:id",status="200"} 42\n',
+            },
+          },
+        },
       },
     }),
   },
@@ -49,7 +71,7 @@ const schemas = {
 } as const;
 
 export const serviceApi: ResourceApi = {
-  tags: [{ name: tag, description: 'Operational pages: health for load balancers and supervisors, and this document' }],
+  tags: [{ name: tag, description: 'Operational pages: health for load balancers and supervisors, metrics for Prometheus, and this document' }],
   paths,
   schemas,
 };

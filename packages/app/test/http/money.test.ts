@@ -200,7 +200,7 @@ describe('collections, settlement, current accounts', () => {
 });
 
 describe('sandbox helpers in production mode', () => {
-  it('answer 404, even to a valid token', async () => {
+  it('answer 404, even to a valid token, and the sandbox page is not served', async () => {
     const api = await startTestApi({ APP_MODE: 'production', DATABASE_URL: 'postgres://unused', BANK_PROVIDER_URL: 'http://127.0.0.1:9' });
     try {
       const { clientId, clientSecret } = await api.app.customers.create.execute({ name: `Production ${Date.now()}` });
@@ -210,6 +210,7 @@ describe('sandbox helpers in production mode', () => {
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('resource-not-found');
       }
+      for (const path of ['/sandbox', '/sandbox/panel.js']) expect((await request(api.http).get(path)).status).toBe(404);
     } finally {
       await api.close();
     }

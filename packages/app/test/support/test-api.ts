@@ -69,7 +69,9 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
     for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
     const res = options.body === undefined ? await req : await req.send(options.body as object);
-    assertMatchesOpenApi(method, url, res.status, res.headers['content-type'], res.body);
+    // supertest parses JSON into body and leaves text (the metrics) in text.
+    const text = /^text\//.test(res.headers['content-type'] ?? '');
+    assertMatchesOpenApi(method, url, res.status, res.headers['content-type'], text ? res.text : res.body);
     return res;
   };
   return {

@@ -1289,6 +1289,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The service's metrics for Prometheus
+     * @description Requests by method, route template and status (counted and timed), scheduled job runs by outcome and their last success, and the process's own metrics; under HTTP_WORKERS, every worker's summed. No label names a customer or a resource.
+     *
+     *     Needs no token.
+     */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -14977,6 +14999,31 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
+        'X-Request-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus' text exposition format */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example rcs_http_requests_total{method="GET",route="/v1/receivables/:id",status="200"} 42 */
+          'text/plain': string;
         };
       };
     };

@@ -27,7 +27,8 @@ export function authenticate(tokens: JwtTokenService, credentials: CredentialSta
 
 async function claimsOf(req: Request, tokens: JwtTokenService, credentials: CredentialStatusCache): Promise<AccessTokenClaims> {
   const header = req.header('authorization');
-  if (!header) throw new DomainError('unauthorized', 'missing Authorization: Bearer <token> header');
+  // SPEC: a missing token is unauthorized, a malformed JWT invalid-token. Another scheme (Basic) carries no token.
+  if (!header || !/^Bearer(\s|$)/i.test(header)) throw new DomainError('unauthorized', 'missing Authorization: Bearer <token> header');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new DomainError('invalid-token', 'the Authorization header must be "Bearer <token>"');
   const claims = tokens.verify(match[1]);

@@ -53,7 +53,8 @@ describe('authentication', () => {
       'token-expired',
       `Bearer ${jwt.sign({ sub: 'sandbox-client', customerId: 1, cid: 1, scope: 'clients:read', exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET)}`,
     ],
-    ['a non-Bearer scheme', 'invalid-token', 'Basic dXNlcjpwYXNz'],
+    ['a non-Bearer scheme, which carries no token', 'unauthorized', 'Basic dXNlcjpwYXNz'],
+    ['a Bearer scheme without its token', 'invalid-token', 'Bearer'],
   ])('answers %s with 401 %s', async (_what, code, authorization) => {
     const res = await ctx.api.call('get', '/v1/clients', { headers: authorization ? { Authorization: authorization } : {} });
     expect(res.status).toBe(401);

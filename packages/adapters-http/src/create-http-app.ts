@@ -26,7 +26,7 @@ import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
 import { sandboxPanelRoutes } from './routes/sandbox-panel';
-import { metricsRoutes, type MetricsExposition } from './metrics/http-metrics';
+import { API_MOUNT, metricsRoutes, type MetricsExposition } from './metrics/http-metrics';
 import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
@@ -119,7 +119,7 @@ export function createHttpApp(options: HttpOptions): Express {
   if (options.sandbox) resources.push(sandboxRoutes(routes));
   for (const router of resources) api.use(enteredByPrefix(router));
   api.use(methodNotAllowed(resources));
-  http.use('/v1', api);
+  http.use(API_MOUNT, api);
 
   http.use(methodNotAllowed(outsideApi));
   http.use(notFoundHandler);

@@ -6,8 +6,11 @@ import { httpRequestMetrics, type MetricsExposition } from '@rcs/adapters-http';
 
 const ASK = 'rcs:metrics-request';
 const ANSWER = 'rcs:metrics-answer';
-/** A primary that has not answered by then is not going to: the scrape fails rather than hangs. */
-const ASK_TIMEOUT_MS = 5_000;
+/**
+ * A primary that has not answered by then is not going to: the scrape fails rather than hangs. Past prom-client's
+ * own 5 s wait for the workers, so a worker that did not answer is reported as the primary's error.
+ */
+const ASK_TIMEOUT_MS = 7_000;
 
 interface Asked {
   readonly type: typeof ASK;
@@ -75,23 +78,28 @@ export class ServiceMetrics implements MetricsExposition {
   }
 }
 
+/** Scrapes of this worker waiting for the primary's answer, by request id: one message listener serves them all. */
+const pending = new Map<string, (answer: Answered) => void>();
+
 function askPrimary(): Promise<string> {
+  if (pending.size === 0) process.on('message', answered);
   const id = randomUUID();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.off('message', onAnswer);
-      reject(new Error('the primary process did not answer for the metrics'));
-    }, ASK_TIMEOUT_MS);
-    const onAnswer = (message: Answered) => {
-      if (message?.type !== ANSWER || message.id !== id) return;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => settle({ type: ANSWER, id, error: 'no answer in time' }), ASK_TIMEOUT_MS);
+    const settle = (answer: Answered) => {
       clearTimeout(timer);
-      process.off('message', onAnswer);
-      if (message.text === undefined) reject(new Error(`the primary could not gather the metrics: ${message.error}`));
-      else resolve(message.text);
+      pending.delete(id);
+      if (pending.size === 0) process.off('message', answered);
+      if (answer.text === undefined) reject(new Error(`the primary could not gather the metrics: ${answer.error}`));
+      else resolve(answer.text);
     };
-    process.on('message', onAnswer);
+    pending.set(id, settle);
     process.send!({ type: ASK, id } satisfies Asked);
   });
+}
+
+function answered(message: Answered): void {
+  if (message?.type === ANSWER) pending.get(message.id)?.(message);
 }
 
 /** In the primary of HTTP_WORKERS: answers a worker's request for the metrics with every worker's, summed. */

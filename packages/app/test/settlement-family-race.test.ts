@@ -1,3 +1,4 @@
+import { anAssociateDetails } from '@rcs/domain/testing';
 import {
   IssueReceivable,
   IssueReceivablesBatch,
@@ -19,6 +20,43 @@ describe('settling a parent while a child of it is issued', () => {
     db = await openTestDatabase();
   });
   afterAll(() => db.close());
+
+  it("locks a batch's accounts before its parents, so it never waits for an account while holding a receivable", async () => {
+    // A single issue of a child holds its account, then waits for the parent: a batch that locked the parent
+    // first and the account after (to bind an associate, or to keep it from the settlement) deadlocked with it.
+    const instance = instanceOn(db);
+    try {
+      const { customerId } = await seedMoney(db, instance.app, 1);
+      const parent = await db.knex('receivables').where({ customer_id: customerId }).first<{ id: string; receivable_account_id: string }>();
+      const receivableAccountId = Number(parent.receivable_account_id);
+      const { associate } = await instance.app.associates.register.execute({ customerId, details: anAssociateDetails() });
+      const locks: string[] = [];
+      const noteLock = (query: { sql: string }) => {
+        const locked = /FROM "?(receivable_accounts|receivables)"?.*\bFOR (NO KEY UPDATE|UPDATE|SHARE)\b/is.exec(query.sql);
+        if (locked) locks.push(locked[1]);
+      };
+      instance.knex.on('query', noteLock);
+      const outcomes = await instance.app.receivables.issueBatch.execute({
+        items: [
+          {
+            customerId,
+            receivableAccountId,
+            amount: Money.parse('5.00'),
+            currencyCode: 'ARS',
+            receivableType: 'CREDIT_NOTE',
+            parentReceivableId: Number(parent.id),
+          },
+          { customerId, receivableAccountId, amount: Money.parse('7.00'), currencyCode: 'ARS', receivableType: 'INVOICE', associateId: associate.id },
+        ],
+      });
+      instance.knex.off('query', noteLock);
+      expect(outcomes.map((o) => 'value' in o)).toEqual([true, true]);
+      expect(locks[0]).toBe('receivable_accounts');
+      expect(locks.lastIndexOf('receivable_accounts')).toBeLessThan(locks.indexOf('receivables'));
+    } finally {
+      await instance.knex.destroy();
+    }
+  });
 
   const issues: Record<string, (uow: UnitOfWork<TransactionScope>, child: IssueReceivableInput) => Promise<Receivable>> = {
     alone: (uow, child) => new IssueReceivable(uow, systemClock).execute(child),

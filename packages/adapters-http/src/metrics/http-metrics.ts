@@ -10,16 +10,18 @@ export interface MetricsExposition {
   text(): Promise<string>;
 }
 
+/** Where create-http-app mounts the API; every other router is mounted at the root. */
+export const API_MOUNT = '/v1';
+
 /**
- * The matched route's template under its mount ('/v1' + '/receivables/:id'), or 'unmatched'. The mount is read
- * from the URL, up to the route's first segment: by the time an answer is written, an error answered after the
- * router has been left has lost req.baseUrl, not req.route.
+ * The matched route's template under its mount ('/v1' + '/receivables/:id'), or 'unmatched': never text from the
+ * URL, so a caller cannot mint series. The mount is decided from the URL's start (Express matches paths whatever
+ * their case) because an error answered after the router was left has lost req.baseUrl, not req.route.
  */
 function routeTemplate(req: Request): string {
   if (!req.route) return 'unmatched';
-  const path = String((req.route as { path: unknown }).path);
-  const mountEnds = req.originalUrl.indexOf(`/${path.split('/')[1]}`);
-  return `${mountEnds > 0 ? req.originalUrl.slice(0, mountEnds).toLowerCase() : ''}${path}`;
+  const underApi = req.originalUrl.slice(0, API_MOUNT.length + 1).toLowerCase() === `${API_MOUNT}/`;
+  return `${underApi ? API_MOUNT : ''}${String((req.route as { path: unknown }).path)}`;
 }
 
 /**

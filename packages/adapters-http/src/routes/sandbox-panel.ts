@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { htmlDocument, htmlPage } from './html-page';
 
 const SCRIPT_PATH = '/sandbox/panel.js';
 
@@ -6,21 +7,15 @@ const SCRIPT_PATH = '/sandbox/panel.js';
 // this service only, no framing (it holds a token), forms sent by its script alone.
 const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'";
 
-const page = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Receivables and Collections Service: sandbox</title>
-<style>
+const page = htmlDocument(
+  'sandbox',
+  `
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 48rem; padding: 0 1rem; }
 form, .runs { display: grid; gap: 0.5rem; margin: 1rem 0; }
 label { display: grid; gap: 0.2rem; }
 .ok { color: #05612b; } .failed { color: #a11; }
-</style>
-</head>
-<body>
-<h1>Sandbox</h1>
+`,
+  `<h1>Sandbox</h1>
 <p>Simulate what the bank and the scheduled jobs do, for your own customer only: money arriving on a receivable
 account's CVU, then the settlement, expiration and transfer runs. The same as the <code>/v1/sandbox</code> helpers of
 the <a href="/docs">API reference</a>; the token stays in this page's memory.</p>
@@ -47,10 +42,8 @@ the <a href="/docs">API reference</a>; the token stays in this page's memory.</p
 </section>
 <h2>Results</h2>
 <ol id="results" aria-live="polite"></ol>
-<script src="${SCRIPT_PATH}"></script>
-</body>
-</html>
-`;
+<script src="${SCRIPT_PATH}"></script>`,
+);
 
 // Plain script, no build step: it runs as written in any current browser.
 const script = `'use strict';
@@ -106,6 +99,7 @@ function acting(form, work) {
 
 acting(document.getElementById('sign-in'), async (data) => {
   token = undefined;
+  document.getElementById('panel').hidden = true;
   const session = await call('POST', '/v1/auth/login', { clientId: data.get('clientId'), clientSecret: data.get('clientSecret') });
   token = session.accessToken;
   document.getElementById('panel').hidden = false;
@@ -141,11 +135,9 @@ for (const [id, [path, describe]] of Object.entries(runs)) {
 /** GET /sandbox: a page to simulate collections and run the jobs by hand (SPEC: "a web panel"). Sandbox mode only. */
 export function sandboxPanelRoutes(): Router {
   return Router()
-    .get('/sandbox', (_req, res) => {
-      res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-      res.type('html').send(page);
-    })
+    .get('/sandbox', htmlPage(CONTENT_SECURITY_POLICY, page))
     .get(SCRIPT_PATH, (_req, res) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
       res.type('text/javascript').send(script);
     });
 }

@@ -96,6 +96,10 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return (await rowsByIds<ReceivableAccountRow>(this.trx, 'receivable_accounts', ids)).map(toReceivableAccount);
   }
 
+  async getManyForUpdate(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    return (await rowsByIds<ReceivableAccountRow>(this.trx, 'receivable_accounts', ids, lockedForChange)).map(toReceivableAccount);
+  }
+
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
     const row = await lockedForChange(this.trx('receivable_accounts').where({ cvu })).first<ReceivableAccountRow | undefined>();
     return row && toReceivableAccount(row);

@@ -82,7 +82,10 @@ export class KnexSettlementRepository implements SettlementRepository {
        RETURNING *`,
       [now, now, [...accountIds]],
     );
-    if (created.length !== accountIds.length) {
+    if (created.length > accountIds.length) {
+      throw new Error(`the customers of receivable accounts ${accountIds.join(', ')} have more than one MAIN current account between them`);
+    }
+    if (created.length < accountIds.length) {
       const settled = new Set(created.map((r) => Number(r.receivable_account_id)));
       throw new Error(`receivable accounts ${accountIds.filter((id) => !settled.has(id)).join(', ')} have no MAIN current account to settle into`);
     }

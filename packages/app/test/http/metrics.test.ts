@@ -18,7 +18,12 @@ describe('GET /metrics', () => {
     const id = 987_654_321;
     await ctx.api.call('get', `/v1/receivables/${id}`, { token: ctx.token });
     await request(ctx.api.http).get(`/no/such/path/${id}`);
+    // Express matches paths whatever their case; the label is the template still, not text the caller chose.
+    await request(ctx.api.http).get(`/V1/Receivables/${id}?a=/receivables/minted`).set('Authorization', `Bearer ${ctx.token}`);
+    await request(ctx.api.http).get('/HEALTH?x=minted/health');
     const text = await scrape();
+    expect(text).not.toContain('minted');
+    expect(text).toMatch(/^rcs_http_requests_total\{method="GET",route="\/health",status="200"\} [1-9]\d*$/m);
     expect(text).toMatch(/^rcs_http_requests_total\{method="GET",route="\/v1\/receivables\/:id",status="404"\} [1-9]\d*$/m);
     expect(text).toMatch(/^rcs_http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]\d*$/m);
     expect(text).toMatch(/^rcs_http_request_duration_seconds_count\{method="GET",route="\/v1\/receivables\/:id"\} [1-9]\d*$/m);

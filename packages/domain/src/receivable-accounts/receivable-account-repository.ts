@@ -31,6 +31,8 @@ export interface ReceivableAccountRepository {
   holdAgainstSettlement(ids: readonly number[]): Promise<void>;
   /** The accounts among `ids` that exist, unlocked, in no particular order. */
   getMany(ids: readonly number[]): Promise<ReceivableAccount[]>;
+  /** getMany, each locked to be changed (as getForUpdate), in id order: two such reads cannot deadlock each other. */
+  getManyForUpdate(ids: readonly number[]): Promise<ReceivableAccount[]>;
   /** The account a CVU belongs to, locked; CVUs are unique across customers. */
   getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined>;
   findByOwner(customerId: number, owner: AccountOwner, currencyCode: CurrencyCode): Promise<ReceivableAccount | undefined>;

@@ -77,6 +77,10 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return presentIn(this.ref.tables.receivableAccounts, ids).map((s) => ReceivableAccount.rehydrate(s));
   }
 
+  getManyForUpdate(ids: readonly number[]): Promise<ReceivableAccount[]> {
+    return this.getMany(ids);
+  }
+
   async getByCvuForUpdate(cvu: string): Promise<ReceivableAccount | undefined> {
     const found = [...this.ref.tables.receivableAccounts.values()].find((a) => a.cvu === cvu);
     return found && ReceivableAccount.rehydrate(found);

@@ -68,12 +68,12 @@ export class UpdateReceivableAccount {
         // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
         await assertUsableAssociate(tx, input.customerId, input.associateId);
         if (input.associateId !== current.owner.associateId) {
-          const owner = { clientId: current.owner.clientId, associateId: input.associateId };
-          assertOwnerTypeEnabled(await customerOf(tx, input.customerId), owner);
-          await assertOwnerFree(tx, input.customerId, owner);
+          await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
         }
       }
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
+      // After the account's own rule (an associate bound to an active CVU stays), as a receivable naming one checks it.
+      if (next.owner.associateId !== current.owner.associateId) assertOwnerTypeEnabled(await customerOf(tx, input.customerId), next.owner);
       if (alias !== undefined && alias !== current.toSnapshot().alias) await assertAliasFree(tx, alias, current.id);
       return next;
     });

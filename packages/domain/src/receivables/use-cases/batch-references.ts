@@ -12,6 +12,8 @@ export type ReferencesScope = Pick<TransactionScope, 'receivableAccounts' | 'cur
 /** Everything the items of a batch name, read with one query per kind for the whole batch. */
 export interface BatchReferences {
   readonly accounts: ReadonlyMap<number, ReceivableAccount>;
+  /** Of those, the ones read under lock: an item binds an associate to them, or issues a child on them. */
+  readonly lockedAccountIds: readonly number[];
   /** The customer's current accounts, read only when an item names an account that is not a receivable one. */
   readonly currentAccountIds: readonly number[];
   /** Only clients an item names in place of its account's own: the ones that can only be that item's error. */
@@ -37,13 +39,22 @@ export async function loadReferences(tx: ReferencesScope, customerId: number, it
   const currentAccounts = unknownAccount ? await tx.currentAccounts.listByCustomer(customerId) : [];
   const clients = await tx.clients.getMany(present(foreignClients));
   const associates = await tx.associates.getManyForShare(present(items.map((i) => i.associateId)));
-  const childAccounts = items.filter((i, n) => (parents[n] ?? null) !== null && accounts.get(i.receivableAccountId)?.customerId === customerId);
-  await tx.receivableAccounts.holdAgainstSettlement(present(childAccounts.map((i) => i.receivableAccountId)));
+  // The accounts an item binds an associate to, and those a child is issued on (kept from being settled without
+  // it), locked and read again before any parent and in id order, at the strength binding needs: the batch never
+  // waits for an account while holding a receivable, as a single issue of a child holds its account, then the parent.
+  const toLock = items.filter((i, n) => {
+    const account = accounts.get(i.receivableAccountId);
+    const binds = i.associateId !== undefined && i.associateId !== null && account?.owner.associateId === null;
+    return account?.customerId === customerId && (binds || (parents[n] ?? null) !== null);
+  });
+  const locked = await tx.receivableAccounts.getManyForUpdate(present(toLock.map((i) => i.receivableAccountId)));
+  for (const account of locked) accounts.set(account.id, account);
   const families = await tx.receivables.familiesForUpdate(present(parents));
   const legalNumbersInUse = await tx.receivables.legalNumbersInUse(customerId, present(items.map((i) => i.legalNumber)));
   const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));
   return {
     accounts,
+    lockedAccountIds: locked.map((account) => account.id),
     currentAccountIds: currentAccounts.map((a) => a.id),
     clients: byId(clients),
     associates: byId(associates),

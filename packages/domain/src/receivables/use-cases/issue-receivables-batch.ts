@@ -60,7 +60,12 @@ export class IssueReceivablesBatch {
     const customerId = parsed[0]?.customerId;
     if (parsed.some((item) => item.customerId !== customerId)) throw new Error("a batch holds one customer's receivables");
     const references = customerId === undefined ? undefined : await loadReferences(tx, customerId, parsed);
-    const issued: Issued = { accounts: new Map(references?.accounts), locked: new Set(), children: new Map(), legalNumbers: new Set() };
+    const issued: Issued = {
+      accounts: new Map(references?.accounts),
+      locked: new Set(references?.lockedAccountIds),
+      children: new Map(),
+      legalNumbers: new Set(),
+    };
     const outcomes: Array<NewReceivable | DomainError> = [];
     for (const item of items) {
       if (item instanceof DomainError) {
@@ -165,7 +170,7 @@ class BatchLookups implements IssueLookups {
     return customerOf(this.tx, customerId);
   }
 
-  // Held for every item naming a parent when the batch's references were read, before the parents were locked.
+  // Locked for every item naming a parent when the batch's references were read, before the parents were.
   holdForChild() {
     return Promise.resolve();
   }

@@ -23,8 +23,12 @@ const add = (a: SettlementRunResult, b: SettlementRunResult): SettlementRunResul
 
 const NOTHING: SettlementRunResult = { settlements: 0, settledReceivables: 0, settledAmountMinor: 0n };
 
-/** Accounts failing one after another while a failed chunk is settled account by account: not one account's fault. */
-const FAILURES_IN_A_ROW_TO_GIVE_UP = 3;
+/**
+ * Accounts failing one after another while a failed chunk is settled account by account: one broken customer's
+ * accounts (opened together, their ids follow each other), or no database at all. A statement that touches no
+ * account then tells which.
+ */
+const FAILURES_IN_A_ROW_TO_PROBE = 3;
 
 /** Failures a run's error names with their reasons; a log line stays readable when a bug fails thousands. */
 const NAMED_FAILURES = 10;
@@ -41,7 +45,9 @@ export class SettlementRunIncompleteError extends Error {
   ) {
     const named = [...failures].slice(0, NAMED_FAILURES).map(([id, error]) => `${id} (${error instanceof Error ? error.message : String(error)})`);
     const more = failures.size > NAMED_FAILURES ? ` and ${failures.size - NAMED_FAILURES} more` : '';
-    super(`settling receivable accounts ${named.join(', ')}${more} failed; every other account due was settled`, { cause: failures.values().next().value });
+    super(`settling receivable accounts ${named.join(', ')}${more} failed; the run settled the other accounts it took`, {
+      cause: failures.values().next().value,
+    });
     this.name = 'SettlementRunIncompleteError';
   }
 }
@@ -52,7 +58,8 @@ export class SettlementRunIncompleteError extends Error {
  * repository writes with the movements). Chunks skip accounts another transaction holds, so `workers` loops run
  * side by side in one run (one settles while another waits on the database), as two runs in two instances do; a
  * run that dies loses only its open chunks, which the next run does again. A chunk that fails is settled again
- * account by account, and the accounts that fail alone are left out of the rest of the run. Called inside an open
+ * account by account, and the accounts that fail alone are left out of the rest of the run; when several in a row
+ * fail and the database does not answer either, the loop ends with that error. Called inside an open
  * transaction, it runs one loop, whose chunks all join that transaction (and a failure fails it). Accounts holding
  * no unsettled money are not settled: their PAID receivables wait for the money. The scheduled cycle settles every
  * customer; with `customerId` (the sandbox helper) the same statements settle that customer's accounts alone.
@@ -104,10 +111,22 @@ export class RunSettlementCycle {
         failedInARow = 0;
       } catch (error) {
         failures.set(id, error);
-        if (++failedInARow === FAILURES_IN_A_ROW_TO_GIVE_UP) throw error;
+        if (++failedInARow < FAILURES_IN_A_ROW_TO_PROBE) continue;
+        if (!(await this.databaseAnswers())) throw error;
+        failedInARow = 0;
       }
     }
     return total;
+  }
+
+  /** Whether a statement that touches no account goes through: accounts failing in a row, or no database. */
+  private databaseAnswers(): Promise<boolean> {
+    return this.uow
+      .run((tx) => tx.settlements.lockDue({ limit: 0 }))
+      .then(
+        () => true,
+        () => false,
+      );
   }
 
   /** One chunk in one transaction; the accounts it locked are put in `locked` before anything can fail on them. */

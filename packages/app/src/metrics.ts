@@ -1,19 +1,20 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { httpRequestMetrics, type MetricsExposition } from '@rcs/adapters-http';
 
 const ASK = 'rcs:metrics-request';
 const ANSWER = 'rcs:metrics-answer';
-/**
- * A primary that has not answered by then is not going to: the scrape fails rather than hangs. Past prom-client's
- * own 5 s wait for the workers, so a worker that did not answer is reported as the primary's error.
- */
+const COLLECT = 'rcs:metrics-collect';
+const COLLECTED = 'rcs:metrics-collected';
+const READY = 'rcs:metrics-ready';
+/** How long the primary waits for each worker's metrics, and a worker for the primary's sum (a little longer). */
+const COLLECT_TIMEOUT_MS = 5_000;
 const ASK_TIMEOUT_MS = 7_000;
 
 interface Asked {
-  readonly type: typeof ASK;
+  readonly type: typeof ASK | typeof COLLECT | typeof READY;
   readonly id: string;
 }
 interface Answered {
@@ -21,6 +22,11 @@ interface Answered {
   readonly id: string;
   readonly text?: string;
   readonly error?: string;
+}
+interface Collected {
+  readonly type: typeof COLLECTED;
+  readonly id: string;
+  readonly metrics: MetricObjectWithValues<MetricValue<string>>[];
 }
 
 let processRegistry: Registry | undefined;
@@ -37,7 +43,7 @@ function processMetrics(): Registry {
 /**
  * The service's metrics: the process's own (CPU, memory, event loop, garbage collection), every HTTP request's,
  * and the scheduled jobs' runs. One per process. Under HTTP_WORKERS a scrape reaching any worker is answered with
- * every worker's metrics, summed by the primary (`servePrimary`), as one service.
+ * every worker's metrics, summed by the primary (`servePrimaryMetrics`), as one service.
  */
 export class ServiceMetrics implements MetricsExposition {
   readonly registry = new Registry();
@@ -60,11 +66,15 @@ export class ServiceMetrics implements MetricsExposition {
 
   constructor(private readonly shared: boolean) {
     this.recordRequest = httpRequestMetrics(this.registry);
+    // The primary sums what every listening worker sends it when asked (servePrimaryMetrics).
     if (shared) {
-      // The primary's aggregation asks every worker for these registries; constructing an aggregator is what makes
-      // prom-client answer those requests in this worker.
-      AggregatorRegistry.setRegistries(this.registries);
-      new AggregatorRegistry();
+      process.on('message', (message: Asked) => {
+        if (message?.type !== COLLECT) return;
+        void Promise.all(this.registries.map((registry) => registry.getMetricsAsJSON())).then((metrics) =>
+          process.send!({ type: COLLECTED, id: message.id, metrics: metrics.flat() } satisfies Collected),
+        );
+      });
+      process.send!({ type: READY, id: '' } satisfies Asked);
     }
   }
 
@@ -102,14 +112,37 @@ function answered(message: Answered): void {
   if (message?.type === ANSWER) pending.get(message.id)?.(message);
 }
 
-/** In the primary of HTTP_WORKERS: answers a worker's request for the metrics with every worker's, summed. */
+/**
+ * In the primary of HTTP_WORKERS: answers a worker's request for the metrics with the sum of every worker's that
+ * said it keeps them (one still starting has none to give yet, and would hold the scrape up).
+ */
 export function servePrimaryMetrics(): void {
-  const aggregator = new AggregatorRegistry();
-  cluster.on('message', (worker, message: Asked) => {
+  const ready = new Set<Worker>();
+  cluster.on('exit', (worker) => ready.delete(worker));
+  const waiting = new Map<string, (metrics: Collected['metrics']) => void>();
+  const collect = (worker: Worker) =>
+    new Promise<Collected['metrics']>((resolve, reject) => {
+      const id = randomUUID();
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`worker ${worker.id} sent no metrics in time`));
+      }, COLLECT_TIMEOUT_MS);
+      waiting.set(id, (metrics) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(metrics);
+      });
+      worker.send({ type: COLLECT, id } satisfies Asked);
+    });
+  cluster.on('message', (worker, message: Asked | Collected) => {
+    if (message?.type === READY) ready.add(worker);
+    if (message?.type === COLLECTED) waiting.get(message.id)?.(message.metrics);
     if (message?.type !== ASK) return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: ANSWER, id: message.id, text } satisfies Answered),
-      (error: unknown) => worker.send({ type: ANSWER, id: message.id, error: String(error) } satisfies Answered),
-    );
+    Promise.all([...ready].map(collect))
+      .then((perWorker) => AggregatorRegistry.aggregate(perWorker).metrics())
+      .then(
+        (text) => worker.send({ type: ANSWER, id: message.id, text } satisfies Answered),
+        (error: unknown) => worker.send({ type: ANSWER, id: message.id, error: String(error) } satisfies Answered),
+      );
   });
 }

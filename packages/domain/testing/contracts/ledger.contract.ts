@@ -258,7 +258,8 @@ export function ledgerContract(factory: HarnessFactory): void {
       const failure: unknown = await cycle.execute({ chunkSize: 50 }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(SettlementRunIncompleteError);
       const incomplete = failure as SettlementRunIncompleteError;
-      expect([...incomplete.failures.keys()]).toEqual(poisoned.map(({ account }) => account.id));
+      // The run's loops settle side by side: which one meets which poisoned account first varies.
+      expect([...incomplete.failures.keys()].sort((a, b) => a - b)).toEqual(poisoned.map(({ account }) => account.id));
       expect(incomplete.message).toContain(`${poison.account.id} (receivable accounts ${poison.account.id} have no MAIN current account to settle into)`);
       expect(incomplete.settled.settlements).toBeGreaterThanOrEqual(2);
       expect((await ctx.h.currentAccountQueries.get(first.mainId))?.balanceMinor).toBe(100n);

@@ -86,10 +86,10 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return rows[0] && toReceivableAccount(rows[0]);
   }
 
-  async holdAgainstSettlement(ids: readonly number[]): Promise<void> {
+  async holdAgainstSettlement(id: number): Promise<void> {
     // FOR SHARE conflicts with the settlement's FOR NO KEY UPDATE (which skips it), not with the KEY SHARE of the
-    // foreign keys every receivable insert takes: other issues on the account go on beside it. Id order: no deadlock.
-    if (ids.length > 0) await this.trx.raw('SELECT 1 FROM receivable_accounts WHERE id = ANY(?::bigint[]) ORDER BY id FOR SHARE', [[...ids]]);
+    // foreign keys every receivable insert takes: other issues on the account go on beside it.
+    await this.trx.raw('SELECT 1 FROM receivable_accounts WHERE id = ? FOR SHARE', [id]);
   }
 
   async getMany(ids: readonly number[]): Promise<ReceivableAccount[]> {

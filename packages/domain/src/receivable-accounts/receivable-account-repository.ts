@@ -24,11 +24,11 @@ export interface ReceivableAccountRepository {
   /** Reads without locking, for work that does not change the account (issuing receivables on it). */
   get(id: number): Promise<ReceivableAccount | undefined>;
   /**
-   * Keeps the accounts from being settled until the transaction ends (a share lock, which the settlement's pick
-   * skips), and waits for a settlement holding one: a child issued under a PAID parent is then either settled with
+   * Keeps the account from being settled until the transaction ends (a share lock, which the settlement's pick
+   * skips), and waits for a settlement holding it: a child issued under a PAID parent is then either settled with
    * it or refused because the parent is SETTLED, never left PAID under it.
    */
-  holdAgainstSettlement(ids: readonly number[]): Promise<void>;
+  holdAgainstSettlement(id: number): Promise<void>;
   /** The accounts among `ids` that exist, unlocked, in no particular order. */
   getMany(ids: readonly number[]): Promise<ReceivableAccount[]>;
   /** getMany, each locked to be changed (as getForUpdate), in id order: two such reads cannot deadlock each other. */

@@ -11,9 +11,8 @@ export type ReferencesScope = Pick<TransactionScope, 'receivableAccounts' | 'cur
 
 /** Everything the items of a batch name, read with one query per kind for the whole batch. */
 export interface BatchReferences {
+  /** Those an item binds an associate to, or issues a child on, read again under lock (loadReferences). */
   readonly accounts: ReadonlyMap<number, ReceivableAccount>;
-  /** Of those, the ones read under lock: an item binds an associate to them, or issues a child on them. */
-  readonly lockedAccountIds: readonly number[];
   /** The customer's current accounts, read only when an item names an account that is not a receivable one. */
   readonly currentAccountIds: readonly number[];
   /** Only clients an item names in place of its account's own: the ones that can only be that item's error. */
@@ -54,7 +53,6 @@ export async function loadReferences(tx: ReferencesScope, customerId: number, it
   const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));
   return {
     accounts,
-    lockedAccountIds: locked.map((account) => account.id),
     currentAccountIds: currentAccounts.map((a) => a.id),
     clients: byId(clients),
     associates: byId(associates),

@@ -90,7 +90,7 @@ class TransactionLookups implements IssueLookups {
   }
 
   holdForChild(accountId: number) {
-    return this.tx.receivableAccounts.holdAgainstSettlement([accountId]);
+    return this.tx.receivableAccounts.holdAgainstSettlement(accountId);
   }
 
   parent(parentId: number) {

@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock';
 import { retryingLostRaces } from '../../shared/lost-races';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { customerOf, ownReceivingAccount, receivingAccount } from '../../receivable-accounts/use-cases/account-parties';
+import { customerOf, ownReceivingAccount } from '../../receivable-accounts/use-cases/account-parties';
 import type { AccountOwner } from '../../receivable-accounts/owner';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import { Receivable, type NewReceivable } from '../receivable';
@@ -20,9 +20,8 @@ type BatchScope = Pick<
 
 /** What earlier items of the batch did, as later ones would have seen it had each been posted alone, in order. */
 interface Issued {
-  /** Accounts as they stand: bound to an associate by an earlier item, or read again under lock to be bound. */
+  /** Accounts as they stand: bound to an associate by an earlier item, or as the references read them. */
   readonly accounts: Map<number, ReceivableAccount>;
-  readonly locked: Set<number>;
   /** Amounts of the children issued under each parent. */
   readonly children: Map<number, bigint[]>;
   readonly legalNumbers: Set<string>;
@@ -60,12 +59,7 @@ export class IssueReceivablesBatch {
     const customerId = parsed[0]?.customerId;
     if (parsed.some((item) => item.customerId !== customerId)) throw new Error("a batch holds one customer's receivables");
     const references = customerId === undefined ? undefined : await loadReferences(tx, customerId, parsed);
-    const issued: Issued = {
-      accounts: new Map(references?.accounts),
-      locked: new Set(references?.lockedAccountIds),
-      children: new Map(),
-      legalNumbers: new Set(),
-    };
+    const issued: Issued = { accounts: new Map(references?.accounts), children: new Map(), legalNumbers: new Set() };
     const outcomes: Array<NewReceivable | DomainError> = [];
     for (const item of items) {
       if (item instanceof DomainError) {
@@ -145,12 +139,9 @@ class BatchLookups implements IssueLookups {
     return Promise.resolve(ownReceivingAccount(this.issued.accounts.get(accountId), customerId, accountId, this.references.currentAccountIds));
   }
 
-  async accountToBind(customerId: number, read: ReceivableAccount): Promise<ReceivableAccount> {
-    if (this.issued.locked.has(read.id)) return read;
-    const account = await receivingAccount(this.tx, customerId, read.id, 'lock');
-    this.issued.accounts.set(account.id, account);
-    this.issued.locked.add(account.id);
-    return account;
+  // Every account an item binds to was read again under lock with the batch's references, before any parent.
+  accountToBind(_customerId: number, read: ReceivableAccount): Promise<ReceivableAccount> {
+    return Promise.resolve(read);
   }
 
   client(clientId: number) {

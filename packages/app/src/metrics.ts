@@ -88,28 +88,52 @@ export class ServiceMetrics implements MetricsExposition {
   }
 }
 
-/** Scrapes of this worker waiting for the primary's answer, by request id: one message listener serves them all. */
-const pending = new Map<string, (answer: Answered) => void>();
+/** Replies to messages sent under an id, each awaited until it arrives or its time is up. */
+class Replies<T> {
+  private readonly waiting = new Map<string, (reply: T) => void>();
 
-function askPrimary(): Promise<string> {
-  if (pending.size === 0) process.on('message', answered);
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  awaiting(id: string, ms: number, late: () => Error): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(late());
+      }, ms);
+      this.waiting.set(id, (reply) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(reply);
+      });
+    });
+  }
+
+  deliver(id: string, reply: T): void {
+    this.waiting.get(id)?.(reply);
+  }
+}
+
+/** This worker's scrapes waiting for the primary's sum: one message listener serves them all, while any wait. */
+const answers = new Replies<Answered>();
+
+async function askPrimary(): Promise<string> {
+  if (answers.size === 0) process.on('message', answered);
   const id = randomUUID();
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => settle({ type: ANSWER, id, error: 'no answer in time' }), ASK_TIMEOUT_MS);
-    const settle = (answer: Answered) => {
-      clearTimeout(timer);
-      pending.delete(id);
-      if (pending.size === 0) process.off('message', answered);
-      if (answer.text === undefined) reject(new Error(`the primary could not gather the metrics: ${answer.error}`));
-      else resolve(answer.text);
-    };
-    pending.set(id, settle);
-    process.send!({ type: ASK, id } satisfies Asked);
-  });
+  const reply = answers.awaiting(id, ASK_TIMEOUT_MS, () => new Error('the primary did not answer with the metrics in time'));
+  process.send!({ type: ASK, id } satisfies Asked);
+  try {
+    const answer = await reply;
+    if (answer.text === undefined) throw new Error(`the primary could not gather the metrics: ${answer.error}`);
+    return answer.text;
+  } finally {
+    if (answers.size === 0) process.off('message', answered);
+  }
 }
 
 function answered(message: Answered): void {
-  if (message?.type === ANSWER) pending.get(message.id)?.(message);
+  if (message?.type === ANSWER) answers.deliver(message.id, message);
 }
 
 /**
@@ -119,24 +143,16 @@ function answered(message: Answered): void {
 export function servePrimaryMetrics(): void {
   const ready = new Set<Worker>();
   cluster.on('exit', (worker) => ready.delete(worker));
-  const waiting = new Map<string, (metrics: Collected['metrics']) => void>();
-  const collect = (worker: Worker) =>
-    new Promise<Collected['metrics']>((resolve, reject) => {
-      const id = randomUUID();
-      const timer = setTimeout(() => {
-        waiting.delete(id);
-        reject(new Error(`worker ${worker.id} sent no metrics in time`));
-      }, COLLECT_TIMEOUT_MS);
-      waiting.set(id, (metrics) => {
-        clearTimeout(timer);
-        waiting.delete(id);
-        resolve(metrics);
-      });
-      worker.send({ type: COLLECT, id } satisfies Asked);
-    });
+  const collected = new Replies<Collected['metrics']>();
+  const collect = (worker: Worker) => {
+    const id = randomUUID();
+    const reply = collected.awaiting(id, COLLECT_TIMEOUT_MS, () => new Error(`worker ${worker.id} sent no metrics in time`));
+    worker.send({ type: COLLECT, id } satisfies Asked);
+    return reply;
+  };
   cluster.on('message', (worker, message: Asked | Collected) => {
     if (message?.type === READY) ready.add(worker);
-    if (message?.type === COLLECTED) waiting.get(message.id)?.(message.metrics);
+    if (message?.type === COLLECTED) collected.deliver(message.id, message.metrics);
     if (message?.type !== ASK) return;
     Promise.all([...ready].map(collect))
       .then((perWorker) => AggregatorRegistry.aggregate(perWorker).metrics())

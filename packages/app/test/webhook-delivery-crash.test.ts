@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pino from 'pino';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import type { Application } from '@rcs/domain';
+import { LOST_ATTEMPT, type Application } from '@rcs/domain';
 import { createDatabase } from '@rcs/adapters-postgres';
 import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { loadConfig } from '../src/config';
@@ -62,10 +62,11 @@ describe('webhook delivery across a SIGKILL', () => {
       await backendsGone(db.knex);
 
       // The next instance takes over: attempts leased by the dead one are due again once their lease lapses.
-      await db
+      const leased = await db
         .knex('webhook_deliveries')
         .whereNotNull('claimed_until')
-        .update({ claimed_until: new Date(Date.now() - 1) });
+        .update({ claimed_until: new Date(Date.now() - 1) })
+        .returning<Array<{ id: string; event_id: string; attempt: number }>>(['id', 'event_id', 'attempt']);
       const workers = webhookWorkers(instance.app, instance.config.webhooks, pino({ level: 'silent' }));
       workers.start();
       try {
@@ -93,6 +94,13 @@ describe('webhook delivery across a SIGKILL', () => {
       expect(new Set(attempts.filter((a: { status: string }) => a.status === 'SUCCESS').map((a: { event_id: string }) => a.event_id))).toEqual(
         new Set(eventIds),
       );
+      // The history shows what the receiver may have had: each attempt the dead worker held ended with no answer,
+      // and its resend as an attempt of its own after it.
+      const history = await db.knex('webhook_deliveries').whereIn('event_id', eventIds).select('id', 'event_id', 'attempt', 'status', 'failure_reason');
+      for (const lost of leased) {
+        expect(history.find((a: { id: string }) => a.id === lost.id)).toMatchObject({ status: 'FAILED', failure_reason: LOST_ATTEMPT.failureReason });
+        expect(history).toContainEqual(expect.objectContaining({ event_id: lost.event_id, attempt: lost.attempt + 1, status: 'SUCCESS' }));
+      }
     } finally {
       await instance.knex.destroy();
     }

@@ -1,4 +1,4 @@
-import { createApplication, type DeliveryResult } from '../src';
+import { createApplication, LOST_ATTEMPT, type DeliveryResult } from '../src';
 import { inMemoryPorts } from '../testing';
 
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
@@ -37,7 +37,7 @@ async function claimedAttempts(events: number, failureThreshold: number, attempt
       d.attempt,
       d.status,
     ]);
-  return { claimed, send, read, history };
+  return { claimed, send, read, history, ports, app };
 }
 
 describe('webhook delivery results', () => {
@@ -83,5 +83,41 @@ describe('webhook delivery results', () => {
       ['evt_1', 3, 'PENDING'],
       ['evt_1', 4, 'PENDING'],
     ]);
+  });
+});
+
+describe('an attempt whose lease lapsed', () => {
+  it('is recorded as lost and sent again as an attempt of its own, without counting as the endpoint’s failure', async () => {
+    const { claimed, send, read, history, ports, app } = await claimedAttempts(2, 1);
+    // The first is answered; the worker holding the second dies before it sends or records anything.
+    await send([claimed[0]], [OK]);
+    ports.clock.advance(30_001);
+    const [again] = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
+    expect([again.delivery.eventId, again.delivery.attempt, again.delivery.lapsed]).toEqual(['evt_1', 2, false]);
+    expect(await history()).toEqual(
+      expect.arrayContaining([
+        ['evt_0', 1, 'SUCCESS'],
+        ['evt_1', 1, 'FAILED'],
+        ['evt_1', 2, 'PENDING'],
+      ]),
+    );
+    // A threshold of one: had the lost attempt counted as a failure, the webhook would be FAILED by now.
+    expect((await read()).status).toBe('ACTIVE');
+    await send([again], [OK]);
+    expect((await history()).sort()).toEqual([
+      ['evt_0', 1, 'SUCCESS'],
+      ['evt_1', 1, 'FAILED'],
+      ['evt_1', 2, 'SUCCESS'],
+    ]);
+    // The dead worker's answer, had it come after all, finds its attempt ended and is not recorded over it.
+    await send([claimed[1]], [FAILED]);
+    const lost = (
+      await app.webhooks.deliveries.execute({ customerId: 1, webhookId: again.delivery.webhookId, filter: { eventId: 'evt_1' }, page: { page: 1, count: 5 } })
+    ).items;
+    expect(lost.map((d) => [d.attempt, d.status, d.responseCode, d.failureReason])).toEqual([
+      [2, 'SUCCESS', 200, null],
+      [1, 'FAILED', null, LOST_ATTEMPT.failureReason],
+    ]);
+    expect((await read()).status).toBe('ACTIVE');
   });
 });

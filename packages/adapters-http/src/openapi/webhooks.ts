@@ -225,8 +225,13 @@ const schemas = {
       attempt: { type: 'integer', minimum: 1 },
       status: { enum: DELIVERY_STATUSES },
       responseCode: { type: ['integer', 'null'], description: "The endpoint's HTTP status; null when none came" },
-      durationMs: { type: ['integer', 'null'] },
-      failureReason: { type: ['string', 'null'], description: 'Why a FAILED attempt failed' },
+      durationMs: { type: ['integer', 'null'], description: 'Null when no answer was recorded' },
+      failureReason: {
+        type: ['string', 'null'],
+        description:
+          'Why a FAILED attempt failed. "no answer recorded: ..." marks an attempt whose sender stopped mid-call: the endpoint may have had it, ' +
+          'and it was sent again as the next attempt (same webhook-id); it does not count in the run of failures',
+      },
       creationDate: { ...timestamp, description: 'When the attempt was made; for a PENDING retry, when it is due' },
     },
   },

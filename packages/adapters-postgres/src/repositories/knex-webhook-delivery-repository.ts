@@ -65,7 +65,10 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
 });
 
 /** A leased attempt: what the sender needs of it. */
-type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & { payload: string };
+type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & {
+  payload: string;
+  lapsed: boolean;
+};
 
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
@@ -206,13 +209,13 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
          ) attempt
          ORDER BY attempt.due_at, attempt.id LIMIT ?
        ), locked AS (
-         SELECT d.id, d.webhook_id FROM webhook_deliveries d
+         SELECT d.id, d.webhook_id, d.claimed_until IS NOT NULL AS lapsed FROM webhook_deliveries d
          WHERE d.id = ANY(ARRAY(SELECT id FROM due)) AND d.status = 'PENDING' AND ${RECHECKED_DUE} <= ?
          ORDER BY ${DUE}, d.id LIMIT ?
          FOR UPDATE OF d SKIP LOCKED
        ), leased AS (
          UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
-         RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at
+         RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at, locked.lapsed
        ), next AS (
          SELECT o.webhook_id, o.seen, LEAST(
            (SELECT ?::timestamptz FROM locked WHERE locked.webhook_id = o.webhook_id LIMIT 1),
@@ -248,7 +251,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       ],
     );
     const [, { rows }] = await Promise.all([plan, claimed]);
-    return rows.map((row) => ({ ...attemptOf(row), payload: row.payload }));
+    return rows.map((row) => ({ ...attemptOf(row), payload: row.payload, lapsed: row.lapsed }));
   }
 
   async hold(ids: readonly number[]): Promise<void> {

@@ -2294,8 +2294,9 @@ export interface components {
       status: 'PENDING' | 'SUCCESS' | 'FAILED';
       /** @description The endpoint's HTTP status; null when none came */
       responseCode: number | null;
+      /** @description Null when no answer was recorded */
       durationMs: number | null;
-      /** @description Why a FAILED attempt failed */
+      /** @description Why a FAILED attempt failed. "no answer recorded: ..." marks an attempt whose sender stopped mid-call: the endpoint may have had it, and it was sent again as the next attempt (same webhook-id); it does not count in the run of failures */
       failureReason: string | null;
       /**
        * Format: date-time

@@ -52,12 +52,19 @@ export interface ScheduledDelivery extends Omit<NewWebhookDelivery, 'claimedUnti
 /** A due attempt a worker claimed: its lease keeps other workers off it for a fixed time (longer than a send). */
 export interface ClaimedDelivery extends Omit<NewWebhookDelivery, 'claimedUntil'> {
   readonly id: number;
+  /** Claimed once its lease lapsed: a worker took it, may have sent it, and never recorded an answer. */
+  readonly lapsed: boolean;
+}
+
+/** An attempt's end as the history records it: an answer, or none (its sender died: durationMs null). */
+export interface AttemptEnd {
+  readonly status: Exclude<DeliveryStatus, 'PENDING'>;
+  readonly responseCode: number | null;
+  readonly durationMs: number | null;
+  readonly failureReason: string | null;
 }
 
 /** What the endpoint did with an attempt. */
-export interface DeliveryResult {
-  readonly status: Exclude<DeliveryStatus, 'PENDING'>;
-  readonly responseCode: number | null;
+export interface DeliveryResult extends AttemptEnd {
   readonly durationMs: number;
-  readonly failureReason: string | null;
 }

@@ -1,6 +1,6 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
 import type { DeliveryOutcome, NewWebhook, Webhook, WebhookStatus } from './webhook';
-import type { ClaimedDelivery, DeliveryResult, DeliveryStatus, NewWebhookDelivery, ScheduledDelivery, WebhookDelivery } from './webhook-delivery';
+import type { AttemptEnd, ClaimedDelivery, DeliveryResult, DeliveryStatus, NewWebhookDelivery, ScheduledDelivery, WebhookDelivery } from './webhook-delivery';
 
 export interface WebhookRepository {
   /** Reads and locks the row until the transaction ends. */
@@ -76,7 +76,7 @@ export interface DeliveryLease {
 /** An attempt's result, to be recorded. */
 export interface Completion {
   readonly id: number;
-  readonly result: DeliveryResult;
+  readonly result: AttemptEnd;
 }
 
 export interface WebhookDeliveryRepository {
@@ -100,6 +100,7 @@ export interface WebhookDeliveryRepository {
    * with webhooks whose attempts are due later. Storage may order webhooks by a lower bound of their next due time
    * that it keeps: a webhook whose bound passed but whose attempts were sent, held or leased since is read once
    * for nothing (that claim raises its bound), which may leave the claim short of `limit` while others are due.
+   * Each says whether it was leased when claimed (`lapsed`).
    */
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /** Holds claimed attempts (their webhook is PAUSED or FAILED): not due until `release`. */
@@ -126,6 +127,14 @@ export interface WebhookDeliveryRepository {
 }
 
 /** Why an attempt held past the retention window ended FAILED: its history shows this. */
+/** An attempt whose lease lapsed with no answer recorded, as the history ends it before it is sent again. */
+export const LOST_ATTEMPT: AttemptEnd = {
+  status: 'FAILED',
+  responseCode: null,
+  durationMs: null,
+  failureReason: 'no answer recorded: the worker sending it stopped or overran its lease; sent again as the next attempt',
+};
+
 export const EXPIRED_REASON = 'expired: held while the webhook was not ACTIVE for longer than the retention window';
 
 export interface WebhookListFilter extends CommonListFilter {

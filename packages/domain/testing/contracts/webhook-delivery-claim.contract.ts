@@ -21,7 +21,7 @@ export function webhookDeliveryClaimContract(factory: HarnessFactory, itRacing: 
       const claimed = (await claim([webhook])).filter((d) => d.attempt === 1);
       expect(claimed).toHaveLength(2);
       const { nextAttemptAt: _due, ...stored } = first;
-      expect(claimed.find((d) => d.eventId === first.eventId)).toEqual({ ...stored, id: expect.any(Number) });
+      expect(claimed.find((d) => d.eventId === first.eventId)).toEqual({ ...stored, id: expect.any(Number), lapsed: false });
     });
 
     it('claims due attempts only, at most perWebhook of a webhook, none of a skipped one, and not again while leased', async () => {
@@ -34,6 +34,9 @@ export function webhookDeliveryClaimContract(factory: HarnessFactory, itRacing: 
       expect(second.map((d) => d.webhookId)).toEqual([a.id]);
       const lapsed = await claim([a, b], { now: at(3), claimedUntil: at(4) });
       expect(lapsed.map((d) => d.id).sort()).toEqual([...first, ...second].map((d) => d.id).sort());
+      // Only these say so: their first sender may have sent them, with no answer recorded.
+      expect([...first, ...second].map((d) => d.lapsed)).toEqual([false, false, false, false]);
+      expect(lapsed.map((d) => d.lapsed)).toEqual([true, true, true, true]);
     });
 
     it('claims at most its own share of a webhook given one, perWebhook of the others', async () => {
@@ -99,7 +102,10 @@ export function webhookDeliveryClaimContract(factory: HarnessFactory, itRacing: 
       });
       const ids = (claimed: ClaimedDelivery[]) => claimed.map((d) => d.id).sort((a, b) => a - b);
       // Still inside the leases they were claimed with: the given-back attempts alone are due, the test send too.
-      expect(ids(await claim([webhook, other]))).toEqual([given.id, inserted.id]);
+      const givenBack = await claim([webhook, other]);
+      expect(ids(givenBack)).toEqual([given.id, inserted.id]);
+      // Given back unsent, not lapsed: no sender may have sent them.
+      expect(givenBack.map((d) => d.lapsed)).toEqual([false, false]);
       // Long after every lease lapsed, the ended and the held attempts are still not due.
       expect(ids(await claim([webhook, other], { now: at(30) }))).toEqual([given.id, retaken.id, inserted.id]);
       expect(await statuses(webhook)).toContainEqual([ended.eventId, 'SUCCESS', null]);

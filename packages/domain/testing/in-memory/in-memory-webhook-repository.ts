@@ -171,7 +171,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     for (const d of taken) {
       this.ref.tables.webhookDeliveries.set(d.id, { ...d, claimedUntil: claim.claimedUntil });
       const { id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt } = d;
-      claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt });
+      claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt, lapsed: d.claimedUntil !== null });
     }
     return claimed;
   }

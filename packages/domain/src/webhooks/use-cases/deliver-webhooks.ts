@@ -6,7 +6,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
 import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
-import type { WebhookDeliveryPorts, WebhookRequest, WebhookShare } from '../webhook-ports';
+import { LOST_ATTEMPT, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
 
@@ -47,10 +47,10 @@ export class DeliverWebhooks {
   ) {}
 
   /** Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead. */
-  claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[]; shares?: readonly WebhookShare[] }): Promise<DeliveryToSend[]> {
+  async claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[]; shares?: readonly WebhookShare[] }): Promise<DeliveryToSend[]> {
     const now = this.clock.now();
     const leasedUntil = new Date(now.getTime() + this.ports.leaseMs);
-    return this.uow.run(async (tx) => {
+    const toSend = await this.uow.run(async (tx) => {
       const claimed = await tx.webhookDeliveries.claimDue({
         now,
         claimedUntil: leasedUntil,
@@ -88,6 +88,38 @@ export class DeliverWebhooks {
       }
       if (held.length > 0) await this.hold(tx, held, leasedUntil, now);
       return toSend;
+    });
+    return toSend.some((item) => item.delivery.lapsed) ? this.resendLapsed(toSend) : toSend;
+  }
+
+  /**
+   * Attempts claimed after their lease lapsed: the worker that had them stopped or overran its lease, and the
+   * endpoint may have had them. Each is ended FAILED with no answer (LOST_ATTEMPT) and sent as an attempt of its
+   * own, numbered after the event's others under the webhook's row lock as retries and redeliveries are, so the
+   * history shows every send. The lost one does not count in the webhook's run of failures: its endpoint did not
+   * fail. One whose first sender recorded an answer meanwhile is not sent again. In a transaction after the claim's:
+   * the claim holds attempts, which a webhook's recording takes after the webhook's row.
+   */
+  private async resendLapsed(toSend: readonly DeliveryToSend[]): Promise<DeliveryToSend[]> {
+    const lapsed = toSend.filter((item) => item.delivery.lapsed);
+    const now = this.clock.now();
+    const again = await this.uow.run(async (tx) => {
+      await tx.webhooks.lockForRecording([...new Set(lapsed.map((item) => item.delivery.webhookId))]);
+      const lost = await tx.webhookDeliveries.complete(lapsed.map(({ delivery }) => ({ id: delivery.id, result: LOST_ATTEMPT })));
+      const ended = new Set(lost.map((d) => d.id));
+      const made = new Map<number, ClaimedDelivery>();
+      for (const { delivery, leasedUntil } of lapsed.filter((item) => ended.has(item.delivery.id))) {
+        const { id: _id, lapsed: _lapsed, ...attempt } = delivery;
+        const next = { ...attempt, attempt: (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1, createdAt: now };
+        const { id } = await tx.webhookDeliveries.insert({ ...next, claimedUntil: leasedUntil });
+        made.set(delivery.id, { ...next, id, lapsed: false });
+      }
+      return made;
+    });
+    return toSend.flatMap((item) => {
+      if (!item.delivery.lapsed) return [item];
+      const delivery = again.get(item.delivery.id);
+      return delivery ? [{ ...item, delivery }] : [];
     });
   }
 
@@ -188,7 +220,7 @@ export class DeliverWebhooks {
     const stored = await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId);
     const ofBatch = batch.filter((d) => d.webhookId === delivery.webhookId && d.eventId === delivery.eventId).map((d) => d.attempt);
     const attempt = Math.max(stored, ...ofBatch) + 1;
-    const { id: _id, ...retried } = delivery;
+    const { id: _id, lapsed: _lapsed, ...retried } = delivery;
     // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
     return { ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt };
   }

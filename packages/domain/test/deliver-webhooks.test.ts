@@ -120,4 +120,22 @@ describe('an attempt whose lease lapsed', () => {
     ]);
     expect((await read()).status).toBe('ACTIVE');
   });
+
+  it('gives back, unsent and not lost, the attempts claimed beside it when its resend cannot be recorded', async () => {
+    const { ports } = await claimedAttempts(1, 5);
+    const webhookId = [...ports.store.committed.webhooks.keys()][0];
+    ports.clock.advance(30_001);
+    const now = ports.clock.now();
+    const fresh = { webhookId, customerId: 1, eventId: 'evt_fresh', eventType: 'receivable.paid' as const, attempt: 1, payload: '{}', createdAt: now };
+    await ports.uow.run((tx) => tx.webhookDeliveries.schedule([{ ...fresh, nextAttemptAt: now }]));
+    // The claim commits; the connection is lost before the lapsed attempt's resend is recorded.
+    let runs = 0;
+    const uow = Object.assign(Object.create(ports.uow) as typeof ports.uow, {
+      run: <T>(work: Parameters<typeof ports.uow.run<T>>[0]) => (++runs === 2 ? Promise.reject(new Error('connection lost')) : ports.uow.run(work)),
+    });
+    await expect(createApplication({ ...ports, uow }).webhooks.deliver.claim({ limit: 10, perWebhook: 10 })).rejects.toThrow('connection lost');
+    // The fresh one is due again at once, as it was: no sender had it. The lapsed one waits for this claim's lease.
+    const next = await createApplication(ports).webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
+    expect(next.map(({ delivery }) => [delivery.eventId, delivery.attempt, delivery.lapsed])).toEqual([['evt_fresh', 1, false]]);
+  });
 });

@@ -103,19 +103,26 @@ export class DeliverWebhooks {
   private async resendLapsed(toSend: readonly DeliveryToSend[]): Promise<DeliveryToSend[]> {
     const lapsed = toSend.filter((item) => item.delivery.lapsed);
     const now = this.clock.now();
-    const again = await this.uow.run(async (tx) => {
-      await tx.webhooks.lockForRecording([...new Set(lapsed.map((item) => item.delivery.webhookId))]);
-      const lost = await tx.webhookDeliveries.complete(lapsed.map(({ delivery }) => ({ id: delivery.id, result: LOST_ATTEMPT })));
-      const ended = new Set(lost.map((d) => d.id));
-      const made = new Map<number, ClaimedDelivery>();
-      for (const { delivery, leasedUntil } of lapsed.filter((item) => ended.has(item.delivery.id))) {
-        const { id: _id, lapsed: _lapsed, ...attempt } = delivery;
-        const next = { ...attempt, attempt: (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1, createdAt: now };
-        const { id } = await tx.webhookDeliveries.insert({ ...next, claimedUntil: leasedUntil });
-        made.set(delivery.id, { ...next, id, lapsed: false });
-      }
-      return made;
-    });
+    const again = await this.uow
+      .run(async (tx) => {
+        await tx.webhooks.lockForRecording([...new Set(lapsed.map((item) => item.delivery.webhookId))]);
+        const lost = await tx.webhookDeliveries.complete(lapsed.map(({ delivery }) => ({ id: delivery.id, result: LOST_ATTEMPT })));
+        const ended = new Set(lost.map((d) => d.id));
+        const made = new Map<number, ClaimedDelivery>();
+        for (const { delivery, leasedUntil } of lapsed.filter((item) => ended.has(item.delivery.id))) {
+          const { id: _id, lapsed: _lapsed, ...attempt } = delivery;
+          const next = { ...attempt, attempt: (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1, createdAt: now };
+          const { id } = await tx.webhookDeliveries.insert({ ...next, claimedUntil: leasedUntil });
+          made.set(delivery.id, { ...next, id, lapsed: false });
+        }
+        return made;
+      })
+      .catch(async (error: unknown) => {
+        // The others were never sent: given back due, not left to lapse and be taken for lost. The lapsed ones keep
+        // this claim's lease and come back here when it lapses.
+        await this.giveBack(toSend.filter((item) => !item.delivery.lapsed)).catch(() => undefined);
+        throw error;
+      });
     return toSend.flatMap((item) => {
       if (!item.delivery.lapsed) return [item];
       const delivery = again.get(item.delivery.id);

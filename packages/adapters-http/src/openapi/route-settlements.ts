@@ -81,7 +81,7 @@ const paths = {
       id: 'listRouteSettlementReceivables',
       tag,
       summary: "List a route settlement's receivables",
-      scope: read,
+      scope: 'receivables:read',
       parameters: pageParams,
       responses: { '200': listOf('Receivable', receivableExample) },
       refusals: byCode,

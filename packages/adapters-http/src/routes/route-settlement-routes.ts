@@ -38,7 +38,8 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
     );
   });
 
-  router.get('/route-settlements/:routeCode/receivables', read, async (req, res) => {
+  // A nested list asks for the scope of what it lists (CONTRACT "Scopes"): these are receivables.
+  router.get('/route-settlements/:routeCode/receivables', requireScope('receivables:read'), async (req, res) => {
     const query = parseInput(PageQuery, req.query, 'query');
     const input = { customerId: authOf(req).customerId, routeCode: parseName(req.params.routeCode, 'routeCode'), page: pageOf(query) };
     sendPage(res, await app.routeSettlements.receivables.execute(input), receivableResponse);

@@ -132,6 +132,15 @@ describe('authentication', () => {
     expect((await ctx.api.call('get', '/v1/associates', { token })).body.code).toBe('insufficient-scope');
   });
 
+  it('asks of a nested list the read scope of what it lists, not of the path it is under (CONTRACT "Scopes")', async () => {
+    const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
+    const login = async (scopes: string[]) => ctx.api.login(await ctx.api.app.credentials.create.execute({ customerId, scopes }));
+    const [routes, receivables] = [await login(['route-settlements:read']), await login(['receivables:read'])];
+    const path = '/v1/route-settlements/NO-SUCH-ROUTE/receivables';
+    expect((await ctx.api.call('get', path, { token: routes })).body.code).toBe('insufficient-scope');
+    expect((await ctx.api.call('get', path, { token: receivables })).body.code).toBe('resource-not-found');
+  });
+
   it('stops a revoked credential from logging in and its unexpired tokens from acting', async () => {
     const customerId = (await ctx.api.call('get', '/v1/me', { token: ctx.token })).body.customerId;
     const credential = await ctx.api.app.credentials.create.execute({ customerId });

@@ -555,7 +555,7 @@ export interface paths {
     };
     /**
      * List a route settlement's receivables
-     * @description Needs the scope `route-settlements:read`.
+     * @description Needs the scope `receivables:read`.
      */
     get: operations['listRouteSettlementReceivables'];
     put?: never;
@@ -8552,7 +8552,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
+      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

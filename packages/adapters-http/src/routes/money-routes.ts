@@ -16,7 +16,7 @@ export function moneyRoutes({ app }: HttpContext): Router {
 
   router.get('/current-accounts', currentRead, async (req, res) => {
     const query = parseInput(CurrentAccountListQuery, req.query, 'query');
-    const filter = { customerId: authOf(req).customerId, accountType: query.accountType, status: query.status, ids: query.ids };
+    const filter = { customerId: authOf(req).customerId, ...commonFilterOf(query), accountType: query.accountType, status: query.status };
     sendPage(res, await app.currentAccounts.list.execute({ filter, page: pageOf(query) }), currentAccountResponse);
   });
 

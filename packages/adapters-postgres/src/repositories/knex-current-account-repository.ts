@@ -8,7 +8,7 @@ import type {
   Page,
   PageRequest,
 } from '@rcs/domain';
-import { fetchPage, whereIdIn } from './paging';
+import { applyCommonFilter, fetchPage } from './paging';
 
 interface CurrentAccountRow {
   id: string;
@@ -95,7 +95,7 @@ export class KnexCurrentAccountQueries implements CurrentAccountQueries {
     const query = this.db()('current_accounts').where('customer_id', filter.customerId);
     if (filter.accountType !== undefined) query.where('account_type', filter.accountType);
     if (filter.status !== undefined) query.where('status', filter.status);
-    if (filter.ids !== undefined) whereIdIn(query, 'id', filter.ids);
+    applyCommonFilter(query, filter, 'current_accounts');
     return fetchPage(query, 'current_accounts', page, toRecord);
   }
 }

@@ -197,6 +197,19 @@ describe('collections, settlement, current accounts', () => {
     expect((await ctx.api.call('get', `/v1/current-accounts/${theirs.id}/movements`, { token: ctx.token })).status).toBe(403);
     expect((await ctx.api.call('get', '/v1/current-accounts?accountType=OTHER', { token: ctx.token })).status).toBe(400);
   });
+
+  it('filters current accounts by creation date, toDate inclusive, as every list does', async () => {
+    const listed = async (query: string) => {
+      const res = await ctx.api.call('get', `/v1/current-accounts?${query}`, { token: ctx.token });
+      return [res.body.map((a: { accountType: string }) => a.accountType).sort(), res.headers['x-total-count']];
+    };
+    const { creationDate } = await mainAccount();
+    // Its calendar day in Buenos Aires (UTC-3), where a date filter's days are.
+    const day = new Date(Date.parse(creationDate) - 3 * 3_600_000).toISOString().slice(0, 10);
+    expect(await listed(`fromDate=${day}&toDate=${day}`)).toEqual([['MAIN', 'SUB'], '2']);
+    expect(await listed('fromDate=2999-01-01')).toEqual([[], '0']);
+    expect(await listed('toDate=2000-01-01')).toEqual([[], '0']);
+  });
 });
 
 describe('sandbox helpers in production mode', () => {

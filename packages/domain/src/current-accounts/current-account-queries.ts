@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../shared/page';
+import type { CommonListFilter, Page, PageRequest } from '../shared/page';
 import type { CurrentAccount, CurrentAccountStatus, CurrentAccountType } from './current-account';
 
 /** A current account with its balance: the settled funds it holds. */
@@ -7,11 +7,10 @@ export interface CurrentAccountRecord {
   readonly balanceMinor: bigint;
 }
 
-export interface CurrentAccountListFilter {
+export interface CurrentAccountListFilter extends CommonListFilter {
   readonly customerId: number;
   readonly accountType?: CurrentAccountType;
   readonly status?: CurrentAccountStatus;
-  readonly ids?: readonly number[];
 }
 
 export interface CurrentAccountQueries {

@@ -13,7 +13,7 @@ import {
   type PageRequest,
 } from '../../src';
 import { nextId, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
-import { pageOf } from './in-memory-paging';
+import { matchesCommon, pageOf } from './in-memory-paging';
 
 /** Appends a movement and applies it to the balance: the one way money moves in the fake, as in SQL. */
 export function appendMovement(tables: Tables, movement: NewMovement): Movement {
@@ -107,7 +107,7 @@ export class InMemoryCurrentAccountQueries implements CurrentAccountQueries {
         a.customerId === filter.customerId &&
         (filter.accountType === undefined || a.accountType === filter.accountType) &&
         (filter.status === undefined || a.status === filter.status) &&
-        (filter.ids === undefined || filter.ids.includes(a.id)),
+        matchesCommon(a, filter),
     );
     return pageOf(rows, page, (account) => ({ account, balanceMinor: tables.balances.get(account.id) ?? 0n }));
   }

@@ -96,6 +96,26 @@ describe('route settlements', () => {
     expect((await ctx.api.call('get', `/v1/route-settlements/${code}`, { token: ctx.otherToken })).status).toBe(404);
     expect((await ctx.api.call('get', `/v1/associates/${associate.id}/route-settlements`, { token: ctx.otherToken })).status).toBe(403);
   });
+
+  it('moves a receivable between route settlements when its externalRoutingCode is edited, as if issued with the new code', async () => {
+    const { account, associate } = await activeAccount(ctx.api, ctx.token);
+    const [first, second] = [`FIRST-${associate.id}`, `SECOND-${associate.id}`];
+    for (const routeCode of [first, second]) await settle({ routeCode, date: '2026-03-02', associateId: associate.id });
+    const issued = async (externalRoutingCode: string | null, associateId: number | null = associate.id) =>
+      (await issue({ receivableAccountId: account.id, amount: 10, receivableType: 'INVOICE', associateId, externalRoutingCode })).body.id as number;
+    const [moved, left, joined, unbound] = [await issued(first), await issued(first), await issued(null), await issued(null, null)];
+    const edit = async (id: number, externalRoutingCode: string | null) =>
+      (await ctx.api.call('put', `/v1/receivables/${id}`, { token: ctx.token, body: { externalRoutingCode } })).status;
+    expect([await edit(moved, second), await edit(left, null), await edit(joined, first), await edit(unbound, first)]).toEqual([200, 200, 200, 200]);
+    const grouped = async (code: string) => {
+      const detail = (await ctx.api.call('get', `/v1/route-settlements/${code}`, { token: ctx.token })).body;
+      const listed = (await ctx.api.call('get', `/v1/route-settlements/${code}/receivables`, { token: ctx.token })).body.map((r: { id: number }) => r.id);
+      return [detail.summary.receivablesCount, listed.sort((a: number, b: number) => a - b)];
+    };
+    // A receivable with no associate is grouped under no route, whatever its code: SPEC groups the associate's.
+    expect(await grouped(first)).toEqual([1, [joined]]);
+    expect(await grouped(second)).toEqual([1, [moved]]);
+  });
 });
 
 describe('receivable expiry', () => {

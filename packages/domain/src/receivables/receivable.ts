@@ -261,15 +261,18 @@ export class Receivable {
     }
   }
 
-  /** PUT: editable fields only; a final receivable cannot change, the amount only while PENDING. */
-  edit(edits: ReceivableEdits, now: Date): Receivable {
+  /**
+   * PUT: editable fields only; a final receivable cannot change, the amount only while PENDING. `routeSettlementId`
+   * is the route settlement it is grouped under once its externalRoutingCode is edited (the caller looks it up).
+   */
+  edit(edits: ReceivableEdits, now: Date, regrouped?: { readonly routeSettlementId: number | null }): Receivable {
     this.assertModifiable();
     if (edits.amountMinor !== undefined && edits.amountMinor !== this.state.amountMinor && this.state.status !== 'PENDING') {
       throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
     if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
-    return this.move('edit', now, changes);
+    return this.move('edit', now, { ...changes, ...regrouped });
   }
 
   private move(operation: ReceivableOperation, now: Date, changes: Partial<ReceivableSnapshot>): Receivable {

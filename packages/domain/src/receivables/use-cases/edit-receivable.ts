@@ -3,7 +3,8 @@ import { ValidationError } from '../../shared/domain-error';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import type { Receivable, ReceivableEdits } from '../receivable';
+import type { Receivable, ReceivableEdits, ReceivableSnapshot } from '../receivable';
+import { routeSettlementIdOf } from './issue-rules';
 
 /** Fields PUT may repeat but not change (CONTRACT: changing them is 400 validation). */
 export interface ReceivableIdentity {
@@ -18,7 +19,7 @@ export interface ReceivableIdentity {
 /** PUT /v1/receivables/{id}: the editable fields; an amount never below its children, nor a child's above its parent. */
 export class EditReceivable {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivables' | 'outbox'>>,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivables' | 'routeSettlements' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -34,7 +35,7 @@ export class EditReceivable {
           ([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity],
         );
         if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
-        const next = current.edit(input.edits, this.clock.now());
+        const next = current.edit(input.edits, this.clock.now(), await this.regrouping(tx, snapshot, input.edits.externalRoutingCode));
         if (next.amountMinor !== current.amountMinor) {
           const parentId = snapshot.parentReceivableId;
           if (parentId === null) {
@@ -48,5 +49,16 @@ export class EditReceivable {
         return next;
       },
     );
+  }
+
+  /** A new externalRoutingCode moves the receivable to that code's route settlement of its associate, or out of any. */
+  private async regrouping(
+    tx: Pick<TransactionScope, 'routeSettlements'>,
+    current: ReceivableSnapshot,
+    code: string | null | undefined,
+  ): Promise<{ routeSettlementId: number | null } | undefined> {
+    if (code === undefined || code === current.externalRoutingCode) return undefined;
+    const settlement = code === null || current.associateId === null ? undefined : await tx.routeSettlements.findByCode(current.customerId, code);
+    return { routeSettlementId: routeSettlementIdOf(settlement, current.associateId) };
   }
 }

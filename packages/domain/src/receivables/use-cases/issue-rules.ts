@@ -121,7 +121,11 @@ function associateConflict(current: number): DomainError {
 }
 
 /** Grouping under the route settlement of the associate's route code, when one exists. */
-function routeSettlementIdOf(settlement: RouteSettlement | undefined, associateId: number | null): number | null {
+/**
+ * The route settlement a receivable is grouped under (SPEC: registered by the associate with its routeCode as
+ * externalRoutingCode, after the route settlement exists): on issue, and again when the code is edited.
+ */
+export function routeSettlementIdOf(settlement: RouteSettlement | undefined, associateId: number | null): number | null {
   return settlement && settlement.associateId === associateId ? settlement.id : null;
 }
 

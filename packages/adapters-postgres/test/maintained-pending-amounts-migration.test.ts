@@ -2,7 +2,7 @@ import { migrateToLatest, migrationSource } from '../src/migrations';
 import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
 import { insertAccountRow } from './support/account-row';
 
-describe('migration 028-maintained-pending-amounts', () => {
+describe('migrations 028-maintained-pending-amounts and 032-pending-amounts-as-sums', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await openTestDatabase({ poolSize: 4 });
@@ -28,6 +28,8 @@ describe('migration 028-maintained-pending-amounts', () => {
       .amount;
 
   it('sums the amounts of the receivables already held, and keeps them from then on', async () => {
+    // Signed by type, as 028 kept them; 032 sums them as they are (below).
+    await db.knex.migrate.down({ migrationSource, name: '032-pending-amounts-as-sums' });
     await db.knex.migrate.down({ migrationSource, name: '028-maintained-pending-amounts' });
     const [customer] = await db.knex('customers').insert({ name: 'Migrated', creation_date: new Date() }).returning('id');
     const account = await insertAccountRow(db.knex, customer.id, 1, { status: 'ACTIVE' });
@@ -44,6 +46,14 @@ describe('migration 028-maintained-pending-amounts', () => {
     await db.knex('receivables').insert(receivable(customer.id, account, 'CREDIT_NOTE', 'PENDING', 200));
     await db.knex('receivables').where({ receivable_account_id: account, status: 'PAID' }).update({ status: 'PENDING' });
     expect(await kept(account)).toBe('8000');
+    // 032: every amount positive whatever its type, the receivables already held summed again.
+    await db.knex.migrate.up({ migrationSource, name: '032-pending-amounts-as-sums' });
+    expect(await kept(account)).toBe(String(1_000 + 500 + 300 + 200 + 7_000));
+    await db.knex('receivables').insert(receivable(customer.id, account, 'RETENTION', 'PENDING', 50));
+    expect(await kept(account)).toBe('9050');
+    await db.knex.migrate.down({ migrationSource, name: '032-pending-amounts-as-sums' });
+    expect(await kept(account)).toBe(String(1_000 + 500 - 300 - 200 + 7_000 - 50));
+    await db.knex.migrate.up({ migrationSource, name: '032-pending-amounts-as-sums' });
   });
 
   itOnRealServer('a writer racing the migration needs a second connection; PGlite has one')(

@@ -194,8 +194,8 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
         await insertAccountRow(db.knex, customerId, 2, { status: 'ACTIVE' }),
       ];
       for (const account of accounts) await pending(customerId, account, 4_000);
-      // 3,000 invoices of 100 and 1,000 credit notes of 25.
-      const expected = 3_000n * 100n - 1_000n * 25n;
+      // 3,000 invoices of 100 and 1,000 credit notes of 25: amounts, each positive whatever its type (SPEC).
+      const expected = 3_000n * 100n + 1_000n * 25n;
 
       const { result, read } = await readsOf(uow, ['receivables', 'list_counts'], async (bound) => {
         const queries = new KnexReceivableAccountQueries(() => bound.executor());

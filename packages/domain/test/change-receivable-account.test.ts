@@ -27,7 +27,7 @@ describe('changing a receivable account', () => {
     const w = await setUp();
     const updated = await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nuevo' });
     expect(updated.account.toSnapshot().alias).toBe('acme.nuevo');
-    expect(updated.pendingAmountMinor).toBe(14_000n);
+    expect(updated.pendingAmountMinor).toBe(16_000n);
   });
 
   it('answers an activation with the activated account and its pending sum', async () => {
@@ -35,6 +35,6 @@ describe('changing a receivable account', () => {
     await w.app.receivableAccounts.disable.execute(w.target);
     const activated = await w.app.receivableAccounts.activate.execute(w.target);
     expect(activated.account.status).toBe('ACTIVE');
-    expect(activated.pendingAmountMinor).toBe(14_000n);
+    expect(activated.pendingAmountMinor).toBe(16_000n);
   });
 });

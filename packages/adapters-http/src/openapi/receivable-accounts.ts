@@ -258,7 +258,14 @@ const schemas = {
       stats: {
         type: 'object',
         required: ['pendingAmount'],
-        properties: { pendingAmount: { type: 'number', description: 'Sum of the PENDING receivables of the account' } },
+        properties: {
+          pendingAmount: {
+            type: 'number',
+            description:
+              "Sum of the amounts of the account's PENDING receivables, each amount positive whatever its type (SPEC: the sign comes from receivableType; " +
+              'a net figure is what a route settlement summary gives)',
+          },
+        },
       },
       creationDate: timestamp,
       modificationDate: timestamp,

@@ -28,6 +28,7 @@ import * as maintainedPendingAmounts from './028-maintained-pending-amounts';
 import * as transfersDueByDay from './029-transfers-due-by-day';
 import * as receivablesOfOtherTypes from './030-receivables-of-other-types';
 import * as sumsWithoutOverflow from './031-sums-without-overflow';
+import * as pendingAmountsAsSums from './032-pending-amounts-as-sums';
 import pg from 'pg';
 
 interface Migration {
@@ -66,6 +67,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['029-transfers-due-by-day', transfersDueByDay],
   ['030-receivables-of-other-types', receivablesOfOtherTypes],
   ['031-sums-without-overflow', sumsWithoutOverflow],
+  ['032-pending-amounts-as-sums', pendingAmountsAsSums],
 ];
 
 /** Every migration's name, in order. */

@@ -3,16 +3,13 @@ import { Money, type Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { instanceOn } from './settlement-world';
 
-/** A receivable's amount signed by its type: invoices and debts add, every other type subtracts. */
-const SIGNED = `CASE WHEN r.receivable_type IN ('INVOICE', 'DEBT') THEN r.amount_minor ELSE -r.amount_minor END`;
-
 /**
  * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, and the
- * receivables' signed amounts summed beside (0 for other lists), written out here rather than derived from the
- * migrations' definitions, so a wrong key or sign there shows as a mismatch.
+ * receivables' amounts summed beside (each positive whatever its type; 0 for other lists), written out here rather
+ * than derived from the migrations' definitions, so a wrong key or sign there shows as a mismatch.
  */
 const COUNTED_ROWS = `
-  SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n, sum(${SIGNED}) AS amount
+  SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n, sum(r.amount_minor) AS amount
   FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
   WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
   UNION ALL
@@ -81,11 +78,11 @@ export async function wrongTotals(checks: readonly TotalCheck[]): Promise<Array<
 
 /**
  * Each account of the customer whose stats.pendingAmount, as GET and the account list answer it, differs from the
- * signed sum of its PENDING receivables.
+ * sum of its PENDING receivables' amounts.
  */
 export async function pendingAmountMismatches(db: TestDatabase, app: Application, customerId: number): Promise<unknown[]> {
   const summed = await db.knex.raw<{ rows: Array<{ id: string; pending: string }> }>(
-    `SELECT a.id, COALESCE(sum(${SIGNED}) FILTER (WHERE r.status = 'PENDING'), 0) AS pending
+    `SELECT a.id, COALESCE(sum(r.amount_minor) FILTER (WHERE r.status = 'PENDING'), 0) AS pending
      FROM receivable_accounts a LEFT JOIN receivables r ON r.receivable_account_id = a.id
      WHERE a.customer_id = ? GROUP BY a.id`,
     [customerId],

@@ -1746,7 +1746,7 @@ export interface components {
             };
           };
       stats: {
-        /** @description Sum of the PENDING receivables of the account */
+        /** @description Sum of the amounts of the account's PENDING receivables, each amount positive whatever its type (SPEC: the sign comes from receivableType; a net figure is what a route settlement summary gives) */
         pendingAmount: number;
       };
       /** Format: date-time */

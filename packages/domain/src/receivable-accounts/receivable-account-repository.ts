@@ -45,7 +45,7 @@ export interface ReceivableAccountRepository {
   claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
-  /** The net sum of the account's PENDING receivables: positive types add, negative types subtract. */
+  /** The sum of the amounts of the account's PENDING receivables, each positive whatever its type (SPEC). */
   pendingAmountMinor(accountId: number): Promise<bigint>;
 }
 

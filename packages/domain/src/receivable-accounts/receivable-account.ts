@@ -84,8 +84,8 @@ export interface ReceivableAccountSnapshot extends AccountOwner {
 }
 
 /**
- * The public representation, shared by API responses and event payloads: the account and the net sum of its
- * PENDING receivables (stats.pendingAmount).
+ * The public representation, shared by API responses and event payloads: the account and the sum of its PENDING
+ * receivables' amounts (stats.pendingAmount).
  */
 export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmountMinor: bigint) {
   const type = ownerTypeOf(a);

@@ -164,8 +164,8 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       expect(await ids({ minAmountMinor: 500n, maxAmountMinor: 1500n })).toEqual([b, a]);
       expect(await ids({ fromDate: at(2), toDate: at(3) })).toEqual([c, b]);
       const record = await ctx.h.receivableAccountQueries.get(base.accountId);
-      expect(record?.pendingAmountMinor).toBe(1500n - 100n);
-      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.pendingAmountMinor(base.accountId))).toBe(1500n - 100n);
+      expect(record?.pendingAmountMinor).toBe(1500n + 100n);
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.pendingAmountMinor(base.accountId))).toBe(1500n + 100n);
     });
 
     it('keeps one route settlement per code and sums its receivables net of negative types', async () => {

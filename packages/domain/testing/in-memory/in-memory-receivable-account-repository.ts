@@ -3,7 +3,6 @@ import {
   DomainError,
   ReceivableAccount,
   ownerTypeOf,
-  signedMinor,
   type AccountOwner,
   type CurrencyCode,
   type OwnerDetails,
@@ -24,9 +23,7 @@ const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: Acco
 
 /** The net sum of an account's PENDING receivables, signed by type. */
 const pendingAmountOf = (tables: Tables, accountId: number): bigint =>
-  [...tables.receivables.values()]
-    .filter((r) => r.receivableAccountId === accountId && r.status === 'PENDING')
-    .reduce((sum, r) => sum + signedMinor(r.receivableType, r.amountMinor), 0n);
+  [...tables.receivables.values()].filter((r) => r.receivableAccountId === accountId && r.status === 'PENDING').reduce((sum, r) => sum + r.amountMinor, 0n);
 
 /** Holder of the CVU as the provider sees it: the client when there is one, else the associate. */
 function holderOf(tables: Tables, a: ReceivableAccountSnapshot): { holderName: string; holderTaxId: string } {

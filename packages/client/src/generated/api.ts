@@ -1657,9 +1657,11 @@ export interface components {
       name: string;
       lastName: string;
       taxId: string;
+      /** @description The national identity number (DNI) as digits only, 6 to 9, without dots */
       documentNumber: string;
       /** Format: email */
       email: string;
+      /** @description With its country code, in E.164: + and 8 to 15 digits, no spaces or dashes (+5491155550123); stored and answered as given */
       phone: string;
       address?: string | null;
       parentAssociateId?: number | null;

@@ -132,4 +132,18 @@ describe('the transfer worker', () => {
     expect(w.transfer(id)).toMatchObject({ status: 'FAILED', failureReason: 'source-account-not-active' });
     expect(w.sides(id)).toEqual([]);
   });
+
+  it('resolves an alias-only destination (as an embedder may store one) before the debit: one no account has FAILS, a provider down leaves it PENDING', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 300n);
+    w.bank.scriptAlias('pago.norte', { alias: 'pago.norte', cbuCvu: A_CBU, holderName: null, holderTaxId: null, entity: 'Banco' });
+    w.bank.scriptAlias('pago.caido', 'down');
+    const byAlias = (alias: string) => w.pay(100n, { alias, counterParty: PROVEEDOR });
+    const [found, unknown, down] = [await byAlias('pago.norte'), await byAlias('pago.nadie'), await byAlias('pago.caido')];
+    expect(await w.run()).toEqual({ completed: 1, failed: 1, inProgress: 0 });
+    expect(w.transfer(found)).toMatchObject({ status: 'COMPLETED', destination: { alias: 'pago.norte', cbuCvu: A_CBU } });
+    expect(w.transfer(unknown)).toMatchObject({ status: 'FAILED', failureReason: 'destination-not-found' });
+    expect(w.transfer(down)).toMatchObject({ status: 'PENDING', destination: { cbuCvu: null } });
+    expect([w.sides(unknown), w.sides(down), w.balance(w.main.id)]).toEqual([[], [], 200n]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { Money, ValidationError } from '@rcs/domain';
+import { Money, outgoingDestination, ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
@@ -34,19 +34,29 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
     sendPage(res, await app.transfers.list.execute({ filter, page: pageOf(q) }), transferResponse);
   });
 
-  // A destination naming both a CBU/CVU and an alias is checked at the provider, as a recipient's is, before the
-  // Idempotency-Key's transaction opens (no transaction waits on the provider; down or slow: 502/504, nothing
-  // written): an alias of another account is 400, not a transfer paying the CBU/CVU while recording the alias.
-  const aliasOfTheAccount: RequestHandler = async (req, _res, next) => {
+  // An alias is resolved at the provider, as a recipient's is (CONTRACT: resolving an alias for a transfer reaches
+  // the provider synchronously), before the Idempotency-Key's transaction opens: no transaction waits on the
+  // provider; down or slow, 502/504 with nothing written and the key left free; an alias no account has, 404. The
+  // transfer is created with the account found (its answer shows the cbuCvu), and one naming a CBU/CVU too must
+  // name the same account: an alias of another is 400, not a transfer paying the CBU/CVU while recording the alias.
+  const resolved = new WeakMap<Request, string>();
+  const resolveAlias: RequestHandler = async (req, _res, next) => {
     const { type, destination } = req.body as TransferBody;
-    if (type === 'OUTGOING_TRANSFER' && typeof destination?.cbuCvu === 'string' && typeof destination.alias === 'string') {
-      await app.contacts.resolveDestination.execute({ cbuCvu: destination.cbuCvu, alias: destination.alias }).catch((error: unknown) => {
-        if (!(error instanceof ValidationError)) throw error;
-        throw new ValidationError(error.invalidParams.map((param) => ({ ...param, name: `destination.${param.name}` })));
-      });
+    if (type === 'OUTGOING_TRANSFER' && typeof destination?.alias === 'string') {
+      // Its own shape first: a malformed destination is a 400 whatever the provider says, or whether it answers.
+      outgoingDestination(destination);
+      const found = await app.contacts.resolveDestination
+        .execute({ cbuCvu: destination.cbuCvu ?? undefined, alias: destination.alias })
+        .catch((error: unknown) => {
+          if (!(error instanceof ValidationError)) throw error;
+          throw new ValidationError(error.invalidParams.map((param) => ({ ...param, name: `destination.${param.name}` })));
+        });
+      resolved.set(req, found.cbuCvu);
     }
     next();
   };
+  const destinationOf = (req: Request, destination: TransferBody['destination']) =>
+    resolved.has(req) && destination ? { ...destination, cbuCvu: resolved.get(req) } : destination;
 
   router.post(
     '/transfers',
@@ -58,10 +68,11 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
       async (req, app) => {
         const body = req.body as TransferBody;
         const { customerId, credentialId } = authOf(req);
-        const transfer = await app.transfers.create.execute({ ...body, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
+        const destination = destinationOf(req, body.destination);
+        const transfer = await app.transfers.create.execute({ ...body, destination, customerId, credentialId, amount: Money.parse(body.amount, 'amount') });
         return created(transferResponse(transfer), `/v1/transfers/${transfer.id}`);
       },
-      aliasOfTheAccount,
+      resolveAlias,
     ),
   );
 

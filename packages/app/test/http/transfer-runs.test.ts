@@ -11,7 +11,8 @@ describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
   const knex = () => ctx.api.db.knex;
   const run = (body?: object, token = ctx.token) => ctx.api.call('post', '/v1/sandbox/transfer-runs', { token, body });
   const transfer = async (id: number) => (await ctx.api.call('get', `/v1/transfers/${id}`, { token: ctx.token })).body;
-  const pay = async (body: Record<string, unknown>, token = ctx.token) => (await postTransfer(ctx.api, token, body)).body as { id: number; status: string };
+  const pay = async (body: Record<string, unknown>, token = ctx.token) =>
+    (await postTransfer(ctx.api, token, body)).body as { id: number; status: string; destination: Record<string, unknown> };
   const toCbu = (cbuCvu: string, amount: string) => outgoing(accounts.main.id, { amount, destination: { cbuCvu, counterParty: PROVEEDOR } });
   const movementsOf = async (transferId: number) =>
     (await knex()('movements').where({ transfer_id: transferId }).orderBy('id').select('account_id', 'movement_type', 'subtype', 'amount_minor')).map(
@@ -101,19 +102,12 @@ describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
     expect(await movementsOf(t.id)).toEqual([[accounts.main.id, 'DEBIT', 'TRANSFER_OUT', '400']]);
   });
 
-  it('resolves an alias destination before the debit; an alias no account has fails, a provider that is down leaves it PENDING', async () => {
-    await fund(knex(), accounts.main.id, 300n);
-    const alias = await pay(outgoing(accounts.main.id, { amount: '1.00', destination: { alias: 'pago.norte', counterParty: PROVEEDOR } }));
-    const unknown = await pay(outgoing(accounts.main.id, { amount: '1.00', destination: { alias: 'sim-unknown.x', counterParty: PROVEEDOR } }));
-    const down = await pay(outgoing(accounts.main.id, { amount: '1.00', destination: { alias: 'sim-down.x', counterParty: PROVEEDOR } }));
-    expect((await run()).body).toEqual({ completed: 1, failed: 1, inProgress: 0 });
-    expect(await transfer(alias.id)).toMatchObject({ status: 'COMPLETED', destination: { alias: 'pago.norte', cbuCvu: expect.stringMatching(/^\d{22}$/) } });
-    expect(await transfer(unknown.id)).toMatchObject({ status: 'FAILED', failureReason: 'destination-not-found' });
-    expect(await transfer(down.id)).toMatchObject({ status: 'PENDING', destination: { cbuCvu: null } });
-    expect(await movementsOf(unknown.id)).toEqual([]);
-    expect(await movementsOf(down.id)).toEqual([]);
-    await ctx.api.call('post', `/v1/transfers/${down.id}/cancellations`, { token: ctx.token }); // not cancelable: PENDING
-    expect((await transfer(down.id)).status).toBe('PENDING');
+  it('pays an alias-only transfer to the account its alias named when it was created', async () => {
+    await fund(knex(), accounts.main.id, 100n);
+    const created = await pay(outgoing(accounts.main.id, { amount: '1.00', destination: { alias: 'pago.norte', counterParty: PROVEEDOR } }));
+    expect(created.destination).toMatchObject({ alias: 'pago.norte', cbuCvu: expect.stringMatching(/^\d{22}$/) });
+    expect((await run()).body).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect(await transfer(created.id)).toMatchObject({ status: 'COMPLETED', destination: created.destination });
   });
 
   it('takes a SCHEDULED transfer on its day, not before', async () => {

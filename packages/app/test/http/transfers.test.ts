@@ -32,15 +32,39 @@ describe('POST, GET /v1/transfers', () => {
     expect((await ctx.api.call('get', `/v1/transfers/${res.body.id}`, { token: ctx.token })).body).toEqual(res.body);
   });
 
-  it('pays an alias, keeping the counterparty’s tax id canonical', async () => {
+  it('pays an alias, resolved at the provider when created (the answer shows its CBU/CVU), keeping the counterparty’s tax id canonical', async () => {
     const taxId = PROVEEDOR.taxId;
     const res = await post(
       outgoing(accounts.main.id, {
-        destination: { alias: 'Proveedor.Pagos', counterParty: { name: 'Proveedor SA', taxId: `${taxId.slice(0, 2)}-${taxId.slice(2)}` } },
+        destination: { alias: 'Proveedor.Alias', counterParty: { name: 'Proveedor SA', taxId: `${taxId.slice(0, 2)}-${taxId.slice(2)}` } },
       }),
     );
     expect(res.status).toBe(201);
-    expect(res.body.destination).toEqual({ cbuCvu: null, alias: 'Proveedor.Pagos', accountId: null, counterParty: PROVEEDOR });
+    const { cbuCvu } = (await ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: { name: 'Proveedor SA', taxId, alias: 'Proveedor.Alias' } })).body;
+    expect(res.body.destination).toEqual({ cbuCvu, alias: 'Proveedor.Alias', accountId: null, counterParty: PROVEEDOR });
+  });
+
+  // A provider too slow is 504 the same way (the recipients' tests, whose provider timeout is shorter than its hang).
+  it.each([
+    ['a provider that is down', 'sim-down.2', 502, 'external-provider-unavailable'],
+    ['an alias no account has', 'sim-unknown.2', 404, 'resource-not-found'],
+  ])('refuses an alias-only transfer meeting %s when it is created, storing nothing, the key left free', async (_, alias, status, code) => {
+    const headers = key(`alias-${alias}`);
+    const before = await ctx.api.db.knex('transfers').count({ n: '*' });
+    const res = await ctx.api.call('post', '/v1/transfers', {
+      token: ctx.token,
+      body: outgoing(accounts.main.id, { destination: { alias, counterParty: PROVEEDOR } }),
+      headers,
+    });
+    expect([res.status, res.body.code]).toEqual([status, code]);
+    expect(await ctx.api.db.knex('transfers').count({ n: '*' })).toEqual(before);
+    const fixed = outgoing(accounts.main.id, { destination: { cbuCvu: A_CBU, counterParty: PROVEEDOR } });
+    expect((await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: fixed, headers })).status).toBe(201);
+  });
+
+  it('refuses a malformed destination with 400 before asking the provider about its alias', async () => {
+    const res = await post(outgoing(accounts.main.id, { destination: { alias: 'sim-down.3', counterParty: { name: 'X', taxId: '123' } } }));
+    expect([res.status, res.body.invalidParams]).toEqual([400, [{ name: 'destination.counterParty.taxId', reason: expect.any(String) }]]);
   });
 
   it('pays a CBU/CVU named with the alias of the same account, and refuses an alias of another account (400 on destination.alias), storing nothing', async () => {

@@ -769,6 +769,8 @@ export interface paths {
      * Create a transfer
      * @description OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias (6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.
      *
+     *     An alias is resolved at the banking provider when the transfer is created, before anything is stored: the transfer pays the account found, and its answer shows that cbuCvu; one sent with a cbuCvu must name the same account (400 otherwise).
+     *
      *     Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; editing or deleting the recipient later never changes the transfer.
      *
      *     The first status: PENDING_APPROVAL when the customer has approval control (a second credential approves it); otherwise SCHEDULED when a scheduledDate is given (today in Buenos Aires included: cancellable until the worker takes it that day), else PENDING. A scheduledDate already past is 400.
@@ -10104,7 +10106,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, no recipient has the contactId, or no account has the destination.alias sent with a destination.cbuCvu */
+      /** @description resource-not-found: no account has the sourceAccountId or destination.accountId, no recipient has the contactId, or no account has the destination.alias at the banking provider */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10220,7 +10222,7 @@ export interface operations {
           };
         };
       };
-      /** @description external-provider-unavailable: a destination naming both cbuCvu and alias is checked at the banking provider, which could not answer (down, or a bad answer); nothing was stored, retry */
+      /** @description external-provider-unavailable: a destination naming an alias is resolved at the banking provider, which could not answer (down, or a bad answer); nothing was stored, retry */
       502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10236,7 +10238,7 @@ export interface operations {
           };
         };
       };
-      /** @description external-provider-timeout: the banking provider did not answer that check in time; nothing was stored, retry */
+      /** @description external-provider-timeout: the banking provider did not resolve the alias in time; nothing was stored, retry */
       504: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

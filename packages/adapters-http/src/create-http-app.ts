@@ -31,8 +31,9 @@ import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
 import { utf8Text } from './middleware/utf8-text';
-import { assertNumbersExact } from './middleware/exact-numbers';
-import type { Application, Clock, IncomingTransferNotifications } from '@rcs/domain';
+import { inexactNumbers } from './middleware/exact-numbers';
+import { setApartItemProblems } from './dto/batch-body';
+import { ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
 import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
 
 export interface HttpOptions {
@@ -82,9 +83,11 @@ export function createHttpApp(options: HttpOptions): Express {
   // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
   // object, instead of being reported as "not valid JSON".
   // The verifier sees the bytes before JSON.parse turns number literals into doubles; what it throws is answered
-  // as the domain error it is (400 validation).
+  // as the domain error it is (400 validation). An inexact number inside a batch's item is that item's 400, left
+  // for the batch's own check to place.
   const verify = (req: Request, res: Response, bytes: Buffer, charset: string) => {
-    assertNumbersExact(utf8Text(bytes, charset));
+    const problems = setApartItemProblems(req, inexactNumbers(utf8Text(bytes, charset)));
+    if (problems.length > 0) throw new ValidationError(problems);
     keepRawBody(req, res, bytes);
   };
   http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly);

@@ -35,15 +35,27 @@ const MACHINERY = new Set(['__proto__', 'constructor', 'prototype']);
 /** Deeper than any member of any body; a megabyte of brackets would otherwise exhaust the stack walking it. */
 const MAX_DEPTH = 32;
 
-/** A copy of parsed JSON or query values without MACHINERY members, its strings storedText. */
-function storable(value: unknown, name: string, depth = 0): unknown {
-  if (typeof value === 'string') return storedText(value, name);
+/**
+ * A copy of parsed JSON or query values without MACHINERY members; each string that is not storedText adds its
+ * member to `problems` (all of them, not the first alone). Too deep a value is refused at once: a walk of it would
+ * exhaust the stack.
+ */
+export function storable(value: unknown, name: string, problems: InvalidParam[], depth = 0): unknown {
+  if (typeof value === 'string') {
+    try {
+      return storedText(value, name);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      problems.push(...error.invalidParams);
+      return value;
+    }
+  }
   if (value === null || typeof value !== 'object') return value;
   if (depth === MAX_DEPTH) throw ValidationError.of(name, `nests more than ${MAX_DEPTH} levels deep`);
-  if (Array.isArray(value)) return value.map((item, index) => storable(item, `${name}[${index}]`, depth + 1));
+  if (Array.isArray(value)) return value.map((item, index) => storable(item, `${name}[${index}]`, problems, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (!MACHINERY.has(key)) copy[key] = storable(member, name ? `${name}.${key}` : key, depth + 1);
+    if (!MACHINERY.has(key)) copy[key] = storable(member, name ? `${name}.${key}` : key, problems, depth + 1);
   }
   return copy;
 }
@@ -54,7 +66,10 @@ function storable(value: unknown, name: string, depth = 0): unknown {
  */
 export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: unknown, what: 'body' | 'query'): T {
   assertObject(plain, what);
-  const instance = plainToInstance(dto, storable(plain, ''), { exposeDefaultValues: true });
+  const problems: InvalidParam[] = [];
+  const copy = storable(plain, '', problems);
+  if (problems.length > 0) throw new ValidationError(problems);
+  const instance = plainToInstance(dto, copy, { exposeDefaultValues: true });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;

@@ -1,7 +1,10 @@
-import { ValidationError } from '@rcs/domain';
+import type { InvalidParam } from '@rcs/domain';
 
 /** A JSON string (skipped whole, so the digits of a CBU or a key are never read as a number) or a number. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
+/** The same, with the punctuation that says where in the body a number is. */
+const TOKENS_WITH_PLACES = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[{}[\],:]/g;
 
 /** The value of a decimal literal as `digits e exponent`, without the zeros that do not change it. */
 function canonical(literal: string): string {
@@ -12,17 +15,55 @@ function canonical(literal: string): string {
   return `${sign}${significant}e${Number(exponent) - fraction.length + digits.length - significant.length}`;
 }
 
+function isInexact(literal: string): boolean {
+  if (literal.length <= 15 && !/[.eE]/.test(literal)) return false;
+  const read = Number(literal);
+  return !Number.isFinite(read) || canonical(literal) !== canonical(String(read));
+}
+
+/** An object or array being read: the member name its next value takes, or its next index. */
+interface Place {
+  readonly array: boolean;
+  key: string;
+  index: number;
+  expectingKey: boolean;
+}
+
+const nameOf = (places: readonly Place[]) =>
+  places.reduce((name, place) => (place.array ? `${name}[${place.index}]` : name ? `${name}.${place.key}` : place.key), '') || 'body';
+
+/** Each inexact literal, named by where it is in the body (`items[3].amount`), as validation names members. */
+function placedProblems(text: string): InvalidParam[] {
+  const places: Place[] = [];
+  const problems: InvalidParam[] = [];
+  for (const [token] of text.matchAll(TOKENS_WITH_PLACES)) {
+    const top = places[places.length - 1];
+    if (token === '{' || token === '[') places.push({ array: token === '[', key: '', index: 0, expectingKey: token === '{' });
+    else if (token === '}' || token === ']') places.pop();
+    else if (token === ',' && top?.array) top.index++;
+    else if (token === ',' || token === ':') {
+      if (top) top.expectingKey = token === ',';
+    } else if (token.startsWith('"')) {
+      if (top?.expectingKey) top.key = JSON.parse(token) as string;
+    } else if (isInexact(token)) {
+      problems.push({
+        name: nameOf(places),
+        reason: `the number ${token} cannot be read exactly (a double holds about 15 digits): send amounts as decimal strings`,
+      });
+    }
+  }
+  return problems;
+}
+
 /**
  * JSON.parse reads every number as a double, so `1.0000000000000001` would arrive as 1 and an id past 2^53 as its
  * neighbour: silently another amount or another resource. Each number literal of the body must be the value the
- * parse gives (trailing zeros and exponents aside), else the body is refused, telling how to send it exactly.
+ * parse gives (trailing zeros and exponents aside); those that are not, named by where they are in the body. The
+ * common case, a body without any, costs one scan of its strings and numbers.
  */
-export function assertNumbersExact(text: string): void {
+export function inexactNumbers(text: string): InvalidParam[] {
   for (const [, literal] of text.matchAll(TOKENS)) {
-    if (literal === undefined || (literal.length <= 15 && !/[.eE]/.test(literal))) continue;
-    const read = Number(literal);
-    if (!Number.isFinite(read) || canonical(literal) !== canonical(String(read))) {
-      throw ValidationError.of('body', `the number ${literal} cannot be read exactly (a double holds about 15 digits): send amounts as decimal strings`);
-    }
+    if (literal !== undefined && isInexact(literal)) return placedProblems(text);
   }
+  return [];
 }

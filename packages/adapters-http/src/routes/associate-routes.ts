@@ -6,7 +6,7 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { associateResponse } from '../mappers/associate-response';
 import type { HttpContext } from './http-context';
 import { noContent, ok, upserted } from './answer';
-import { keyedBody, sendPage } from './respond';
+import { keyedBody, sendPage, validBody } from './respond';
 
 export function associateRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -32,7 +32,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/associates',
     write,
-    ...keyedBody(keys, 'optional', AssociateBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(AssociateBody), async (req, app) => {
       const input = { customerId: authOf(req).customerId, details: associateDetailsOf(req.body as AssociateBody) };
       const { associate, created } = await app.associates.register.execute(input);
       return upserted(created, `/v1/associates/${associate.id}`, associateResponse(associate));
@@ -52,7 +52,7 @@ export function associateRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/associates/:id',
     write,
-    ...keyedBody(keys, 'optional', AssociateBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(AssociateBody), async (req, app) => {
       return ok(associateResponse(await app.associates.replace.execute({ ...target(req), details: associateDetailsOf(req.body as AssociateBody) })));
     }),
   );

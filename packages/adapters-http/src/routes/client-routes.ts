@@ -6,7 +6,7 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { clientResponse } from '../mappers/client-response';
 import type { HttpContext } from './http-context';
 import { ok, upserted } from './answer';
-import { keyedBody, sendPage } from './respond';
+import { keyedBody, sendPage, validBody } from './respond';
 
 export function clientRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -23,7 +23,7 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/clients',
     write,
-    ...keyedBody(keys, 'optional', ClientBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(ClientBody), async (req, app) => {
       const { client, created } = await app.clients.register.execute({ customerId: authOf(req).customerId, details: clientDetailsOf(req.body as ClientBody) });
       return upserted(created, `/v1/clients/${client.id}`, clientResponse(client));
     }),
@@ -36,7 +36,7 @@ export function clientRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/clients/:id',
     write,
-    ...keyedBody(keys, 'optional', ClientBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(ClientBody), async (req, app) => {
       const input = { customerId: authOf(req).customerId, clientId: parseId(req.params.id), details: clientDetailsOf(req.body as ClientBody) };
       return ok(clientResponse(await app.clients.replace.execute(input)));
     }),

@@ -7,7 +7,7 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { contactResponse } from '../mappers/contact-response';
 import type { HttpContext } from './http-context';
 import { created, noContent, ok } from './answer';
-import { keyedBody, sendPage } from './respond';
+import { keyedBody, sendPage, validBody } from './respond';
 
 export function contactRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -40,7 +40,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
     ...keyedBody(
       keys,
       'optional',
-      ContactBody,
+      validBody(ContactBody),
       async (req, app) => {
         const contact = await app.contacts.create.execute(input(req));
         return created(contactResponse(contact), `/v1/contacts/${contact.id}`);
@@ -59,7 +59,7 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
     ...keyedBody(
       keys,
       'optional',
-      ContactBody,
+      validBody(ContactBody),
       async (req, app) => ok(contactResponse(await app.contacts.replace.execute({ ...input(req), ...target(req) }))),
       resolveDestination,
     ),

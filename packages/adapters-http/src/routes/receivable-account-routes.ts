@@ -1,14 +1,14 @@
 import { Router, type Request } from 'express';
 import { openedAccountWithStats } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
-import { BatchBody, batchItems } from '../dto/batch-body';
+import { batchBody, batchItems, type BatchBody } from '../dto/batch-body';
 import { commonFilterOf, pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { ExpandQuery, OpenReceivableAccountBody, ReceivableAccountListQuery, UpdateReceivableAccountBody } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
 import { created, noContent, ok } from './answer';
-import { batchResults, keyedBody, sendPage } from './respond';
+import { batchResults, keyedBody, sendPage, validBody } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
 export function accountFilterOf(req: Request, query: ReceivableAccountListQuery) {
@@ -47,7 +47,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts',
     write,
-    ...keyedBody(keys, 'required', OpenReceivableAccountBody, async (req, app) => {
+    ...keyedBody(keys, 'required', validBody(OpenReceivableAccountBody), async (req, app) => {
       const account = await app.receivableAccounts.open.execute({ customerId: authOf(req).customerId, ...(req.body as OpenReceivableAccountBody) });
       return created(receivableAccountResponse(openedAccountWithStats(account)), `/v1/receivable-accounts/${account.id}`);
     }),
@@ -56,7 +56,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivable-accounts/batches',
     write,
-    ...keyedBody(keys, 'required', BatchBody, async (req, app) => {
+    ...keyedBody(keys, 'required', batchBody, async (req, app) => {
       const items = batchItems((req.body as BatchBody).items, 'accounts', (item) => parseInput(OpenReceivableAccountBody, item, 'body'));
       const results = await app.receivableAccounts.openBatch.execute({ customerId: authOf(req).customerId, items });
       return ok(batchResults(results, 'receivableAccount', (account) => receivableAccountResponse(openedAccountWithStats(account))));
@@ -71,7 +71,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/receivable-accounts/:id',
     write,
-    ...keyedBody(keys, 'optional', UpdateReceivableAccountBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(UpdateReceivableAccountBody), async (req, app) => {
       return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
     }),
   );

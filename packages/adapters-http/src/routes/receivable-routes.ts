@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { authOf, requireScope } from '../auth/authenticate';
-import { BatchBody, batchItems } from '../dto/batch-body';
+import { batchBody, batchItems, type BatchBody } from '../dto/batch-body';
 import { pageOf } from '../dto/list-query';
 import { parseId, parseInput } from '../dto/parse-input';
 import { ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
@@ -8,7 +8,7 @@ import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-inp
 import { receivableResponse } from '../mappers/receivable-response';
 import type { HttpContext } from './http-context';
 import { created, ok } from './answer';
-import { batchResults, keyedBody, sendPage } from './respond';
+import { batchResults, keyedBody, sendPage, validBody } from './respond';
 
 export function receivableRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -24,7 +24,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivables',
     write,
-    ...keyedBody(keys, 'required', ReceivableBody, async (req, app) => {
+    ...keyedBody(keys, 'required', validBody(ReceivableBody), async (req, app) => {
       const receivable = await app.receivables.issue.execute(issueInputOf(authOf(req).customerId, req.body as ReceivableBody));
       return created(receivableResponse(receivable), `/v1/receivables/${receivable.id}`);
     }),
@@ -33,7 +33,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/receivables/batches',
     write,
-    ...keyedBody(keys, 'required', BatchBody, async (req, app) => {
+    ...keyedBody(keys, 'required', batchBody, async (req, app) => {
       const { customerId } = authOf(req);
       const items = batchItems((req.body as BatchBody).items, 'receivables', (item) => issueInputOf(customerId, parseInput(ReceivableBody, item, 'body')));
       const results = await app.receivables.issueBatch.execute({ items });
@@ -48,7 +48,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/receivables/:id',
     write,
-    ...keyedBody(keys, 'optional', ReceivableEditBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(ReceivableEditBody), async (req, app) => {
       const body = req.body as ReceivableEditBody;
       const { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId } = body;
       const identity = { receivableAccountId, currencyCode, receivableType, clientId, associateId, parentReceivableId };
@@ -59,7 +59,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   router.patch(
     '/receivables/:id/status',
     write,
-    ...keyedBody(keys, 'optional', ReceivableStatusBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(ReceivableStatusBody), async (req, app) => {
       const { status } = req.body as ReceivableStatusBody;
       return ok(receivableResponse(await app.receivables.changeStatus.execute({ ...target(req), status })));
     }),

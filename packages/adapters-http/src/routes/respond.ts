@@ -17,20 +17,21 @@ export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHa
 
 /**
  * `handler` of a body under an Idempotency-Key (`key`: whether the header is required), in the one order that
- * works: a byte-for-byte repeat answered from the replay cache, then the body validated, then the key claimed or
+ * works: a byte-for-byte repeat answered from the replay cache, then the body validated (`body`: validBody of its
+ * DTO, or a batch's batchBody), then the key claimed or
  * replayed on the validated body's fingerprint. `outside` runs between validation and the key's transaction: work
  * that must not hold one open (a call to the banking provider); a key that a completed request already answered
  * is replayed or refused as reused before it, so that work never runs for it.
  */
-export function keyedBody<T extends object>(
+export function keyedBody(
   keys: IdempotencyKeys,
   key: 'required' | 'optional',
-  dto: ClassConstructor<T>,
+  body: RequestHandler,
   handler: KeyedHandler,
   ...outside: RequestHandler[]
 ): RequestHandler[] {
   const early = outside.length === 0 ? [] : [keys.answeredEarlier(key), ...outside];
-  return [keys.cachedReplay, validBody(dto), ...early, keys[key](handler)];
+  return [keys.cachedReplay, body, ...early, keys[key](handler)];
 }
 
 /**

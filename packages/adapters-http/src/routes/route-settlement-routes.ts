@@ -7,7 +7,7 @@ import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
 import type { HttpContext } from './http-context';
 import { upserted } from './answer';
-import { keyedBody, sendPage } from './respond';
+import { keyedBody, sendPage, validBody } from './respond';
 
 export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -23,7 +23,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/route-settlements',
     write,
-    ...keyedBody(keys, 'optional', RouteSettlementBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(RouteSettlementBody), async (req, app) => {
       const customerId = authOf(req).customerId;
       const { record, created } = await app.routeSettlements.register.execute({ customerId, ...(req.body as RouteSettlementBody) });
       return upserted(created, `/v1/route-settlements/${encodeURIComponent(record.settlement.routeCode)}`, routeSettlementResponse(record));

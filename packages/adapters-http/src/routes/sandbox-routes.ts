@@ -7,7 +7,7 @@ import { ExpirationRunBody } from '../dto/receivable-dto';
 import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
 import { answering, created } from './answer';
-import { keyedBody } from './respond';
+import { keyedBody, validBody } from './respond';
 
 /** A run's body is optional: a POST with none asks for the defaults (a body that is not JSON is still refused). */
 const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
@@ -34,7 +34,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/sandbox/collections',
     requireScope('receivable-accounts:write'),
-    ...keyedBody(keys, 'optional', CollectionBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(CollectionBody), async (req, app) => {
       const body = req.body as CollectionBody;
       const movement = await app.collections.record.execute({
         customerId: authOf(req).customerId,
@@ -59,7 +59,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     '/sandbox/expiration-runs',
     receivablesWrite,
     noBodyAsEmpty,
-    ...keyedBody(keys, 'optional', ExpirationRunBody, async (req, app) => {
+    ...keyedBody(keys, 'optional', validBody(ExpirationRunBody), async (req, app) => {
       const { date } = req.body as ExpirationRunBody;
       const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
       return created({ expiredReceivables });

@@ -7,7 +7,7 @@ import { TransferBody, TransferListQuery } from '../dto/transfer-dto';
 import { transferResponse } from '../mappers/transfer-response';
 import type { HttpContext } from './http-context';
 import { created, ok } from './answer';
-import { keyedBody, sendPage } from './respond';
+import { keyedBody, sendPage, validBody } from './respond';
 
 /**
  * Transfers out of current accounts. Creating one moves money, so its Idempotency-Key is required (SPEC: "every
@@ -64,7 +64,7 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
     ...keyedBody(
       keys,
       'required',
-      TransferBody,
+      validBody(TransferBody),
       async (req, app) => {
         const body = req.body as TransferBody;
         const { customerId, credentialId } = authOf(req);

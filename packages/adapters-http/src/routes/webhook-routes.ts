@@ -27,7 +27,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks',
     write,
-    ...keyedBody(secretKeys, 'optional', WebhookBody, async (req, app) => {
+    ...keyedBody(secretKeys, 'optional', validBody(WebhookBody), async (req, app) => {
       const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
       return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
     }),
@@ -40,7 +40,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/webhooks/:id',
     write,
-    ...keyedBody(keys, 'optional', UpdateWebhookBody, async (req, app) =>
+    ...keyedBody(keys, 'optional', validBody(UpdateWebhookBody), async (req, app) =>
       ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
     ),
   );

@@ -139,6 +139,37 @@ describe('receivable batches', () => {
     expect(await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' })).toEqual([{ n: '0' }]);
   });
 
+  it('answers an item with text it cannot store or a number it cannot read exactly as that item’s 400, creating the others', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const items = [
+      invoiceOn(account.id, { legalNumber: `T-${account.id}-1` }),
+      invoiceOn(account.id, { description: 'a\u0000b' }),
+      invoiceOn(account.id, { description: 'LONE' }),
+      invoiceOn(account.id, { amount: 'INEXACT' }),
+      invoiceOn(account.id, { legalNumber: `T-${account.id}-2`, externalRoutingCode: 'RT\u0000', description: 'LONE' }),
+      invoiceOn(account.id, { legalNumber: `T-${account.id}-3` }),
+    ];
+    // A lone surrogate and a number past a double's digits can only be written in the JSON text itself.
+    const json = (inexact: string) => JSON.stringify({ items }).replaceAll('"LONE"', '"\\ud800"').replace('"INEXACT"', inexact);
+    const send = (body: string, headers = key('unreadable')) =>
+      ctx.api.call('post', '/v1/receivables/batches', { token: ctx.token, headers: { 'content-type': 'application/json', ...headers }, body });
+    const headers = key('unreadable');
+    const res = await send(json('10.0000000000000001'), headers);
+    expect(res.status).toBe(200);
+    const results = res.body.results as Array<Result & { error?: { invalidParams?: Array<{ name: string }> } }>;
+    expect(results.map((r) => [r.index, r.status, r.error?.invalidParams?.map((p) => p.name)])).toEqual([
+      [0, 201, undefined],
+      [1, 400, ['description']],
+      [2, 400, ['description']],
+      [3, 400, ['amount']],
+      [4, 400, ['externalRoutingCode', 'description']],
+      [5, 201, undefined],
+    ]);
+    expect(await ctx.api.db.knex('receivables').where({ receivable_account_id: account.id }).count({ n: '*' })).toEqual([{ n: '2' }]);
+    // The same key with another unreadable number is another body: refused as the key's reuse, not replayed.
+    expect((await send(json('10.0000000000000002'), headers)).body.code).toBe('idempotency-key-reuse');
+  });
+
   itRacing('gives a legalNumber two concurrent batches both claim to one of them, the other item answered 409 and every other item created', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     for (let round = 0; round < 3; round++) {

@@ -131,7 +131,7 @@ describe('POST, GET /v1/transfers', () => {
     expect(res.body).toMatchObject({
       status: 400,
       code: 'validation',
-      invalidParams: [{ name: 'body', reason: expect.stringContaining('1.0000000000000001') }],
+      invalidParams: [{ name: 'amount', reason: expect.stringContaining('1.0000000000000001') }],
     });
     expect((await ctx.api.call('get', '/v1/transfers?externalId=ROUNDED', { token: ctx.token })).headers['x-total-count']).toBe('0');
   });

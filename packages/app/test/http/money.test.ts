@@ -184,6 +184,10 @@ describe('collections, settlement, current accounts', () => {
     expect((await collect({ receivableAccountId: (await mainAccount()).id, amount: 1 })).body.code).toBe('current-account-not-receivable-enabled');
     expect((await collect({ receivableAccountId: account.id, amount: 1 }, ctx.otherToken)).status).toBe(403);
     expect((await collect({ receivableAccountId: account.id, amount: 0.001 })).status).toBe(400);
+    const blank = await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: '   ', taxId: '20123456786' } });
+    expect([blank.status, blank.body.invalidParams]).toEqual([400, [{ name: 'counterParty.name', reason: 'must not be blank' }]]);
+    const padded = await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: '  Ana Gomez  ', taxId: '20123456786' } });
+    expect(padded.body.counterParty.name).toBe('Ana Gomez');
     expect((await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: 'X', taxId: '123' } })).body.invalidParams[0].name).toBe(
       'counterParty.taxId',
     );

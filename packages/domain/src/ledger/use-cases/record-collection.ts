@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import { DomainError, NotFoundError } from '../../shared/domain-error';
+import { trimmedName } from '../../shared/names';
 import type { Money } from '../../shared/money';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -37,9 +38,12 @@ export class RecordCollection {
   ) {}
 
   execute(input: RecordCollectionInput): Promise<Movement> {
+    // The payer's name as every name the integrator sends is kept (trimmed, never blank); a provider's notification
+    // is recorded as the provider sends it: money that arrived is never refused for its payer's name.
+    const counterParty = { ...input.counterParty, name: trimmedName(input.counterParty.name, 'counterParty.name') };
     return this.uow.run(async (tx) => {
       const account = await receivingAccount(tx, input.customerId, input.receivableAccountId, 'lock');
-      return this.credit(tx, account, input, null);
+      return this.credit(tx, account, { ...input, counterParty }, null);
     });
   }
 

@@ -36,6 +36,11 @@ describe('route settlements', () => {
     ['a space at its end beside the code without it', 'R1 '],
     ['a control character', 'R1\u0001'],
     ['a path separator', 'R/1'],
+    ['a dot alone, which a path leaves', '.'],
+    ['two dots alone', '..'],
+    ['a zero-width space inside', 'R\u200b1'],
+    ['a right-to-left override inside', 'R\u202e1'],
+    ['a no-break space inside', 'R\u00a01'],
   ])('refuses a route code of %s, on the route settlement and on a receivable, storing nothing', async (_, routeCode) => {
     const { account, associate } = await activeAccount(ctx.api, ctx.token);
     const refused = await settle({ routeCode, date: '2026-03-02', associateId: associate.id });

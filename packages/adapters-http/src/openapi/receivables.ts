@@ -211,7 +211,7 @@ const schemas = {
       externalRoutingCode: {
         ...nullableString,
         description:
-          'Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control characters, no /, ? or #)',
+          'Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable',
       },
       issueDate: nullableDate,
       dueDate: nullableDate,

@@ -109,7 +109,8 @@ const schemas = {
         type: 'string',
         minLength: 1,
         maxLength: 64,
-        description: 'No white space at either end, no control characters, no /, ? or # (400 validation)',
+        description:
+          'No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, and not . or .. (400 validation)',
       },
       date: { type: 'string', format: 'date' },
       associateId: id,

@@ -1786,7 +1786,7 @@ export interface components {
       /** @description Unique per customer */
       legalNumber?: string | null;
       description?: string | null;
-      /** @description Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control characters, no /, ? or #) */
+      /** @description Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable */
       externalRoutingCode?: string | null;
       /** Format: date */
       issueDate?: string | null;
@@ -1893,7 +1893,7 @@ export interface components {
       }[];
     };
     RouteSettlementInput: {
-      /** @description No white space at either end, no control characters, no /, ? or # (400 validation) */
+      /** @description No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, and not . or .. (400 validation) */
       routeCode: string;
       /** Format: date */
       date: string;

@@ -164,7 +164,13 @@ export function operation(spec: OperationSpec): object {
     ...(authenticated && (spec.key || spec.body)
       ? { 'concurrent-modification': 'another transaction changed the same rows at the same moment; retrying is safe' }
       : {}),
-    ...(spec.body ? { 'payload-too-large': 'bodies are limited to 1 MB', 'unsupported-media-type': 'a body must be sent as application/json' } : {}),
+    // An operation without a body still reads one sent anyway, as JSON, before it runs.
+    ...(spec.body
+      ? { 'payload-too-large': 'bodies are limited to 1 MB', 'unsupported-media-type': 'a body must be sent as application/json' }
+      : {
+          'payload-too-large': 'it takes no body; one sent anyway is limited to 1 MB',
+          'unsupported-media-type': 'it takes no body; one sent anyway must be application/json',
+        }),
     ...spec.refusals,
   };
   const answers = { ...spec.responses, ...refusalResponses(refusals) };

@@ -2592,6 +2592,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -2737,6 +2769,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -3124,6 +3188,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -3505,6 +3601,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -3916,6 +4044,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -4301,6 +4461,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description associate-disabled: the associate is DISABLED already */
       422: {
         headers: {
@@ -4487,6 +4679,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description invalid-status-transition: the associate is ACTIVE already */
       422: {
         headers: {
@@ -4656,6 +4880,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -4832,6 +5088,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -5439,6 +5727,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -5825,6 +6145,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description invalid-status-transition: the account is DISABLED already */
       422: {
         headers: {
@@ -6012,6 +6364,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -6215,6 +6599,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -6398,6 +6814,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -6571,6 +7019,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -7216,6 +7696,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -7837,6 +8349,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -7989,6 +8533,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -8427,6 +9003,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -8585,6 +9193,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -8747,6 +9387,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -8886,6 +9558,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -9029,6 +9733,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -9166,6 +9902,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -9329,6 +10097,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -9498,6 +10298,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -9640,6 +10472,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -9779,6 +10643,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -9939,6 +10835,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -10375,6 +11303,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -10551,6 +11511,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -10750,6 +11742,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description invalid-status-transition: the transfer is not PENDING_APPROVAL (only transfers of a customer with approval control wait for approval) */
       422: {
         headers: {
@@ -10946,6 +11970,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description invalid-status-transition: the transfer is not PENDING_APPROVAL (only transfers of a customer with approval control wait for approval) */
       422: {
         headers: {
@@ -11095,6 +12151,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -11471,6 +12559,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -11863,6 +12983,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -12030,6 +13182,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -12187,6 +13371,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -12325,6 +13541,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'insufficient-scope';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -12663,6 +13911,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -13028,6 +14308,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -13193,6 +14505,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -13378,6 +14722,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -13567,6 +14943,38 @@ export interface operations {
           };
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -13738,6 +15146,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'resource-not-found';
+          };
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };
@@ -14990,6 +16430,32 @@ export interface operations {
           'application/json': components['schemas']['Health'];
         };
       };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
+        };
+      };
       /** @description Database unreachable */
       503: {
         headers: {
@@ -15029,6 +16495,32 @@ export interface operations {
         content: {
           /** @example rcs_http_requests_total{method="GET",route="/v1/receivables/:id",status="200"} 42 */
           'text/plain': string;
+        };
+      };
+      /** @description payload-too-large: it takes no body; one sent anyway is limited to 1 MB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
+          };
         };
       };
     };
@@ -15087,6 +16579,19 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'payload-too-large';
+          };
+        };
+      };
+      /** @description unsupported-media-type: it takes no body; one sent anyway must be application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported-media-type';
           };
         };
       };

@@ -12,7 +12,7 @@ describe('two notifications of one incoming transfer at the same moment', () => 
   afterAll(() => db.close());
 
   itOnRealServer('the two notifications hold two connections at once; PGlite has one')(
-    'records the transfer once and answers the second with the first movement, even when they name different CVUs',
+    'records the transfer once and refuses the second, which names another CVU, as a conflicting repeat once the first commits',
     async () => {
       const instance = instanceOn(db);
       try {
@@ -30,13 +30,14 @@ describe('two notifications of one incoming transfer at the same moment', () => 
         const recorded = await instance.storage.begin(async (bound) => {
           const outcome = await new RecordCollection(bound.uow, systemClock).fromProvider(first);
           // Before the fix the second, on another account's lock, met the first's uncommitted movement in the
-          // unique index, waited for it, and failed (a 500) once it committed.
+          // unique index, waited for it, and failed (a 500) once it committed; now it waits at the reference and
+          // finds the first, recorded on another account.
           second = instance.app.collections.record.fromProvider({ ...notification(b.cvu), providerReference: first.providerReference });
           await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 1_000))]);
           return outcome;
         });
         expect(recorded.recorded).toBe(true);
-        await expect(second).resolves.toEqual({ movement: recorded.movement, recorded: false });
+        await expect(second).rejects.toMatchObject({ code: 'idempotency-key-reuse' });
         expect(await db.knex('movements').where({ provider_reference: first.providerReference }).count()).toEqual([{ count: '1' }]);
         expect(await instance.app.ledger.verify.execute()).toEqual([]);
       } finally {

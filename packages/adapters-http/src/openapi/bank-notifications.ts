@@ -53,6 +53,7 @@ const paths = {
         validation: 'the body is malformed',
         unauthorized: 'the signature is missing or wrong',
         'resource-not-found': 'no receivable account has that CVU',
+        'idempotency-key-reuse': 'this notificationId was recorded with another CVU, amount or currency: nothing more is recorded',
         'receivable-account-not-active': 'the account is not ACTIVE',
         'unmatching-movement-currency-code': "currencyCode is not the account's",
         'internal-error': 'an unexpected failure; the provider retries',

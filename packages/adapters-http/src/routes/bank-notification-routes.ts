@@ -6,7 +6,8 @@ import { withDecodingErrorsTyped } from '../middleware/body-decoding';
 /**
  * POST /bank/notifications/incoming-transfers: the banking provider telling us money arrived on a CVU. Outside
  * /v1 (it is the provider calling, not an integrator) and authenticated by the provider's signature of the raw
- * body, which `notifications` checks. A repeated notification id answers 200 with the movement first recorded.
+ * body, which `notifications` checks. A repeated notification answers 200 with the movement first recorded; another
+ * under a recorded id (another CVU, amount or currency) is 409.
  */
 export function bankNotificationRoutes(app: Application, notifications: IncomingTransferNotifications): Router {
   const router = Router();

@@ -40,6 +40,17 @@ describe('incoming transfers notified by the banking provider', () => {
     expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
   });
 
+  it('refuses another notification under a recorded id with 409, recording nothing more', async () => {
+    const { account, notification } = await aTransfer('conflict');
+    const other = await aTransfer('other');
+    expect((await notify(notification)).status).toBe(201);
+    for (const changed of [{ amount: '250.41' }, { currencyCode: 'USD' }, { cvu: other.notification.cvu }]) {
+      const res = await notify({ ...notification, ...changed });
+      expect([res.status, res.body.code]).toEqual([409, 'idempotency-key-reuse']);
+    }
+    expect([(await movementsOf(account.id)).headers['x-total-count'], (await movementsOf(other.account.id)).headers['x-total-count']]).toEqual(['1', '0']);
+  });
+
   it('settles the collected amount to the customer like any other collection', async () => {
     const { account, notification } = await aTransfer('settled');
     await notify(notification);

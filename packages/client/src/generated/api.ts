@@ -16348,6 +16348,19 @@ export interface operations {
           };
         };
       };
+      /** @description idempotency-key-reuse: this notificationId was recorded with another CVU, amount or currency: nothing more is recorded */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'idempotency-key-reuse';
+          };
+        };
+      };
       /** @description payload-too-large: bodies are limited to 1 MB */
       413: {
         headers: {

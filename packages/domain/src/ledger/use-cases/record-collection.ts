@@ -54,7 +54,15 @@ export class RecordCollection {
   fromProvider(input: RecordIncomingTransferInput): Promise<{ movement: Movement; recorded: boolean }> {
     return this.uow.run(async (tx) => {
       const seen = await tx.ledger.findByProviderReference(input.providerReference);
-      if (seen) return { movement: seen, recorded: false };
+      if (seen) {
+        // The same notification again is answered with what it recorded; another under its id is the provider's
+        // fault, refused rather than acknowledged as if the money recorded were what it says now.
+        const cvu = (await tx.receivableAccounts.get(seen.accountId))?.toSnapshot().cvu;
+        if (seen.amountMinor !== input.amount.minor || seen.currencyCode !== input.currencyCode || cvu !== input.cvu) {
+          throw new DomainError('idempotency-key-reuse', `notification ${input.providerReference} was recorded with another CVU, amount or currency`);
+        }
+        return { movement: seen, recorded: false };
+      }
       const account = await tx.receivableAccounts.getByCvuForUpdate(input.cvu);
       if (!account) throw new NotFoundError('receivable account with CVU', input.cvu);
       return { movement: await this.credit(tx, account, input, input.providerReference), recorded: true };

@@ -59,6 +59,9 @@ describe('migrations 028-maintained-pending-amounts and 032-pending-amounts-as-s
   itOnRealServer('a writer racing the migration needs a second connection; PGlite has one')(
     'is run again when it deadlocks with a writer that holds the counts and then writes receivables',
     async () => {
+      // 032 holds off writers and sums as 028 does: both are undone, so the migration run meets the writer in 028's
+      // ALTER and then runs 032 too.
+      await db.knex.migrate.down({ migrationSource, name: '032-pending-amounts-as-sums' });
       await db.knex.migrate.down({ migrationSource, name: '028-maintained-pending-amounts' });
       // A transaction that wrote a counted table (the settlement cycle's settlements) holds list_counts...
       const writer = await db.knex.transaction();
@@ -76,6 +79,10 @@ describe('migrations 028-maintained-pending-amounts and 032-pending-amounts-as-s
         `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'list_counts' AND column_name = 'amount_minor'`,
       );
       expect(columns).toHaveLength(1);
+      // The first test's account: its amounts summed as they are, not signed (032 ran after 028).
+      const [{ amount }] = await db.knex('list_counts').where({ list: 'receivables', scope: 'account', status: 'PENDING' }).sum({ amount: 'amount_minor' });
+      const [{ total }] = await db.knex('receivables').where({ status: 'PENDING' }).sum({ total: 'amount_minor' });
+      expect(amount).toBe(total);
     },
   );
 });

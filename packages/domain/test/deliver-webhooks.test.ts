@@ -1,4 +1,4 @@
-import { createApplication, LOST_ATTEMPT, type DeliveryResult } from '../src';
+import { createApplication, LOST_ATTEMPT, RETRY_DELAYS_MS, type DeliveryResult } from '../src';
 import { inMemoryPorts } from '../testing';
 
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
@@ -119,6 +119,23 @@ describe('an attempt whose lease lapsed', () => {
       [1, 'FAILED', null, LOST_ATTEMPT.failureReason],
     ]);
     expect((await read()).status).toBe('ACTIVE');
+  });
+
+  it('is the caller’s own, leased anew and not taken for lost, when the caller says it still holds it', async () => {
+    const { claimed, send, history, ports, app } = await claimedAttempts(1, 5);
+    ports.clock.advance(30_001);
+    const [again] = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10, held: new Set([claimed[0].delivery.id]) });
+    expect([again.delivery.id, again.delivery.attempt, again.delivery.lapsed]).toEqual([claimed[0].delivery.id, 1, true]);
+    // Its answer, recorded late, is the attempt's: no lost attempt, no second send.
+    await send([claimed[0]], [OK]);
+    expect(await history()).toEqual([['evt_0', 1, 'SUCCESS']]);
+  });
+
+  it('is ended as lost and not sent again once the CONTRACT schedule has no attempt after it', async () => {
+    const { ports, app, history } = await claimedAttempts(1, 5, () => ({ eventId: 'evt_last', attempt: RETRY_DELAYS_MS.length }));
+    ports.clock.advance(30_001);
+    expect(await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 })).toEqual([]);
+    expect(await history()).toEqual([['evt_last', RETRY_DELAYS_MS.length, 'FAILED']]);
   });
 
   it('gives back, unsent and not lost, the attempts claimed beside it when its resend cannot be recorded', async () => {

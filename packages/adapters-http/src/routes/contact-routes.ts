@@ -8,6 +8,7 @@ import { contactResponse } from '../mappers/contact-response';
 import type { HttpContext } from './http-context';
 import { created, noContent, ok } from './answer';
 import { keyedBody, sendPage, validBody } from './respond';
+import { ProviderLookups } from './provider-lookups';
 
 export function contactRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -16,16 +17,16 @@ export function contactRoutes({ app, keys }: HttpContext): Router {
   const target = (req: Request) => ({ customerId: authOf(req).customerId, contactId: parseId(req.params.id) });
 
   // Resolved before the Idempotency-Key's transaction opens: an alias is asked of the provider, and no transaction
-  // waits on it. A provider that is down or slow answers 502/504 with nothing written and the key left free.
-  const destinations = new WeakMap<Request, ContactDestination>();
+  // waits on it (ProviderLookups says how each answer is kept).
+  const destinations = new ProviderLookups<ContactDestination>();
   const resolveDestination: RequestHandler = async (req, _res, next) => {
     const { cbuCvu, alias } = req.body as ContactBody;
-    destinations.set(req, await app.contacts.resolveDestination.execute({ cbuCvu: cbuCvu ?? undefined, alias: alias ?? undefined }));
+    await destinations.look(req, () => app.contacts.resolveDestination.execute({ cbuCvu: cbuCvu ?? undefined, alias: alias ?? undefined }));
     next();
   };
   const input = (req: Request) => {
     const { name, taxId } = req.body as ContactBody;
-    return { customerId: authOf(req).customerId, details: { name, taxId }, destination: destinations.get(req)! };
+    return { customerId: authOf(req).customerId, details: { name, taxId }, destination: destinations.of(req)! };
   };
 
   router.get('/contacts', read, async (req, res) => {

@@ -8,6 +8,7 @@ import { transferResponse } from '../mappers/transfer-response';
 import type { HttpContext } from './http-context';
 import { created, ok } from './answer';
 import { keyedBody, sendPage, validBody } from './respond';
+import { ProviderLookups } from './provider-lookups';
 
 /**
  * Transfers out of current accounts. Creating one moves money, so its Idempotency-Key is required (SPEC: "every
@@ -35,28 +36,31 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
   });
 
   // An alias is resolved at the provider, as a recipient's is (CONTRACT: resolving an alias for a transfer reaches
-  // the provider synchronously), before the Idempotency-Key's transaction opens: no transaction waits on the
-  // provider; down or slow, 502/504 with nothing written and the key left free; an alias no account has, 404. The
-  // transfer is created with the account found (its answer shows the cbuCvu), and one naming a CBU/CVU too must
-  // name the same account: an alias of another is 400, not a transfer paying the CBU/CVU while recording the alias.
-  const resolved = new WeakMap<Request, string>();
+  // the provider synchronously), before the Idempotency-Key's transaction opens (ProviderLookups says how each
+  // answer is kept). The transfer is created with the account found (its answer shows the cbuCvu), and one naming a
+  // CBU/CVU too must name the same account: an alias of another is 400, not a transfer paying the CBU/CVU while
+  // recording the alias.
+  const resolved = new ProviderLookups<string>();
   const resolveAlias: RequestHandler = async (req, _res, next) => {
     const { type, destination } = req.body as TransferBody;
     if (type === 'OUTGOING_TRANSFER' && typeof destination?.alias === 'string') {
       // Its own shape first: a malformed destination is a 400 whatever the provider says, or whether it answers.
       outgoingDestination(destination);
-      const found = await app.contacts.resolveDestination
-        .execute({ cbuCvu: destination.cbuCvu ?? undefined, alias: destination.alias })
-        .catch((error: unknown) => {
+      const { alias, cbuCvu } = destination;
+      await resolved.look(req, async () => {
+        const found = await app.contacts.resolveDestination.execute({ cbuCvu: cbuCvu ?? undefined, alias }).catch((error: unknown) => {
           if (!(error instanceof ValidationError)) throw error;
           throw new ValidationError(error.invalidParams.map((param) => ({ ...param, name: `destination.${param.name}` })));
         });
-      resolved.set(req, found.cbuCvu);
+        return found.cbuCvu;
+      });
     }
     next();
   };
-  const destinationOf = (req: Request, destination: TransferBody['destination']) =>
-    resolved.has(req) && destination ? { ...destination, cbuCvu: resolved.get(req) } : destination;
+  const destinationOf = (req: Request, destination: TransferBody['destination']) => {
+    const cbuCvu = resolved.of(req);
+    return cbuCvu !== undefined && destination ? { ...destination, cbuCvu } : destination;
+  };
 
   router.post(
     '/transfers',

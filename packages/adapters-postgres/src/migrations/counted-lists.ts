@@ -10,7 +10,8 @@
  * A migration adding a counted table calls countedListSql once; it is kept here, not inlined, so later
  * migrations produce the same triggers. Changing it changes no migration already run: a change to what the
  * counting functions do comes with a migration that re-creates them (countingFunctionSql), as 025 does, from each
- * table's latest definition (the receivables': 028's, which sums their amounts beside their counts).
+ * table's latest definition (the receivables': 032's RECEIVABLES_WITH_SUMS, which sums their amounts beside their
+ * counts).
  */
 export const SLOTS = 8;
 

@@ -1,8 +1,8 @@
 import { ReceivableAccount, type DisabledReason, type OwnerDetails, type ReceivableAccountSnapshot } from '@rcs/domain';
 
 /**
- * stats.pendingAmount of the account row `account`: the net (signed by type) sum of its PENDING receivables, as
- * list_counts keeps it (migration 028) beside their count, in at most 8 rows whatever the account holds.
+ * stats.pendingAmount of the account row `account`: the sum of its PENDING receivables' amounts, as list_counts
+ * keeps it (migrations 028 and 032) beside their count, in at most 8 rows whatever the account holds.
  */
 export const pendingAmountSql = (account: string): string => `(SELECT COALESCE(SUM(p.amount_minor), 0)
    FROM list_counts p

@@ -118,10 +118,11 @@ export class WebhookDeliveryWorker {
       else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
     }
     const claimedAt = performance.now();
-    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook, skipWebhooks, shares });
+    const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook, skipWebhooks, shares, held: this.held });
     for (const item of claimed) {
-      // Its lease lapsed while its result waited to be recorded, and this claim took it again: that send counts.
-      // Still waiting here (the process stalled past its lease), it keeps its place under the new lease.
+      // Its lease lapsed while its result waited to be recorded, and this claim took it again, as one this worker
+      // holds (not lost): that send counts. Still waiting here (the process stalled past its lease), it keeps its
+      // place under the new lease.
       if (this.held.has(item.delivery.id)) {
         const queue = this.endpoints.get(item.delivery.webhookId)?.waiting;
         const at = queue?.findIndex((queued) => queued.item.delivery.id === item.delivery.id) ?? -1;

@@ -80,11 +80,15 @@ describe('contacts (recipients)', () => {
     expect(mismatch.body.invalidParams).toEqual([{ name: 'alias', reason: expect.any(String) }]);
   });
 
-  it('answers 404 for an alias no account has, and stores nothing', async () => {
-    const res = await post(aContact({ alias: 'sim-unknown.1' }));
+  it('answers 404 for an alias no account has, and stores nothing but the refusal under its key', async () => {
+    const headers = { 'Idempotency-Key': 'contact-unknown-alias' };
+    const res = await ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: aContact({ alias: 'sim-unknown.1' }), headers });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('resource-not-found');
     expect(await list('?alias=sim-unknown.1')).toEqual([]);
+    // A business refusal is kept under its key like any other: another body under it is the key's reuse.
+    const other = await ctx.api.call('post', '/v1/contacts', { token: ctx.token, body: aContact({ alias: 'sim-unknown.2' }), headers });
+    expect([other.status, other.body.code]).toEqual([409, 'idempotency-key-reuse']);
   });
 
   it.each([

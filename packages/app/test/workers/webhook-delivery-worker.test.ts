@@ -4,16 +4,24 @@ import { PREFETCH_ROUNDS, WebhookDeliveryWorker } from '../../src/workers/webhoo
 
 const OK: DeliveryResult = { status: 'SUCCESS', responseCode: 200, durationMs: 5, failureReason: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-type Claim = { limit: number; perWebhook: number; skipWebhooks: readonly number[]; shares?: ReadonlyArray<{ webhookId: number; perWebhook: number }> };
+type Claim = {
+  limit: number;
+  perWebhook: number;
+  skipWebhooks: readonly number[];
+  shares?: ReadonlyArray<{ webhookId: number; perWebhook: number }>;
+  held?: ReadonlySet<number>;
+};
 
 /**
  * An application whose claim leases the `due` attempts (of the webhook `webhookOf` names) as storage does: in id
  * order, as many as asked for and the per-webhook cap (or the webhook's share) allows, none of a skipped webhook, each once until it is given
- * back (or `lapse` makes its lease run out). Its sender waits for the test: `answer` makes the endpoint answer,
+ * back (or `lapse` makes its lease run out while the worker holds it; `comesDue` makes a new one due). Its sender waits for the test: `answer` makes the endpoint answer,
  * `record` then records the result.
  */
 function fakeApplication(due: number, webhookOf: (n: number) => number) {
   const available = new Set(Array.from({ length: due }, (_, n) => n));
+  /** Leased to the worker, lease lapsed: claimed again, leased anew; given back, due. */
+  const lapsed = new Set<number>();
   const claims: Claim[] = [];
   const givenBack: number[] = [];
   const leases: Array<{ id: number; claim: number }> = [];
@@ -23,6 +31,10 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
       deliver: {
         claim: (claim: Claim) => {
           claims.push(claim);
+          // As the real claim: a lapsed attempt the worker does not say it holds is taken for lost and sent again.
+          for (const n of available) {
+            if (lapsed.has(n) && !claim.held?.has(n)) throw new Error(`attempt ${n} lapsed in this worker's hands, claimed without saying so`);
+          }
           const taken: DeliveryToSend[] = [];
           const perWebhook = new Map<number, number>();
           for (const n of [...available].sort((a, b) => a - b)) {
@@ -32,6 +44,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
             if (claim.skipWebhooks.includes(webhookId) || (perWebhook.get(webhookId) ?? 0) >= cap) continue;
             perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
             available.delete(n);
+            lapsed.delete(n);
             // Each claim's lease told apart by the claim's number.
             taken.push({ delivery: { id: n, webhookId }, leasedUntil: new Date(claims.length) } as unknown as DeliveryToSend);
           }
@@ -40,6 +53,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
         giveBack: (attempts: readonly DeliveryToSend[]) => {
           for (const { delivery, leasedUntil } of attempts) {
             givenBack.push(delivery.id);
+            lapsed.delete(delivery.id);
             leases.push({ id: delivery.id, claim: leasedUntil.getTime() });
             available.add(delivery.id);
           }
@@ -52,7 +66,13 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
       },
     },
   } as unknown as Application;
-  return { app, claims, sends, givenBack, leases, lapse: (id: number) => available.add(id) };
+  const lapse = (id: number) => {
+    lapsed.add(id);
+    available.add(id);
+  };
+  /** A new attempt due. */
+  const comesDue = (id: number) => available.add(id);
+  return { app, claims, sends, givenBack, leases, lapse, comesDue };
 }
 
 const options = { pollMs: 5, maxInFlight: 50, perWebhook: 2, maxWaitMs: 60_000 };
@@ -213,11 +233,11 @@ describe('webhook delivery worker', () => {
 
   it('claims when a slot frees after a pass found every slot taken', async () => {
     // One slot in all; three webhooks with an attempt each, then a fourth attempt due once they are claimed.
-    const { app, sends, claims, lapse } = fakeApplication(3, (n) => n + 1);
+    const { app, sends, claims, comesDue } = fakeApplication(3, (n) => n + 1);
     const worker = workerOf(app, { pollMs: 60_000, maxInFlight: 1, perWebhook: 1 });
     worker.start();
     await pause(20);
-    lapse(3);
+    comesDue(3);
     // A pass now finds the slot taken and two attempts waiting for it: it claims nothing.
     worker.wake();
     await pause(20);

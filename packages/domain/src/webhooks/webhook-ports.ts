@@ -126,15 +126,15 @@ export interface WebhookDeliveryRepository {
   purgeTestAttempts(before: Date, limit: number): Promise<number>;
 }
 
-/** Why an attempt held past the retention window ended FAILED: its history shows this. */
-/** An attempt whose lease lapsed with no answer recorded, as the history ends it before it is sent again. */
+/** An attempt whose lease lapsed in another worker's hands with no answer recorded, as the history ends it. */
 export const LOST_ATTEMPT: AttemptEnd = {
   status: 'FAILED',
   responseCode: null,
   durationMs: null,
-  failureReason: 'no answer recorded: the worker sending it stopped or overran its lease; sent again as the next attempt',
+  failureReason: 'no answer recorded: the worker sending it stopped or overran its lease; sent again as the next attempt while the retry schedule lasts',
 };
 
+/** Why an attempt held past the retention window ended FAILED: its history shows this. */
 export const EXPIRED_REASON = 'expired: held while the webhook was not ACTIVE for longer than the retention window';
 
 export interface WebhookListFilter extends CommonListFilter {

@@ -21,7 +21,7 @@ import { matchesCommon, pageOf } from './in-memory-paging';
 const sameOwner = (a: ReceivableAccountSnapshot, customerId: number, owner: AccountOwner, currency: string) =>
   a.customerId === customerId && a.clientId === owner.clientId && a.associateId === owner.associateId && a.currencyCode === currency;
 
-/** The net sum of an account's PENDING receivables, signed by type. */
+/** The sum of an account's PENDING receivables' amounts, each positive whatever its type. */
 const pendingAmountOf = (tables: Tables, accountId: number): bigint =>
   [...tables.receivables.values()].filter((r) => r.receivableAccountId === accountId && r.status === 'PENDING').reduce((sum, r) => sum + r.amountMinor, 0n);
 

@@ -46,8 +46,18 @@ export class DeliverWebhooks {
     private readonly ports: WebhookDeliveryPorts,
   ) {}
 
-  /** Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead. */
-  async claim(input: { limit: number; perWebhook: number; skipWebhooks?: readonly number[]; shares?: readonly WebhookShare[] }): Promise<DeliveryToSend[]> {
+  /**
+   * Due attempts of ACTIVE webhooks, leased; those of a PAUSED or FAILED webhook are held for its activation instead.
+   * `held`: attempts the caller still holds (sending them, or their answers waiting to be recorded): one of them
+   * claimed again after its lease lapsed is the caller's own, leased anew as it is, not taken for lost.
+   */
+  async claim(input: {
+    limit: number;
+    perWebhook: number;
+    skipWebhooks?: readonly number[];
+    shares?: readonly WebhookShare[];
+    held?: ReadonlySet<number>;
+  }): Promise<DeliveryToSend[]> {
     const now = this.clock.now();
     const leasedUntil = new Date(now.getTime() + this.ports.leaseMs);
     const toSend = await this.uow.run(async (tx) => {
@@ -89,27 +99,30 @@ export class DeliverWebhooks {
       if (held.length > 0) await this.hold(tx, held, leasedUntil, now);
       return toSend;
     });
-    return toSend.some((item) => item.delivery.lapsed) ? this.resendLapsed(toSend) : toSend;
+    const lost = (item: DeliveryToSend) => item.delivery.lapsed && !input.held?.has(item.delivery.id);
+    return toSend.some(lost) ? this.resendLost(toSend, lost) : toSend;
   }
 
   /**
-   * Attempts claimed after their lease lapsed: the worker that had them stopped or overran its lease, and the
-   * endpoint may have had them. Each is ended FAILED with no answer (LOST_ATTEMPT) and sent as an attempt of its
-   * own, numbered after the event's others under the webhook's row lock as retries and redeliveries are, so the
-   * history shows every send. The lost one does not count in the webhook's run of failures: its endpoint did not
-   * fail. One whose first sender recorded an answer meanwhile is not sent again. In a transaction after the claim's:
-   * the claim holds attempts, which a webhook's recording takes after the webhook's row.
+   * Attempts claimed after their lease lapsed in another's hands: the worker that had them stopped or overran its
+   * lease, and the endpoint may have had them. Each is ended FAILED with no answer (LOST_ATTEMPT), and sent again as
+   * the next attempt (numbered after the event's others under the webhook's row lock, as retries and redeliveries
+   * are) while the CONTRACT schedule has one after it: the history shows every send, the schedule bounds them. The
+   * lost one does not count in the webhook's run of failures: its endpoint did not fail. One whose first sender
+   * recorded an answer meanwhile is not sent again. In a transaction after the claim's (the claim holds attempts,
+   * which a webhook's recording takes after the webhook's row); the new attempts are inserted in webhook order, as
+   * a dispatch inserts, since each insert takes its webhook's next-due row.
    */
-  private async resendLapsed(toSend: readonly DeliveryToSend[]): Promise<DeliveryToSend[]> {
-    const lapsed = toSend.filter((item) => item.delivery.lapsed);
+  private async resendLost(toSend: readonly DeliveryToSend[], isLost: (item: DeliveryToSend) => boolean): Promise<DeliveryToSend[]> {
+    const lost = toSend.filter(isLost).sort((a, b) => a.delivery.webhookId - b.delivery.webhookId || a.delivery.id - b.delivery.id);
     const now = this.clock.now();
     const again = await this.uow
       .run(async (tx) => {
-        await tx.webhooks.lockForRecording([...new Set(lapsed.map((item) => item.delivery.webhookId))]);
-        const lost = await tx.webhookDeliveries.complete(lapsed.map(({ delivery }) => ({ id: delivery.id, result: LOST_ATTEMPT })));
-        const ended = new Set(lost.map((d) => d.id));
+        await tx.webhooks.lockForRecording([...new Set(lost.map((item) => item.delivery.webhookId))]);
+        const ended = new Set((await tx.webhookDeliveries.complete(lost.map(({ delivery }) => ({ id: delivery.id, result: LOST_ATTEMPT })))).map((d) => d.id));
         const made = new Map<number, ClaimedDelivery>();
-        for (const { delivery, leasedUntil } of lapsed.filter((item) => ended.has(item.delivery.id))) {
+        for (const { delivery, leasedUntil } of lost) {
+          if (!ended.has(delivery.id) || !nextAttemptAt(delivery.attempt, now, this.ports.retryScale)) continue;
           const { id: _id, lapsed: _lapsed, ...attempt } = delivery;
           const next = { ...attempt, attempt: (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1, createdAt: now };
           const { id } = await tx.webhookDeliveries.insert({ ...next, claimedUntil: leasedUntil });
@@ -118,13 +131,13 @@ export class DeliverWebhooks {
         return made;
       })
       .catch(async (error: unknown) => {
-        // The others were never sent: given back due, not left to lapse and be taken for lost. The lapsed ones keep
-        // this claim's lease and come back here when it lapses.
+        // Those claimed fresh were never sent: given back due, not left to lapse and be taken for lost. The lost ones
+        // keep this claim's lease and come back here when it lapses; the caller's own still are the caller's.
         await this.giveBack(toSend.filter((item) => !item.delivery.lapsed)).catch(() => undefined);
         throw error;
       });
     return toSend.flatMap((item) => {
-      if (!item.delivery.lapsed) return [item];
+      if (!isLost(item)) return [item];
       const delivery = again.get(item.delivery.id);
       return delivery ? [{ ...item, delivery }] : [];
     });
@@ -173,7 +186,7 @@ export class DeliverWebhooks {
    * the list counts' trigger).
    */
   private async record(tx: Scope, results: readonly Answered[]): Promise<void> {
-    // An attempt answered twice (its lease lapsed and it was sent again) is recorded once, its first answer.
+    // An attempt answered twice in one batch (its caller sent it twice) is recorded once, its first answer.
     const first = new Map<number, Answered>();
     for (const answered of results) if (!first.has(answered.delivery.id)) first.set(answered.delivery.id, answered);
     const byWebhook = new Map<number, Answered[]>();
@@ -186,7 +199,7 @@ export class DeliverWebhooks {
     // Every row taken at once, in id order: two instances whose groups share webhooks then never each hold a row
     // the other waits for (a deadlock, found only after deadlock_timeout).
     await tx.webhooks.lockForRecording([...byWebhook.keys()]);
-    // Ended already: another sender took it after this one's lease lapsed and recorded it, retry included.
+    // Ended already: its lease lapsed and another worker ended it as lost (and sent it again as the next attempt).
     const ended = new Set(
       (await tx.webhookDeliveries.complete([...first.values()].map(({ delivery, result }) => ({ id: delivery.id, result })))).map((d) => d.id),
     );

@@ -38,6 +38,8 @@ function heldAfterRefusal(
       if (refusalDecided()) await gate;
       return tx.idempotency.complete(...args);
     },
+    completeHeld: (...args) => tx.idempotency.completeHeld(...args),
+    releaseHeld: (hold) => tx.idempotency.releaseHeld(hold),
     purgeExpired: (now, limit) => tx.idempotency.purgeExpired(now, limit),
   });
   const held: UnitOfWork<Pick<TransactionScope, 'idempotency'>> = {

@@ -58,6 +58,18 @@ describe('webhook delivery results', () => {
     expect([after.status, after.lastDeliveryStatus]).toEqual(['FAILED', 'SUCCESS']);
   });
 
+  it('dates each attempt in the history by when its send began, not when it was queued', async () => {
+    const { claimed, send, app, ports } = await claimedAttempts(1, 5);
+    const queuedAt = ports.clock.now();
+    ports.clock.advance(90_000);
+    const sentAt = ports.clock.now();
+    await send(claimed, [OK]);
+    const [made] = (await app.webhooks.deliveries.execute({ customerId: 1, webhookId: claimed[0].delivery.webhookId, filter: {}, page: { page: 1, count: 5 } }))
+      .items;
+    expect(made.createdAt).toEqual(sentAt);
+    expect(made.createdAt).not.toEqual(queuedAt);
+  });
+
   it('records an attempt answered twice in one batch once, with its first answer', async () => {
     const { claimed, send, history } = await claimedAttempts(2, 5);
     const [first, second] = claimed;

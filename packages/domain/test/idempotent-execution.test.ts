@@ -1,4 +1,4 @@
-import { DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, type StoredResponse, type UseCases } from '../src';
+import { DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, KEY_HOLD_MS, type StoredResponse, type UseCases } from '../src';
 import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 const created: StoredResponse = { status: 201, body: '{"id":1}', location: '/v1/things/1' };
@@ -82,5 +82,77 @@ describe('idempotent execution', () => {
     w.clock.advance(IDEMPOTENCY_TTL_MS);
     expect(await w.run(w.operation())).toMatchObject({ replayed: false });
     expect(w.runs()).toBe(2);
+  });
+});
+
+describe('idempotent execution of an operation that runs its own transactions (a held claim)', () => {
+  /** An operation that registers a client through the free use cases, each in its own transaction, when `gate` opens. */
+  async function heldWorld() {
+    const w = await world();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    const operation = (fail?: Error, wait?: Promise<void>) => async (): Promise<StoredResponse> => {
+      runs++;
+      await wait;
+      await w.app.clients.register.execute({ customerId: 1, details: aClientDetails({ taxId: validTaxId('30', 61000000 + runs) }) });
+      if (fail) throw fail;
+      return created;
+    };
+    const keptRefusal = (error: unknown) => (error instanceof DomainError && error.code === 'incomplete-branch' ? refused : undefined);
+    const runHeld = (work: () => Promise<StoredResponse>, fingerprint = 'fp-1', waitMs?: number) =>
+      w.app.idempotency.execution.runHeld({ credentialId: 1, key: 'k', fingerprint }, work, keptRefusal, undefined, waitMs);
+    return { ...w, operation, runHeld, gate, release: () => release(), heldRuns: () => runs };
+  }
+
+  it('runs the operation once, stores its answer after it, and replays that answer', async () => {
+    const w = await heldWorld();
+    const first = await w.runHeld(w.operation());
+    expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS) });
+    expect(await w.runHeld(w.operation())).toEqual({ ...first, replayed: true });
+    expect(w.heldRuns()).toBe(1);
+    expect(w.store.committed.idempotency.get('1|k')?.response).toEqual(created);
+  });
+
+  it('makes a repeat sent while the first runs wait for its answer and replay it', async () => {
+    const w = await heldWorld();
+    const first = w.runHeld(w.operation(undefined, w.gate));
+    const repeat = w.runHeld(w.operation());
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    w.release();
+    expect(await first).toMatchObject({ response: created, replayed: false });
+    expect(await repeat).toMatchObject({ response: created, replayed: true });
+    expect(w.heldRuns()).toBe(1);
+    expect(w.store.committed.clients.size).toBe(1);
+  });
+
+  it('refuses a repeat as in progress once its wait runs out, and another body under the key as reuse at once', async () => {
+    const w = await heldWorld();
+    const first = w.runHeld(w.operation(undefined, w.gate));
+    await expect(w.runHeld(w.operation(), 'fp-1', 200)).rejects.toMatchObject({ code: 'idempotency-request-in-progress', extras: { retryAfterSeconds: 1 } });
+    await expect(w.runHeld(w.operation(), 'fp-other', 60_000)).rejects.toMatchObject({ code: 'idempotency-key-reuse' });
+    // An operation run inside a key's transaction does not wait on a held key either.
+    await expect(w.run(w.operation())).rejects.toMatchObject({ code: 'idempotency-request-in-progress' });
+    w.release();
+    await first;
+    expect(w.heldRuns()).toBe(1);
+  });
+
+  it('keeps a business refusal as the answer, and frees the key after an error that keeps nothing', async () => {
+    const w = await heldWorld();
+    await expect(w.runHeld(w.operation(new Error('provider went away')))).rejects.toThrow('provider went away');
+    expect(w.store.committed.idempotency.size).toBe(0);
+    expect(await w.runHeld(w.operation(new DomainError('incomplete-branch', 'rule broken')))).toMatchObject({ response: refused, replayed: false });
+    expect(await w.runHeld(w.operation())).toMatchObject({ response: refused, replayed: true });
+    expect(w.heldRuns()).toBe(2);
+  });
+
+  it('frees a key whose holder never answered (a crash) once the hold runs out', async () => {
+    const w = await heldWorld();
+    void w.runHeld(w.operation(undefined, w.gate));
+    await new Promise((resolve) => setImmediate(resolve));
+    w.clock.advance(KEY_HOLD_MS);
+    expect(await w.runHeld(w.operation())).toMatchObject({ response: created, replayed: false });
+    expect(w.heldRuns()).toBe(2);
   });
 });

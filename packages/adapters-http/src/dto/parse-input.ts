@@ -7,6 +7,15 @@ import { idFromText, isEntityId } from './entity-id';
 /** Checks of a member's type: a member of the wrong type is reported for its type alone, not for its length too. */
 const TYPE_CHECKS = new Set(['isString', 'isInt', 'isArray', 'isObject', 'isEntityId']);
 
+/**
+ * Our words for class-validator's checks whose own name the wrong thing: a nested list's item that is not an object
+ * (its words name the list), a query parameter no DTO member has ("property x should not exist").
+ */
+const WORDS_FOR: Readonly<Record<string, string>> = {
+  nestedValidation: 'must be an object',
+  whitelistValidation: 'is not a parameter of this operation',
+};
+
 /** What is wrong with one member, each reason once. */
 function reasonsOf(error: ClassValidationError, constraints: ReadonlyArray<[string, string]>, typeChecks: ReadonlyArray<[string, string]>): string[] {
   if (constraints.length === 0) return [];
@@ -15,7 +24,7 @@ function reasonsOf(error: ClassValidationError, constraints: ReadonlyArray<[stri
   if (error.value === undefined) return ['is required'];
   if (error.value === null) return ['must not be null'];
   // class-validator's words for an item of a nested list that is not an object name the list, not the item.
-  return (typeChecks.length ? typeChecks : constraints).map(([check, reason]) => (check === 'nestedValidation' ? 'must be an object' : reason));
+  return (typeChecks.length ? typeChecks : constraints).map(([check, reason]) => WORDS_FOR[check] ?? reason);
 }
 
 function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidParam[] {
@@ -61,8 +70,9 @@ export function storable(value: unknown, name: string, problems: InvalidParam[],
 }
 
 /**
- * Validates a body or query against a DTO class. Unknown members are stripped (never stored, never
- * fingerprinted); a wrong type or a missing required member is 400 validation naming each member at fault.
+ * Validates a body or query against a DTO class. A body's unknown members are stripped (never stored, never
+ * fingerprinted), a query's refused; a wrong type or a missing required member is 400 validation naming each member
+ * at fault.
  */
 export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: unknown, what: 'body' | 'query'): T {
   assertObject(plain, what);
@@ -70,7 +80,13 @@ export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: un
   const copy = storable(plain, '', problems);
   if (problems.length > 0) throw new ValidationError(problems);
   const instance = plainToInstance(dto, copy, { exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: true } });
+  // An unknown query parameter is refused, not ignored: a misspelt filter (?staus=PAID) would list everything.
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: what === 'query',
+    forbidUnknownValues: true,
+    validationError: { target: false, value: true },
+  });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
 }

@@ -8,10 +8,12 @@ import {
   type AnswerAtRest,
   type Application,
   type Clock,
+  type IdempotentOutcome,
+  type IdempotentRequest,
   type StoredResponse,
 } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
-import { sendResponse, serialized, type KeyedHandler } from '../routes/answer';
+import { sendResponse, serialized, type AnswerHandler, type KeyedHandler } from '../routes/answer';
 import { problemOfError } from './problem';
 import { ReplayCache } from './replay-cache';
 
@@ -93,16 +95,20 @@ interface KeyContext {
 }
 
 /**
- * `handler` under the request's Idempotency-Key: the application's idempotent execution runs it on the use cases
- * bound to the key's transaction (SPEC idempotency), a repeat is replayed, and completed answers are kept in `replays` too, so a repeat usually costs
- * no database round trip. Mount after the body is validated: the fingerprint covers the whitelisted body.
+ * How an operation runs under a key: in the key's transaction (`run`, handed the use cases bound to it) or beside a
+ * held claim (`runHeld`, for one that opens its own transactions or calls out).
  */
-function idempotent({ app, clock, replays, atRest }: KeyContext, required: boolean, handler: KeyedHandler): RequestHandler {
-  // A handler that names no use cases would call ones it closed over: outside the key's transaction.
-  if (handler.length < 2) throw new TypeError('a keyed handler takes (req, app) and calls the use cases it is handed');
+type UnderKey = (request: IdempotentRequest, req: Request) => Promise<IdempotentOutcome>;
+
+/**
+ * `handler` under the request's Idempotency-Key: `underKey` runs it (SPEC idempotency), a repeat is replayed, and
+ * completed answers are kept in `replays` too, so a repeat usually costs no database round trip. Mount after the
+ * body is validated: the fingerprint covers the whitelisted body.
+ */
+function idempotent({ clock, replays }: KeyContext, required: boolean, unkeyed: AnswerHandler, underKey: UnderKey): RequestHandler {
   return async (req, res) => {
     const key = keyOf(req, required);
-    if (key === undefined) return sendResponse(res, serialized(await handler(req, app)));
+    if (key === undefined) return sendResponse(res, serialized(await unkeyed(req)));
     const { credentialId } = authOf(req);
     const fingerprint = fingerprintOf(req);
     const cached = replays.get(credentialId, key, clock.now());
@@ -110,16 +116,32 @@ function idempotent({ app, clock, replays, atRest }: KeyContext, required: boole
       if (cached.fingerprint !== fingerprint) throw new IdempotencyKeyReuseError();
       return sendReplay(res, cached.response);
     }
-    const outcome = await app.idempotency.execution.run(
-      { credentialId, key, fingerprint },
-      async (bound) => serialized(await handler(req, bound)),
-      keptRefusal,
-      atRest,
-    );
+    const outcome = await underKey({ credentialId, key, fingerprint }, req);
     replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
     if (outcome.replayed) sendReplay(res, outcome.response);
     else sendResponse(res, outcome.response);
   };
+}
+
+/** `handler` in the key's transaction: the use cases it is handed are bound to it, so they commit with the key. */
+function inKeyTransaction(context: KeyContext, required: boolean, handler: KeyedHandler): RequestHandler {
+  const { app, atRest } = context;
+  // A handler that names no use cases would call ones it closed over: outside the key's transaction.
+  if (handler.length < 2) throw new TypeError('a keyed handler takes (req, app) and calls the use cases it is handed');
+  return idempotent(
+    context,
+    required,
+    (req) => handler(req, app),
+    (request, req) => app.idempotency.execution.run(request, async (bound) => serialized(await handler(req, bound)), keptRefusal, atRest),
+  );
+}
+
+/** `handler`, which opens its own transactions or calls out, beside a held claim of the key sent (if one is). */
+function besideHeldKey(context: KeyContext, handler: AnswerHandler): RequestHandler {
+  const { app, atRest } = context;
+  return idempotent(context, false, handler, (request, req) =>
+    app.idempotency.execution.runHeld(request, async () => serialized(await handler(req)), keptRefusal, atRest),
+  );
 }
 
 /** The validated body's fingerprint: what a key's record is matched on. */
@@ -172,6 +194,11 @@ export interface IdempotencyKeys {
   required(handler: KeyedHandler): RequestHandler;
   /** `handler` under the Idempotency-Key when one is sent. */
   optional(handler: KeyedHandler): RequestHandler;
+  /**
+   * `handler` under the Idempotency-Key when one is sent, for an operation no transaction may stay open across (it
+   * calls out, or commits step by step): the key is held while it runs and its answer stored after.
+   */
+  held(handler: AnswerHandler): RequestHandler;
   /** These handlers, for answers that carry what must not rest in clear: stored as `atRest` seals them. */
   sealedBy(atRest: AnswerAtRest): IdempotencyKeys;
 }
@@ -183,8 +210,9 @@ export function idempotencyKeys(app: Application, clock: Clock, replays = new Re
 function keysOf(context: KeyContext): IdempotencyKeys {
   return {
     cachedReplay: cachedReplay(context.clock, context.replays),
-    required: (handler) => idempotent(context, true, handler),
-    optional: (handler) => idempotent(context, false, handler),
+    required: (handler) => inKeyTransaction(context, true, handler),
+    optional: (handler) => inKeyTransaction(context, false, handler),
+    held: (handler) => besideHeldKey(context, handler),
     answeredEarlier: (key) => answeredEarlier(context, key === 'required'),
     sealedBy: (atRest) => keysOf({ ...context, atRest }),
   };

@@ -39,6 +39,7 @@ const paths = {
         "For the caller's customer alone (other customers' accounts wait for the scheduled cycle): PAID receivables " +
         `whose money arrived are SETTLED into the current account. ${onlyInSandbox}`,
       scope: 'receivables:write',
+      key: 'optional',
       body: { schema: { type: 'object', description: 'Nothing to ask: send none, or an object, whose members are ignored' }, example: {}, required: false },
       responses: {
         '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }),
@@ -72,6 +73,7 @@ const paths = {
         '(insufficient-balance, destination-rejected, ...); IN_PROGRESS ones whose worker stopped are reconciled with the ' +
         `provider's record of their payout. Events transfer.completed and transfer.failed. ${onlyInSandbox}`,
       scope: 'transfers:write',
+      key: 'optional',
       body: { schema: ref('ExpirationRunInput'), example: { date: '2026-04-01' }, required: false },
       responses: { '201': one('TransferRun', "What the run did to the caller's transfers", { completed: 2, failed: 1, inProgress: 0 }) },
       refusals: { 'resource-not-found': 'in production: the path' },

@@ -149,8 +149,10 @@ const paths = {
         'body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, ' +
         'whatever the status and subscriptions of the webhook, and answers how the endpoint took it: ' +
         'SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of ' +
-        'consecutive failures. No Idempotency-Key: each call sends one attempt.',
+        'consecutive failures. Each call sends one attempt; a repeat under the same Idempotency-Key replays the answer to the first ' +
+        'instead (sent while that attempt still waits on the endpoint, it waits too, up to 10 s, then 409 idempotency-request-in-progress).',
       scope: write,
+      key: 'optional',
       body: { schema: ref('DeliveryRequestInput'), example: { eventType: 'receivable.paid' } },
       responses: { '200': one('WebhookDelivery', 'The attempt and its result', delivery) },
       refusals: {
@@ -232,7 +234,10 @@ const schemas = {
           'Why a FAILED attempt failed. "no answer recorded: ..." marks an attempt whose sender stopped mid-call: the endpoint may have had it, ' +
           'and it was sent again as the next attempt (same webhook-id); it does not count in the run of failures',
       },
-      creationDate: { ...timestamp, description: 'When the attempt was made; for a PENDING retry, when it is due' },
+      creationDate: {
+        ...timestamp,
+        description: 'When the attempt was made (its send began); for a PENDING one, when it was queued or, a retry, when it is due',
+      },
     },
   },
 } as const;

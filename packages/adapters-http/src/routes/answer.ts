@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { StoredResponse, UseCases } from '@rcs/domain';
 import { jsonText } from '../mappers/json-amount';
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
@@ -47,10 +47,3 @@ export function sendResponse(res: Response, response: StoredResponse): void {
   }
   res.type(response.status >= 400 ? PROBLEM_CONTENT_TYPE : 'json').send(response.body);
 }
-
-/** A handler that answers without an Idempotency-Key. */
-export const answering =
-  (handler: AnswerHandler): RequestHandler =>
-  async (req, res) => {
-    sendResponse(res, serialized(await handler(req)));
-  };

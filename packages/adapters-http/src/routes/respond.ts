@@ -2,7 +2,7 @@ import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
 import type { BatchOutcome, Page } from '@rcs/domain';
 import type { IdempotencyKeys } from '../middleware/idempotency';
-import type { KeyedHandler } from './answer';
+import type { AnswerHandler, KeyedHandler } from './answer';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
 import { cursorOf } from '../dto/page-cursor';
@@ -32,6 +32,15 @@ export function keyedBody(
 ): RequestHandler[] {
   const early = outside.length === 0 ? [] : [keys.answeredEarlier(key), ...outside];
   return [keys.cachedReplay, body, ...early, keys[key](handler)];
+}
+
+/**
+ * `handler` of a body under an Idempotency-Key when one is sent, for an operation no transaction may stay open
+ * across (IdempotencyKeys.held): a byte-for-byte repeat answered from the replay cache, the body validated (`body`),
+ * then the key held while the handler runs.
+ */
+export function heldKeyBody(keys: IdempotencyKeys, body: RequestHandler, handler: AnswerHandler): RequestHandler[] {
+  return [keys.cachedReplay, body, keys.held(handler)];
 }
 
 /**

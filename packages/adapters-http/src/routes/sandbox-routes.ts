@@ -2,12 +2,12 @@ import { Router, type RequestHandler } from 'express';
 import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
-import { assertObject, parseInput } from '../dto/parse-input';
+import { assertObject } from '../dto/parse-input';
 import { ExpirationRunBody } from '../dto/receivable-dto';
 import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
-import { answering, created } from './answer';
-import { keyedBody, validBody } from './respond';
+import { created } from './answer';
+import { heldKeyBody, keyedBody, validBody } from './respond';
 
 /** A run's body is optional: a POST with none asks for the defaults (a body that is not JSON is still refused). */
 const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
@@ -47,12 +47,14 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     }),
   );
 
+  // Held keys for both runs: each commits account by account (a settlement run) or pays the provider between its
+  // transactions (a transfer run), so no key's transaction may stay open across one. A run after a half-done one
+  // does the rest, as a scheduled run does.
   router.post(
     '/sandbox/settlement-runs',
     receivablesWrite,
     noBodyAsEmpty,
-    emptyBody,
-    answering(async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))),
+    ...heldKeyBody(keys, emptyBody, async (req) => created(settlementRunResponse(await app.settlements.run.execute({ customerId: authOf(req).customerId })))),
   );
 
   router.post(
@@ -66,14 +68,12 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     }),
   );
 
-  // Not under an Idempotency-Key: its transaction would stay open across the payouts sent to the provider. A second
-  // run pays only what came due since the first, as a settlement run does.
   router.post(
     '/sandbox/transfer-runs',
     requireScope('transfers:write'),
     noBodyAsEmpty,
-    answering(async (req) => {
-      const { date } = parseInput(ExpirationRunBody, req.body, 'body');
+    ...heldKeyBody(keys, validBody(ExpirationRunBody), async (req) => {
+      const { date } = req.body as ExpirationRunBody;
       return created(await app.transfers.process.execute({ customerId: authOf(req).customerId, day: date ?? undefined, worker: 'sandbox' }));
     }),
   );

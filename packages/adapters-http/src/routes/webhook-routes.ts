@@ -6,8 +6,8 @@ import { parseId, parseInput } from '../dto/parse-input';
 import { DeliveryListQuery, DeliveryRequestBody, UpdateWebhookBody, WebhookBody } from '../dto/webhook-dto';
 import { deliveryResponse, webhookResponse } from '../mappers/webhook-response';
 import type { HttpContext } from './http-context';
-import { answering, created, noContent, ok } from './answer';
-import { keyedBody, sendPage, validBody } from './respond';
+import { created, noContent, ok } from './answer';
+import { heldKeyBody, keyedBody, sendPage, validBody } from './respond';
 
 export function webhookRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -75,13 +75,11 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
     }),
   );
 
-  // No Idempotency-Key: its handler runs inside the key's transaction, and this one calls the endpoint, which
-  // must happen with no transaction open. Each call sends one attempt; another is harmless (same webhook-id).
+  // Its key is held, not claimed in a transaction: this calls the endpoint, which must happen with none open.
   router.post(
     '/webhooks/:id/deliveries',
     write,
-    validBody(DeliveryRequestBody),
-    answering(async (req) => {
+    ...heldKeyBody(keys, validBody(DeliveryRequestBody), async (req) => {
       const { eventType, eventId } = req.body as DeliveryRequestBody;
       if (eventType !== undefined && eventId === undefined) return ok(deliveryResponse(await app.webhooks.sendTest.execute({ ...target(req), eventType })));
       if (eventId !== undefined && eventType === undefined) return ok(deliveryResponse(await app.webhooks.redeliver.execute({ ...target(req), eventId })));

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
-  DomainError,
+  IdempotencyRequestInProgressError,
+  type HeldKey,
   type IdempotencyClaim,
   type IdempotencyClaimRequest,
   type IdempotencyRecord,
@@ -51,15 +52,15 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       if (rows.length === 1) return { kind: 'acquired' };
     } catch (error) {
       if (pgCode(error) === PG_LOCK_NOT_AVAILABLE) {
-        throw new DomainError('idempotency-request-in-progress', 'a request with this Idempotency-Key is still being processed; retry later', {
-          retryAfterSeconds: 1,
-        });
+        throw new IdempotencyRequestInProgressError();
       }
       throw error;
     }
     const row = await this.record(request.credentialId, request.key).first();
-    if (!row || row.response_status === null) throw new Error('idempotency record vanished while claiming it');
+    if (!row) throw new Error('idempotency record vanished while claiming it');
     if (row.fingerprint !== request.fingerprint) return { kind: 'mismatch' };
+    // Committed with no answer: a held claim (one in a transaction still open made the insert wait instead).
+    if (row.response_status === null) return { kind: 'in-progress' };
     return { kind: 'replay', response: storedResponse(row), expiresAt: row.expires_at };
   }
 
@@ -84,6 +85,25 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
       // The body is JSON text already: stored as it is, so a replay sends these very bytes.
       [response.status, response.body, response.location ?? null, credentialId, key],
     );
+  }
+
+  async completeHeld(hold: HeldKey, response: StoredResponse, expiresAt: Date): Promise<boolean> {
+    const updated = await this.heldRow(hold).update({
+      response_status: response.status,
+      response_body: response.body,
+      response_location: response.location ?? null,
+      expires_at: expiresAt,
+    });
+    return updated === 1;
+  }
+
+  async releaseHeld(hold: HeldKey): Promise<void> {
+    await this.heldRow(hold).delete();
+  }
+
+  /** The key's row while `hold` still holds it: no answer yet, and the hold's own expiry. */
+  private heldRow(hold: HeldKey) {
+    return this.trx('idempotency_keys').where({ credential_id: hold.credentialId, key: hold.key, expires_at: hold.heldUntil }).whereNull('response_status');
   }
 
   async purgeExpired(now: Date, limit: number): Promise<number> {

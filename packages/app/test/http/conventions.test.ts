@@ -162,6 +162,36 @@ describe('HTTP conventions', () => {
     );
   });
 
+  describe('query parameters', () => {
+    it.each([
+      ['/v1/webhooks?status=PAUSED', 'status'],
+      ['/v1/receivables?staus=PAID&count=5', 'staus'],
+      ['/v1/events?types=receivable.paid', 'types'],
+    ])('answers %s, a parameter the list does not take, with 400 validation naming it, not the whole list', async (url, name) => {
+      const res = await ctx.api.call('get', url, { token: ctx.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name, reason: 'is not a parameter of this operation' }] });
+    });
+
+    it('takes every query parameter the OpenAPI document lists, on every GET', async () => {
+      const document = (await ctx.api.call('get', '/v1/openapi.json')).body;
+      const refused: string[] = [];
+      let lists = 0;
+      for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ name: string; in: string }> }>>(document.paths)) {
+        const query = (item.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        if (query.length === 0) continue;
+        lists++;
+        const url = `${path.replace(/\{[^}]+\}/g, '1')}?${query.map((name) => `${name}=1`).join('&')}`;
+        const res = await ctx.api.call('get', url, { token: ctx.token });
+        for (const param of res.body?.invalidParams ?? []) {
+          if (param.reason === 'is not a parameter of this operation') refused.push(`${path} ${param.name}`);
+        }
+      }
+      expect(refused).toEqual([]);
+      expect(lists).toBeGreaterThanOrEqual(19);
+    });
+  });
+
   it('serves the OpenAPI 3.1 document without a token', async () => {
     const res = await ctx.api.call('get', '/v1/openapi.json');
     expect(res.status).toBe(200);

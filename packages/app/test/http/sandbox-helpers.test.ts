@@ -92,6 +92,20 @@ describe('sandbox helpers', () => {
       expect(await get(`/v1/settlements?receivableAccountId=${account.id}`, ctx.token)).toEqual([]);
     });
 
+    it('answers a run repeated under its Idempotency-Key with the first answer and settles nothing more', async () => {
+      const token = ctx.otherToken;
+      const headers = key('settlement-run');
+      await post('/v1/sandbox/settlement-runs', token);
+      await holdings(token, 4);
+      const first = await post('/v1/sandbox/settlement-runs', token, undefined, headers);
+      expect(first.body).toMatchObject({ settledReceivables: 1 });
+      const later = await holdings(token, 4);
+      const again = await post('/v1/sandbox/settlement-runs', token, undefined, headers);
+      expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
+      expect(await statusOf(token, later.paid.id)).toBe('PAID');
+      expect((await post('/v1/sandbox/settlement-runs', token)).body).toMatchObject({ settledReceivables: 1 });
+    });
+
     it('ignores members of its body, as every operation ignores unknown ones', async () => {
       const res = await post('/v1/sandbox/settlement-runs', ctx.token, { date: 'x' });
       expect(res.status).toBe(201);

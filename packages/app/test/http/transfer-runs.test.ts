@@ -1,5 +1,6 @@
 import { A_CBU } from '@rcs/domain/testing';
 import { itRacing, useTestApi } from '../support/test-api';
+import { key } from '../support/fixtures';
 import { balanceOf, currentAccountsOf, dayFromToday, fund, outgoing, postTransfer, PROVEEDOR, SIMULATED } from '../support/transfer-fixtures';
 
 describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
@@ -44,6 +45,23 @@ describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
     ]);
     const events = await ctx.api.call('get', '/v1/events?type=transfer.completed', { token: ctx.token });
     expect(events.body[0].data.transfer).toMatchObject({ id: t.id, status: 'COMPLETED' });
+  });
+
+  it('answers a run repeated under its Idempotency-Key with the first answer, paying nothing more, and 409 for another body', async () => {
+    await fund(knex(), accounts.main.id, 5_000n);
+    const internal = { type: 'INTERNAL_TRANSFER', sourceAccountId: accounts.main.id, currencyCode: 'ARS', destination: { accountId: accounts.sub.id } };
+    await pay({ ...internal, amount: '1.00' });
+    const headers = key('transfer-run');
+    const keyed = (body: object) => ctx.api.call('post', '/v1/sandbox/transfer-runs', { token: ctx.token, body, headers });
+    const first = await keyed({});
+    expect(first.body).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    const later = await pay({ ...internal, amount: '2.00' });
+    const again = await keyed({});
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
+    expect((await transfer(later.id)).status).toBe('PENDING');
+    const other = await keyed({ date: dayFromToday(1) });
+    expect([other.status, other.body.code]).toEqual([409, 'idempotency-key-reuse']);
+    expect((await run()).body).toEqual({ completed: 1, failed: 0, inProgress: 0 });
   });
 
   it('pays an OUTGOING_TRANSFER through the provider: debited once, COMPLETED, the provider holding one payout', async () => {

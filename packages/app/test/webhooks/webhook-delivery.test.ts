@@ -223,6 +223,27 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
     expect(verify(after, delivery).type).toBe('receivable.created');
   });
 
+  it('sends a test delivery once under an Idempotency-Key: a repeat sent while the endpoint answers waits and replays it', async () => {
+    const endpoint = await startReceiver(certificates, (_req, res) => {
+      setTimeout(() => res.end(), 400);
+    });
+    receivers.push(endpoint);
+    const { id } = await register(endpoint.url, ['receivable.created']);
+    const headers = key('test-delivery');
+    const send = (body: object) => ctx.api.call('post', `/v1/webhooks/${id}/deliveries`, { token: ctx.token, body, headers });
+    const first = send({ eventType: 'receivable.paid' });
+    await until('the first attempt at the endpoint', () => endpoint.received.length > 0);
+    const repeat = await send({ eventType: 'receivable.paid' });
+    expect((await first).status).toBe(200);
+    expect([repeat.status, repeat.headers['idempotent-replayed'], repeat.body]).toEqual([200, 'true', (await first).body]);
+    expect(endpoint.received).toHaveLength(1);
+    expect(await history(id)).toHaveLength(1);
+    const other = await send({ eventType: 'receivable.created' });
+    expect([other.status, other.body.code]).toEqual([409, 'idempotency-key-reuse']);
+    expect((await call('post', `/v1/webhooks/${id}/deliveries`, { eventType: 'receivable.paid' })).body).toMatchObject({ attempt: 1, status: 'SUCCESS' });
+    expect(endpoint.received).toHaveLength(2);
+  });
+
   it('redelivers an event by eventId now: the next attempt, same webhook-id and body, and refuses events it may not send', async () => {
     const endpoint = await receiver();
     const { id, secret } = await register(endpoint.url, ['receivable.created']);

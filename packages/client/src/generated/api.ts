@@ -1150,7 +1150,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test event, or redeliver an event
-     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events; a test event is not stored and cannot be redelivered: send another test), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. No Idempotency-Key: each call sends one attempt.
+     * @description {eventType}: sends an event of type webhook.test ({id, type, createdAt, data: {webhook: {id, url}, eventType}}, eventType being the one asked for). {eventId}: sends a new attempt of that event (one of the customer's, still kept: see GET /v1/events; a test event is not stored and cannot be redelivered: send another test), with its original webhook-id and body, numbered after its earlier attempts at this webhook; no automatic retry follows it. Either is sent now, signed like every delivery, whatever the status and subscriptions of the webhook, and answers how the endpoint took it: SUCCESS for a 2xx within the deadline (15 s), else FAILED with failureReason. The attempt is in the history and counts in the run of consecutive failures. Each call sends one attempt; a repeat under the same Idempotency-Key replays the answer to the first instead (sent while that attempt still waits on the endpoint, it waits too, up to 10 s, then 409 idempotency-request-in-progress).
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -2304,7 +2304,7 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: date-time
-       * @description When the attempt was made; for a PENDING retry, when it is due
+       * @description When the attempt was made (its send began); for a PENDING one, when it was queued or, a retry, when it is due
        */
       creationDate: string;
     };
@@ -15220,6 +15220,11 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
       };
@@ -15244,6 +15249,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15303,6 +15309,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15319,6 +15326,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15331,10 +15339,11 @@ export interface operations {
           };
         };
       };
-      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15343,7 +15352,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'concurrent-modification';
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
           };
         };
       };
@@ -15649,6 +15658,11 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
       };
@@ -15666,6 +15680,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15718,6 +15733,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15734,6 +15750,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15746,10 +15763,11 @@ export interface operations {
           };
         };
       };
-      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -15758,7 +15776,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'concurrent-modification';
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
           };
         };
       };
@@ -16028,6 +16046,11 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /**
+         * @description Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
+         * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
+         */
+        'Idempotency-Key'?: string;
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
       };
@@ -16049,6 +16072,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -16101,6 +16125,7 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -16117,6 +16142,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -16129,10 +16155,11 @@ export interface operations {
           };
         };
       };
-      /** @description concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -16141,7 +16168,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'concurrent-modification';
+            code?: 'idempotency-key-reuse' | 'idempotency-request-in-progress' | 'concurrent-modification';
           };
         };
       };

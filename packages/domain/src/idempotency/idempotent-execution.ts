@@ -2,10 +2,20 @@ import type { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import type { TransactionScope } from '../transaction-scope';
-import type { IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
+import type { HeldKey, IdempotencyClaim, IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
 
 /** How long an answer is kept under its key (SPEC: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a held claim keeps its key before it is taken for a crash and freed: longer than any held operation runs
+ * (a webhook test delivery waits at most its timeout; a sandbox run, one customer's due work).
+ */
+export const KEY_HOLD_MS = 5 * 60 * 1000;
+
+/** How long a repeat waits for a held claim's answer before it is refused as in progress (CONTRACT: up to 10 s). */
+export const HELD_KEY_WAIT_MS = 10_000;
+const HELD_KEY_POLL_MS = 100;
 
 /** A request under an Idempotency-Key: whose key, and a hash of what it asks (method, path, canonical body). */
 export interface IdempotentRequest {
@@ -37,6 +47,13 @@ export const IN_CLEAR: AnswerAtRest = { seal: (response) => response, open: (sto
 export class IdempotencyKeyReuseError extends DomainError {
   constructor() {
     super('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
+  }
+}
+
+/** A repeat of a request still running under its key, past the wait: the client retries (CONTRACT). */
+export class IdempotencyRequestInProgressError extends DomainError {
+  constructor() {
+    super('idempotency-request-in-progress', 'a request with this Idempotency-Key is still being processed; retry later', { retryAfterSeconds: 1 });
   }
 }
 
@@ -95,8 +112,9 @@ export class IdempotentExecution<Bound> {
     return this.begin((bound, uow) =>
       uow.run(async (tx) => {
         const claimed = await tx.idempotency.claim(claim);
-        if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
-        if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
+        const earlier = answerOf(claimed, atRest);
+        if (earlier) return earlier;
+        if (claimed.kind === 'in-progress') throw new IdempotencyRequestInProgressError();
         const response = await uow
           .isolated(() => operation(bound))
           .catch((error: unknown) => {
@@ -109,4 +127,53 @@ export class IdempotentExecution<Bound> {
       }),
     );
   }
+
+  /**
+   * Runs `operation`, which opens its own transactions or calls out and so cannot run inside the key's, under a held
+   * claim: the claim commits first (with no answer, held until KEY_HOLD_MS from now), the operation runs, and its
+   * answer, or the refusal `keptRefusal` keeps, is stored in a second transaction. A repeat meanwhile waits for that
+   * answer (up to `waitMs`) and replays it, or is refused as in progress; an error that keeps nothing frees the key.
+   * A crash between the two leaves the key held until the hold runs out: the operation must be one that a run after
+   * a half-done one completes (each of its steps commits on its own, as those it serves do).
+   */
+  async runHeld(
+    request: IdempotentRequest,
+    operation: () => Promise<StoredResponse>,
+    keptRefusal: (error: unknown) => StoredResponse | undefined,
+    atRest: AnswerAtRest = IN_CLEAR,
+    waitMs = HELD_KEY_WAIT_MS,
+  ): Promise<IdempotentOutcome> {
+    const now = this.clock.now();
+    const hold: HeldKey = { credentialId: request.credentialId, key: request.key, heldUntil: new Date(now.getTime() + KEY_HOLD_MS) };
+    for (let waited = 0; ; waited += HELD_KEY_POLL_MS) {
+      const claimed = await this.outside.run((tx) => tx.idempotency.claim({ ...request, now: this.clock.now(), expiresAt: hold.heldUntil }));
+      const earlier = answerOf(claimed, atRest);
+      if (earlier) return earlier;
+      if (claimed.kind === 'acquired') break;
+      if (waited >= waitMs) throw new IdempotencyRequestInProgressError();
+      await new Promise((resolve) => setTimeout(resolve, HELD_KEY_POLL_MS));
+    }
+    let response: StoredResponse;
+    try {
+      response = await operation();
+    } catch (error) {
+      const refusal = keptRefusal(error);
+      if (refusal === undefined) {
+        // The operation's error is the answer; a key left held by a failed release frees itself when the hold runs out.
+        await this.outside.run((tx) => tx.idempotency.releaseHeld(hold)).catch(() => undefined);
+        throw error;
+      }
+      response = refusal;
+    }
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    await this.outside.run((tx) => tx.idempotency.completeHeld(hold, atRest.seal(response), expiresAt));
+    return { response, replayed: false, expiresAt };
+  }
+}
+
+/** A claim's answer when the key already has one (replay) or belongs to another request (reuse); else undefined. */
+function answerOf(claimed: IdempotencyClaim, atRest: AnswerAtRest): IdempotentOutcome | undefined {
+  if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
+  if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
+  return undefined;
 }

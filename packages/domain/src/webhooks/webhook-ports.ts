@@ -77,6 +77,12 @@ export interface DeliveryLease {
 export interface Completion {
   readonly id: number;
   readonly result: AttemptEnd;
+  /**
+   * When its send began: the attempt's time in the history from then on (one queued earlier, held while its webhook
+   * was paused or waiting for a worker, was made then). Absent: the time it was stored stands (it was sent as soon as
+   * stored, or lost with no send of its own recorded).
+   */
+  readonly sentAt?: Date;
 }
 
 export interface WebhookDeliveryRepository {

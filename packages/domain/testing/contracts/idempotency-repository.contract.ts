@@ -1,3 +1,4 @@
+import type { StoredResponse } from '../../src';
 import { useHarness, type HarnessFactory } from './harness';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
@@ -8,8 +9,8 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
   describe('idempotency repository', () => {
     const ctx = useHarness(factory);
     let credentialId = 0;
-    const claim = (key: string, fingerprint = 'fp-1', now = NOW) =>
-      ctx.h.uow.run((tx) => tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt: new Date(now.getTime() + 86_400_000) }));
+    const claim = (key: string, fingerprint = 'fp-1', now = NOW, expiresAt = new Date(now.getTime() + 86_400_000)) =>
+      ctx.h.uow.run((tx) => tx.idempotency.claim({ credentialId, key, fingerprint, now, expiresAt }));
 
     beforeAll(async () => {
       const customerId = await ctx.newCustomer();
@@ -77,6 +78,41 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
         await tx.idempotency.complete(credentialId, 'k4', { status: 200, body: '{}' });
       });
       expect(await claim('k4', 'fp-2', LATER)).toEqual({ kind: 'acquired' });
+    });
+
+    describe('a held claim (committed alone, its answer stored later)', () => {
+      const HELD_UNTIL = new Date(NOW.getTime() + 300_000);
+      const hold = (key: string) => ({ credentialId, key, heldUntil: HELD_UNTIL });
+      const holdKey = (key: string) => claim(key, 'fp-1', NOW, HELD_UNTIL);
+      const completeHeld = (key: string, response: StoredResponse = { status: 201, body: '{"ran":1}' }) =>
+        ctx.h.uow.run((tx) => tx.idempotency.completeHeld(hold(key), response, EXPIRES));
+
+      it('is in progress for a repeat, a mismatch for another body, and replays once its answer is stored', async () => {
+        expect(await holdKey('h1')).toEqual({ kind: 'acquired' });
+        expect(await claim('h1')).toEqual({ kind: 'in-progress' });
+        expect(await claim('h1', 'fp-other')).toEqual({ kind: 'mismatch' });
+        expect(await ctx.h.uow.run((tx) => tx.idempotency.find(credentialId, 'h1', NOW))).toBeUndefined();
+        expect(await completeHeld('h1')).toBe(true);
+        expect(await claim('h1')).toEqual({ kind: 'replay', response: { status: 201, body: '{"ran":1}' }, expiresAt: EXPIRES });
+        // Answered: the hold is over, and a second completion changes nothing.
+        expect(await completeHeld('h1', { status: 500, body: null })).toBe(false);
+        expect(await claim('h1')).toMatchObject({ kind: 'replay', response: { status: 201 } });
+      });
+
+      it('frees the key when released', async () => {
+        await holdKey('h2');
+        await ctx.h.uow.run((tx) => tx.idempotency.releaseHeld(hold('h2')));
+        expect(await claim('h2', 'fp-other')).toEqual({ kind: 'acquired' });
+      });
+
+      it('is taken over once its hold runs out (a crash), and the old holder can then neither answer nor free it', async () => {
+        await holdKey('h3');
+        const after = new Date(HELD_UNTIL.getTime() + 1);
+        expect(await claim('h3', 'fp-1', after)).toEqual({ kind: 'acquired' });
+        expect(await completeHeld('h3')).toBe(false);
+        await ctx.h.uow.run((tx) => tx.idempotency.releaseHeld(hold('h3')));
+        expect(await claim('h3', 'fp-other', after)).toEqual({ kind: 'mismatch' });
+      });
     });
 
     it('purges expired records, up to a limit, and keeps live ones', async () => {

@@ -1,4 +1,13 @@
-import { DispatchEvents, DispatchWebhookEvents, EXPIRED_REASON, PurgeEvents, type DeliveryOutcome, type DeliveryResult, type Webhook } from '../../src';
+import {
+  DispatchEvents,
+  DispatchWebhookEvents,
+  EXPIRED_REASON,
+  LOST_ATTEMPT,
+  PurgeEvents,
+  type DeliveryOutcome,
+  type DeliveryResult,
+  type Webhook,
+} from '../../src';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory } from './harness';
 import { at, deliveryFixtures, FAILED } from './webhook-delivery-fixtures';
@@ -159,6 +168,29 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
         ].sort(),
       );
       expect((await statuses(webhook)).map(([, status]) => status).sort()).toEqual(['FAILED', 'SUCCESS', 'SUCCESS']);
+    });
+
+    it('dates an attempt in the history by when its send began, or keeps its stored time when the completion has none', async () => {
+      const webhook = await webhookOf();
+      await schedule([attempt(webhook, { createdAt: at(-60) }), attempt(webhook, { eventId: 'evt_lost', createdAt: at(-60) })]);
+      const [sent, lost] = await claim([webhook]);
+      const ended = await ctx.h.uow.run((tx) =>
+        tx.webhookDeliveries.complete([
+          { id: sent.id, result: FAILED, sentAt: at(5) },
+          { id: lost.id, result: LOST_ATTEMPT },
+        ]),
+      );
+      expect(new Map(ended.map((d) => [d.id, d.createdAt]))).toEqual(
+        new Map([
+          [sent.id, at(5)],
+          [lost.id, at(-60)],
+        ]),
+      );
+      const history = await ctx.h.webhookQueries.deliveries({ customerId: webhook.customerId, webhookId: webhook.id }, { page: 1, count: 10 });
+      expect(history.items.map((d) => [d.id, d.createdAt])).toEqual([
+        [sent.id, at(5)],
+        [lost.id, at(-60)],
+      ]);
     });
   });
 }

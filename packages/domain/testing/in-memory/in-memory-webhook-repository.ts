@@ -117,10 +117,10 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 
   async complete(completions: readonly Completion[]): Promise<WebhookDelivery[]> {
-    return completions.flatMap(({ id, result }) => {
+    return completions.flatMap(({ id, result, sentAt }) => {
       const found = this.ref.tables.webhookDeliveries.get(id);
       if (found?.status !== 'PENDING') return [];
-      const done: StoredDelivery = { ...found, ...result, claimedUntil: null, nextAttemptAt: null };
+      const done: StoredDelivery = { ...found, ...result, createdAt: sentAt ?? found.createdAt, claimedUntil: null, nextAttemptAt: null };
       this.ref.tables.webhookDeliveries.set(id, done);
       return [historyOf(done)];
     });

@@ -17,6 +17,7 @@ const MAX_RECORDS_PER_TRANSACTION = 100;
 interface Answered {
   readonly delivery: ClaimedDelivery;
   readonly result: DeliveryResult;
+  readonly sentAt: Date;
 }
 
 /** A leased attempt and the request that sends it. */
@@ -174,9 +175,10 @@ export class DeliverWebhooks {
    * attempts it has leased. Never throws for what the endpoint does.
    */
   async send(item: DeliveryToSend, answered?: () => void): Promise<DeliveryResult> {
+    const sentAt = this.clock.now();
     const result = await this.ports.sender.send(item.request);
     answered?.();
-    await this.results.add({ delivery: item.delivery, result });
+    await this.results.add({ delivery: item.delivery, result, sentAt });
     return result;
   }
 
@@ -201,7 +203,7 @@ export class DeliverWebhooks {
     await tx.webhooks.lockForRecording([...byWebhook.keys()]);
     // Ended already: its lease lapsed and another worker ended it as lost (and sent it again as the next attempt).
     const ended = new Set(
-      (await tx.webhookDeliveries.complete([...first.values()].map(({ delivery, result }) => ({ id: delivery.id, result })))).map((d) => d.id),
+      (await tx.webhookDeliveries.complete([...first.values()].map(({ delivery, result, sentAt }) => ({ id: delivery.id, result, sentAt })))).map((d) => d.id),
     );
     const now = this.clock.now();
     const retries: ScheduledDelivery[] = [];

@@ -106,7 +106,8 @@ export function createHttpApp(options: HttpOptions): Express {
   // A wrong method on an open path is answered before the token is asked for; on the others, after (like an unknown path).
   api.use(methodNotAllowed(open));
   api.use(authenticated);
-  const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock) };
+  const keyFault = (error: unknown) => options.logger.warn({ err: error }, 'a held Idempotency-Key step failed; the key frees itself when its hold lapses');
+  const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock, keyFault) };
   const resources = [
     clientRoutes,
     associateRoutes,

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { IDEMPOTENCY_WAIT_MS } from '@rcs/domain';
 import { PipelinedPostgresClient } from './pipelined-postgres-client';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would turn them into local-midnight Dates and shift the day.
@@ -10,7 +11,7 @@ export interface DatabaseOptions {
   /** Schema to work in (tests give each file its own); defaults to the server's search_path. */
   readonly schema?: string;
   readonly poolSize?: number;
-  /** How long a statement may wait for a row lock before failing (idempotency waits use it). */
+  /** How long a statement may wait for a row lock before failing; by default CONTRACT's wait for a key in use. */
   readonly lockTimeoutMs?: number;
   /**
    * PGlite behind its socket: every connection shares its one session, so a statement prepared under a name by
@@ -29,7 +30,7 @@ export interface StatementOptions {
  * Number (always below 2^53) and money with BigInt, deliberately.
  */
 export function createDatabase(options: DatabaseOptions): Knex {
-  const lockTimeout = options.lockTimeoutMs ?? 10_000;
+  const lockTimeout = options.lockTimeoutMs ?? IDEMPOTENCY_WAIT_MS;
   const config: Knex.Config & StatementOptions = {
     namedStatements: !options.embedded,
     client: PipelinedPostgresClient as unknown as typeof Knex.Client,

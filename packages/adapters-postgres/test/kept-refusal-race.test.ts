@@ -39,6 +39,7 @@ function heldAfterRefusal(
       return tx.idempotency.complete(...args);
     },
     completeHeld: (...args) => tx.idempotency.completeHeld(...args),
+    extendHeld: (...args) => tx.idempotency.extendHeld(...args),
     releaseHeld: (hold) => tx.idempotency.releaseHeld(hold),
     purgeExpired: (now, limit) => tx.idempotency.purgeExpired(now, limit),
   });

@@ -1,4 +1,4 @@
-import { DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, KEY_HOLD_MS, type StoredResponse, type UseCases } from '../src';
+import { DEFAULT_CUSTOMER_SETTINGS, DomainError, IDEMPOTENCY_TTL_MS, KEY_HOLD_MS, type HeldKeyOptions, type StoredResponse, type UseCases } from '../src';
 import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 const created: StoredResponse = { status: 201, body: '{"id":1}', location: '/v1/things/1' };
@@ -34,7 +34,7 @@ describe('idempotent execution', () => {
     const w = await world();
     const first = await w.run(w.operation());
     const again = await w.run(w.operation());
-    expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS) });
+    expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS), kept: true });
     expect(again).toEqual({ ...first, replayed: true });
     expect(w.runs()).toBe(1);
     expect(w.store.committed.clients.size).toBe(2);
@@ -100,15 +100,16 @@ describe('idempotent execution of an operation that runs its own transactions (a
       return created;
     };
     const keptRefusal = (error: unknown) => (error instanceof DomainError && error.code === 'incomplete-branch' ? refused : undefined);
-    const runHeld = (work: () => Promise<StoredResponse>, fingerprint = 'fp-1', waitMs?: number) =>
-      w.app.idempotency.execution.runHeld({ credentialId: 1, key: 'k', fingerprint }, work, keptRefusal, undefined, waitMs);
-    return { ...w, operation, runHeld, gate, release: () => release(), heldRuns: () => runs };
+    const faults: unknown[] = [];
+    const runHeld = (work: () => Promise<StoredResponse>, fingerprint = 'fp-1', options: HeldKeyOptions = {}) =>
+      w.app.idempotency.execution.runHeld({ credentialId: 1, key: 'k', fingerprint }, work, keptRefusal, { onKeyFault: (e) => faults.push(e), ...options });
+    return { ...w, operation, runHeld, gate, release: () => release(), heldRuns: () => runs, faults };
   }
 
   it('runs the operation once, stores its answer after it, and replays that answer', async () => {
     const w = await heldWorld();
     const first = await w.runHeld(w.operation());
-    expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS) });
+    expect(first).toEqual({ response: created, replayed: false, expiresAt: new Date(w.clock.now().getTime() + IDEMPOTENCY_TTL_MS), kept: true });
     expect(await w.runHeld(w.operation())).toEqual({ ...first, replayed: true });
     expect(w.heldRuns()).toBe(1);
     expect(w.store.committed.idempotency.get('1|k')?.response).toEqual(created);
@@ -129,8 +130,11 @@ describe('idempotent execution of an operation that runs its own transactions (a
   it('refuses a repeat as in progress once its wait runs out, and another body under the key as reuse at once', async () => {
     const w = await heldWorld();
     const first = w.runHeld(w.operation(undefined, w.gate));
-    await expect(w.runHeld(w.operation(), 'fp-1', 200)).rejects.toMatchObject({ code: 'idempotency-request-in-progress', extras: { retryAfterSeconds: 1 } });
-    await expect(w.runHeld(w.operation(), 'fp-other', 60_000)).rejects.toMatchObject({ code: 'idempotency-key-reuse' });
+    await expect(w.runHeld(w.operation(), 'fp-1', { waitMs: 200 })).rejects.toMatchObject({
+      code: 'idempotency-request-in-progress',
+      extras: { retryAfterSeconds: 1 },
+    });
+    await expect(w.runHeld(w.operation(), 'fp-other', { waitMs: 60_000 })).rejects.toMatchObject({ code: 'idempotency-key-reuse' });
     // An operation run inside a key's transaction does not wait on a held key either.
     await expect(w.run(w.operation())).rejects.toMatchObject({ code: 'idempotency-request-in-progress' });
     w.release();
@@ -145,6 +149,32 @@ describe('idempotent execution of an operation that runs its own transactions (a
     expect(await w.runHeld(w.operation(new DomainError('incomplete-branch', 'rule broken')))).toMatchObject({ response: refused, replayed: false });
     expect(await w.runHeld(w.operation())).toMatchObject({ response: refused, replayed: true });
     expect(w.heldRuns()).toBe(2);
+  });
+
+  it('keeps the key of an operation that runs past its hold, renewing it, so a repeat then still waits', async () => {
+    const w = await heldWorld();
+    const first = w.runHeld(w.operation(undefined, w.gate), 'fp-1', { holdMs: 300 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The clock passes the first hold's end; the renewal every 100 ms moves it on from there.
+    w.clock.advance(250);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    w.clock.advance(250);
+    await expect(w.runHeld(w.operation(), 'fp-1', { waitMs: 0 })).rejects.toMatchObject({ code: 'idempotency-request-in-progress' });
+    w.release();
+    expect(await first).toMatchObject({ replayed: false, kept: true });
+    expect(w.heldRuns()).toBe(1);
+  });
+
+  it('answers what the operation did when its answer cannot be stored, saying it was not kept, and reports the fault', async () => {
+    const w = await heldWorld();
+    const storing = jest.spyOn(w.uow, 'run');
+    const outcome = w.runHeld(() => {
+      // The operation is done; the next transaction, the one storing its answer, fails.
+      storing.mockRejectedValueOnce(new Error('connection lost'));
+      return Promise.resolve(created);
+    });
+    expect(await outcome).toMatchObject({ response: created, replayed: false, kept: false });
+    expect(w.faults).toEqual([new Error('connection lost')]);
   });
 
   it('frees a key whose holder never answered (a crash) once the hold runs out', async () => {

@@ -1,4 +1,4 @@
-import { createApplication, DEFAULT_PAYOUT_POLICY, Money, type DestinationInput } from '../src';
+import { createApplication, DEFAULT_PAYOUT_POLICY, Money, TransactionConflictError, type DestinationInput } from '../src';
 import { A_CBU, inMemoryPorts, validTaxId } from '../testing';
 
 const PROVEEDOR = { name: 'Proveedor SA', taxId: validTaxId('30', 71234568) };
@@ -145,5 +145,32 @@ describe('the transfer worker', () => {
     expect(w.transfer(unknown)).toMatchObject({ status: 'FAILED', failureReason: 'destination-not-found' });
     expect(w.transfer(down)).toMatchObject({ status: 'PENDING', destination: { cbuCvu: null } });
     expect([w.sides(unknown), w.sides(down), w.balance(w.main.id)]).toEqual([[], [], 200n]);
+  });
+
+  it('runs a chunk again that storage undid as a deadlock’s victim, paying each transfer once', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 1_000n);
+    const [internal, outgoing] = [await w.pay(300n, { accountId: w.sub.id }), await w.pay(200n)];
+    // The first transaction that takes due transfers is undone after its writes, as PostgreSQL undoes a deadlock's victim.
+    let undone = 0;
+    const run = w.uow.run.bind(w.uow);
+    jest.spyOn(w.uow, 'run').mockImplementation((work) =>
+      run(async (tx) => {
+        const transfers = tx.transfers as { lockDue: typeof tx.transfers.lockDue };
+        const lockDue = transfers.lockDue.bind(tx.transfers);
+        let tookDue = false;
+        transfers.lockDue = (pick) => {
+          tookDue = true;
+          return lockDue(pick);
+        };
+        const result = await work(tx);
+        if (tookDue && undone++ === 0) throw new TransactionConflictError();
+        return result;
+      }),
+    );
+    expect(await w.run()).toEqual({ completed: 2, failed: 0, inProgress: 0 });
+    expect([w.sides(internal), w.sides(outgoing)]).toEqual([['TRANSFER_OUT', 'TRANSFER_IN'], ['TRANSFER_OUT']]);
+    expect([w.balance(w.main.id), w.balance(w.sub.id)]).toEqual([500n, 300n]);
+    expect(undone).toBeGreaterThan(1);
   });
 });

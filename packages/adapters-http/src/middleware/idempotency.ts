@@ -92,6 +92,8 @@ interface KeyContext {
   readonly replays: ReplayCache;
   /** How their answers are stored under the key (the database); the replay cache is process memory and keeps them as sent. */
   readonly atRest: AnswerAtRest;
+  /** A held key's step that failed after its operation ran: the answer stands, the key frees itself; for a log. */
+  readonly onKeyFault: (error: unknown) => void;
 }
 
 /**
@@ -117,7 +119,8 @@ function idempotent({ clock, replays }: KeyContext, required: boolean, unkeyed: 
       return sendReplay(res, cached.response);
     }
     const outcome = await underKey({ credentialId, key, fingerprint }, req);
-    replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
+    // An answer the key could not keep is not this process's to replay either: every instance answers a repeat alike.
+    if (outcome.kept) replays.remember(credentialId, key, fingerprint, rawFingerprintOf(req), outcome.response, outcome.expiresAt);
     if (outcome.replayed) sendReplay(res, outcome.response);
     else sendResponse(res, outcome.response);
   };
@@ -138,9 +141,9 @@ function inKeyTransaction(context: KeyContext, required: boolean, handler: Keyed
 
 /** `handler`, which opens its own transactions or calls out, beside a held claim of the key sent (if one is). */
 function besideHeldKey(context: KeyContext, handler: AnswerHandler): RequestHandler {
-  const { app, atRest } = context;
+  const { app, atRest, onKeyFault } = context;
   return idempotent(context, false, handler, (request, req) =>
-    app.idempotency.execution.runHeld(request, async () => serialized(await handler(req)), keptRefusal, atRest),
+    app.idempotency.execution.runHeld(request, async () => serialized(await handler(req)), keptRefusal, { atRest, onKeyFault }),
   );
 }
 
@@ -203,8 +206,8 @@ export interface IdempotencyKeys {
   sealedBy(atRest: AnswerAtRest): IdempotencyKeys;
 }
 
-export function idempotencyKeys(app: Application, clock: Clock, replays = new ReplayCache()): IdempotencyKeys {
-  return keysOf({ app, clock, replays, atRest: IN_CLEAR });
+export function idempotencyKeys(app: Application, clock: Clock, onKeyFault: (error: unknown) => void = () => undefined): IdempotencyKeys {
+  return keysOf({ app, clock, replays: new ReplayCache(), atRest: IN_CLEAR, onKeyFault });
 }
 
 function keysOf(context: KeyContext): IdempotencyKeys {

@@ -64,7 +64,7 @@ export const openApiDocument = {
         'every digit, as JSON allows: read them with a decimal-aware JSON parser, since one that makes every number a ' +
         "double (JavaScript's JSON.parse) rounds them.",
       'Choices beyond the spec: optional string fields come back as null when unset; unknown body fields are ignored, ' +
-        'an unknown query parameter is 400 validation (a misspelt filter would list everything); ' +
+        'on an operation that takes query parameters (lists, expand), an unknown one is 400 validation (a misspelt filter would list everything); ' +
         'ids are positive integers up to 2^53 - 1 (JSON numbers carry them exactly); text holding NUL (\\u0000) or a lone ' +
         'UTF-16 surrogate, bodies not in UTF-8 (another charset, or bytes that are not UTF-8), bodies nested more than 32 levels deep, and dates (YYYY-MM-DD) outside the years 0001 to 9999 ' +
         "are 400 validation; list filters on another customer's ids match nothing; activating an ACTIVE associate is 422 " +

@@ -97,6 +97,10 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
     return updated === 1;
   }
 
+  async extendHeld(hold: HeldKey, until: Date): Promise<boolean> {
+    return (await this.heldRow(hold).update({ expires_at: until })) === 1;
+  }
+
   async releaseHeld(hold: HeldKey): Promise<void> {
     await this.heldRow(hold).delete();
   }

@@ -28,7 +28,8 @@ export type IdempotencyClaim =
 
 /**
  * A key claimed for an operation that cannot run inside the key's transaction (it opens its own, or calls out): the
- * claim commits at once with no answer and `heldUntil` as its expiry, so a crash mid-way frees the key at that time.
+ * claim commits at once with no answer and `heldUntil` as its expiry, which its holder moves on while it runs, so a
+ * crash mid-way frees the key soon after.
  */
 export interface HeldKey {
   readonly credentialId: number;
@@ -59,6 +60,8 @@ export interface IdempotencyRepository {
    * out and another request took the key over).
    */
   completeHeld(hold: HeldKey, response: StoredResponse, expiresAt: Date): Promise<boolean>;
+  /** Moves a held claim's expiry to `until` while its operation runs; false when the hold is no longer this one's. */
+  extendHeld(hold: HeldKey, until: Date): Promise<boolean>;
   /** Frees a held claim whose operation kept nothing (an invalid request, a fault); nothing when the hold is gone. */
   releaseHeld(hold: HeldKey): Promise<void>;
   /** Deletes up to `limit` records expired at `now`, leaving any a request is taking over; how many it deleted. */

@@ -2,19 +2,20 @@ import type { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import type { TransactionScope } from '../transaction-scope';
-import type { HeldKey, IdempotencyClaim, IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
+import type { IdempotencyClaim, IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
+import { KeyHold } from './key-hold';
 
 /** How long an answer is kept under its key (SPEC: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/**
- * How long a held claim keeps its key before it is taken for a crash and freed: longer than any held operation runs
- * (a webhook test delivery waits at most its timeout; a sandbox run, one customer's due work).
- */
-export const KEY_HOLD_MS = 5 * 60 * 1000;
+/** How long a held claim keeps its key unless its holder renews it (it does, every third of this, while it runs). */
+export const KEY_HOLD_MS = 60_000;
 
-/** How long a repeat waits for a held claim's answer before it is refused as in progress (CONTRACT: up to 10 s). */
-export const HELD_KEY_WAIT_MS = 10_000;
+/**
+ * How long a repeat waits for the request still running under its key before 409 idempotency-request-in-progress
+ * (CONTRACT: up to 10 s); PostgreSQL's lock_timeout is this too, for a key claimed in a transaction.
+ */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
 const HELD_KEY_POLL_MS = 100;
 
 /** A request under an Idempotency-Key: whose key, and a hash of what it asks (method, path, canonical body). */
@@ -30,6 +31,17 @@ export interface IdempotentOutcome {
   readonly replayed: boolean;
   /** Until when the key holds this answer. */
   readonly expiresAt: Date;
+  /** False when the answer could not be stored under the key (runHeld's hold was lost, or storing failed). */
+  readonly kept: boolean;
+}
+
+/** How runHeld runs its operation besides the request: how the answer rests, how long a repeat waits, the hold. */
+export interface HeldKeyOptions {
+  readonly atRest?: AnswerAtRest;
+  readonly waitMs?: number;
+  readonly holdMs?: number;
+  /** A step on the key that failed after the operation ran (storing its answer, renewing, releasing): for a log. */
+  readonly onKeyFault?: (error: unknown) => void;
 }
 
 /**
@@ -73,7 +85,10 @@ export type OpenKeyTransaction<Bound> = <T>(work: (bound: Bound, uow: UnitOfWork
  */
 export class IdempotentExecution<Bound> {
   constructor(
-    /** Free: only for reading a key outside any transaction (`answered`); the key's own work is `begin`'s. */
+    /**
+     * Free: for a key's steps that run outside the operation's transaction (reading a key for `answered`, each step of
+     * a held claim); the work of a key claimed with its operation is `begin`'s.
+     */
     private readonly outside: UnitOfWork<KeyScope>,
     private readonly clock: Clock,
     private readonly begin: OpenKeyTransaction<Bound>,
@@ -89,7 +104,7 @@ export class IdempotentExecution<Bound> {
     const stored = await this.outside.run((tx) => tx.idempotency.find(request.credentialId, request.key, this.clock.now()));
     if (stored === undefined) return undefined;
     if (stored.fingerprint !== request.fingerprint) throw new IdempotencyKeyReuseError();
-    return { response: atRest.open(stored.response), replayed: true, expiresAt: stored.expiresAt };
+    return { response: atRest.open(stored.response), replayed: true, expiresAt: stored.expiresAt, kept: true };
   }
 
   /**
@@ -123,57 +138,62 @@ export class IdempotentExecution<Bound> {
             return refusal;
           });
         await tx.idempotency.complete(claim.credentialId, claim.key, atRest.seal(response));
-        return { response, replayed: false, expiresAt: claim.expiresAt };
+        return { response, replayed: false, expiresAt: claim.expiresAt, kept: true };
       }),
     );
   }
 
   /**
    * Runs `operation`, which opens its own transactions or calls out and so cannot run inside the key's, under a held
-   * claim: the claim commits first (with no answer, held until KEY_HOLD_MS from now), the operation runs, and its
-   * answer, or the refusal `keptRefusal` keeps, is stored in a second transaction. A repeat meanwhile waits for that
-   * answer (up to `waitMs`) and replays it, or is refused as in progress; an error that keeps nothing frees the key.
-   * A crash between the two leaves the key held until the hold runs out: the operation must be one that a run after
-   * a half-done one completes (each of its steps commits on its own, as those it serves do).
+   * claim (KeyHold): the claim commits first, with no answer, and is renewed while the operation runs; its answer, or
+   * the refusal `keptRefusal` keeps, is stored after, and an error that keeps nothing releases the key. A repeat
+   * meanwhile waits for that answer (up to `waitMs` of real time) and replays it, or is refused as in progress. A
+   * crash frees the key within `holdMs`; a repeat then runs the operation again, which must be one whose steps each
+   * commit on their own, so that a run after a half-done one completes it.
    */
   async runHeld(
     request: IdempotentRequest,
     operation: () => Promise<StoredResponse>,
     keptRefusal: (error: unknown) => StoredResponse | undefined,
-    atRest: AnswerAtRest = IN_CLEAR,
-    waitMs = HELD_KEY_WAIT_MS,
+    { atRest = IN_CLEAR, waitMs = IDEMPOTENCY_WAIT_MS, holdMs = KEY_HOLD_MS, onKeyFault = () => undefined }: HeldKeyOptions = {},
   ): Promise<IdempotentOutcome> {
     const now = this.clock.now();
-    const hold: HeldKey = { credentialId: request.credentialId, key: request.key, heldUntil: new Date(now.getTime() + KEY_HOLD_MS) };
-    for (let waited = 0; ; waited += HELD_KEY_POLL_MS) {
-      const claimed = await this.outside.run((tx) => tx.idempotency.claim({ ...request, now: this.clock.now(), expiresAt: hold.heldUntil }));
-      const earlier = answerOf(claimed, atRest);
-      if (earlier) return earlier;
-      if (claimed.kind === 'acquired') break;
-      if (waited >= waitMs) throw new IdempotencyRequestInProgressError();
-      await new Promise((resolve) => setTimeout(resolve, HELD_KEY_POLL_MS));
+    const heldUntil = new Date(now.getTime() + holdMs);
+    // A timer, not the clock: the wait is the caller's, in real time, whatever time the clock tells.
+    let waited = false;
+    const wait = setTimeout(() => (waited = true), waitMs);
+    try {
+      for (;;) {
+        const claimed = await this.outside.run((tx) => tx.idempotency.claim({ ...request, now: this.clock.now(), expiresAt: heldUntil }));
+        const earlier = answerOf(claimed, atRest);
+        if (earlier) return earlier;
+        if (claimed.kind === 'acquired') break;
+        if (waited) throw new IdempotencyRequestInProgressError();
+        await new Promise((resolve) => setTimeout(resolve, HELD_KEY_POLL_MS));
+      }
+    } finally {
+      clearTimeout(wait);
     }
+    const hold = new KeyHold(this.outside, this.clock, { credentialId: request.credentialId, key: request.key, heldUntil }, holdMs, onKeyFault);
     let response: StoredResponse;
     try {
       response = await operation();
     } catch (error) {
       const refusal = keptRefusal(error);
       if (refusal === undefined) {
-        // The operation's error is the answer; a key left held by a failed release frees itself when the hold runs out.
-        await this.outside.run((tx) => tx.idempotency.releaseHeld(hold)).catch(() => undefined);
+        await hold.release();
         throw error;
       }
       response = refusal;
     }
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-    await this.outside.run((tx) => tx.idempotency.completeHeld(hold, atRest.seal(response), expiresAt));
-    return { response, replayed: false, expiresAt };
+    return { response, replayed: false, expiresAt, kept: await hold.complete(atRest.seal(response), expiresAt) };
   }
 }
 
 /** A claim's answer when the key already has one (replay) or belongs to another request (reuse); else undefined. */
 function answerOf(claimed: IdempotencyClaim, atRest: AnswerAtRest): IdempotentOutcome | undefined {
   if (claimed.kind === 'mismatch') throw new IdempotencyKeyReuseError();
-  if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt };
+  if (claimed.kind === 'replay') return { response: atRest.open(claimed.response), replayed: true, expiresAt: claimed.expiresAt, kept: true };
   return undefined;
 }

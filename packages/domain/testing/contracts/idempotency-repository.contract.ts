@@ -99,6 +99,17 @@ export function idempotencyRepositoryContract(factory: HarnessFactory): void {
         expect(await claim('h1')).toMatchObject({ kind: 'replay', response: { status: 201 } });
       });
 
+      it('is extended by its holder, past its first expiry, and then answered under the new one alone', async () => {
+        await holdKey('h4');
+        const later = new Date(HELD_UNTIL.getTime() + 60_000);
+        expect(await ctx.h.uow.run((tx) => tx.idempotency.extendHeld(hold('h4'), later))).toBe(true);
+        expect(await claim('h4', 'fp-1', new Date(HELD_UNTIL.getTime() + 1))).toEqual({ kind: 'in-progress' });
+        expect(await completeHeld('h4')).toBe(false);
+        const extended = { credentialId, key: 'h4', heldUntil: later };
+        expect(await ctx.h.uow.run((tx) => tx.idempotency.completeHeld(extended, { status: 200, body: '{}' }, EXPIRES))).toBe(true);
+        expect(await ctx.h.uow.run((tx) => tx.idempotency.extendHeld(extended, new Date(later.getTime() + 1)))).toBe(false);
+      });
+
       it('frees the key when released', async () => {
         await holdKey('h2');
         await ctx.h.uow.run((tx) => tx.idempotency.releaseHeld(hold('h2')));

@@ -43,6 +43,12 @@ export class InMemoryIdempotencyRepository implements IdempotencyRepository {
     return true;
   }
 
+  async extendHeld(hold: HeldKey, until: Date): Promise<boolean> {
+    const existing = this.held(hold);
+    if (existing) this.ref.tables.idempotency.set(keyOf(hold.credentialId, hold.key), { ...existing, expiresAt: until });
+    return existing !== undefined;
+  }
+
   async releaseHeld(hold: HeldKey): Promise<void> {
     if (this.held(hold)) this.ref.tables.idempotency.delete(keyOf(hold.credentialId, hold.key));
   }

@@ -9,6 +9,7 @@ import type { Transfer, TransferLease } from '../transfer';
 import { planDebits } from '../transfer-movements';
 import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
 import { inParallel, type PayoutPolicy } from '../payout-policy';
+import { retryingLostRaces } from '../../shared/lost-races';
 
 type ProcessScope = Pick<TransactionScope, 'transfers' | 'currentAccounts' | 'ledger' | 'outbox'>;
 
@@ -63,6 +64,16 @@ export class ProcessTransfers {
     return { ...tally };
   }
 
+  /**
+   * One of the run's transactions, sent again when PostgreSQL undoes it as a deadlock's victim: the settlement cycle
+   * takes a customer's list counts before its current accounts, which a run takes first, and a chunk lost to it
+   * would otherwise wait for the next run (the sandbox run answered 409). Nothing outside the transaction happened
+   * in it (payouts go out between transactions), so it can simply run again.
+   */
+  private write<T>(work: (tx: ProcessScope) => Promise<T>): Promise<T> {
+    return retryingLostRaces(this.uow, () => this.uow.run(work));
+  }
+
   private lease(worker: string): TransferLease {
     return { by: worker, until: new Date(this.clock.now().getTime() + this.policy.leaseMs) };
   }
@@ -70,7 +81,7 @@ export class ProcessTransfers {
   private async payDue(today: string, customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
     for (;;) {
       const lease = this.lease(worker);
-      const { claimed, toPay, decided } = await this.uow.run(async (tx) => {
+      const { claimed, toPay, decided } = await this.write(async (tx) => {
         const due = await tx.transfers.lockDue({ today, limit: this.policy.chunkSize, customerId });
         const accountIds = due.flatMap((t) => [t.toSnapshot().sourceAccountId, t.toSnapshot().destination.accountId ?? []].flat());
         const plan = planDebits(due, await tx.currentAccounts.lockBalances(accountIds), today, this.clock.now(), lease);
@@ -92,7 +103,7 @@ export class ProcessTransfers {
   private async reconcile(customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
     for (;;) {
       const lease = this.lease(worker);
-      const taken = await this.uow.run(async (tx) => {
+      const taken = await this.write(async (tx) => {
         const ended = await tx.transfers.lockLeaseEnded(this.clock.now(), this.policy.chunkSize, customerId);
         const renewed = ended.map((t) => t.renewLease(lease));
         await tx.transfers.updateAll(renewed);
@@ -107,7 +118,7 @@ export class ProcessTransfers {
     if (transfers.length === 0) return;
     const outcomes = await inParallel(transfers, this.policy.concurrency, (t) => payOut(this.bank, t, reconciling, this.policy));
     const outcomeOf = new Map<number, PayoutOutcome>(transfers.map((t, i) => [t.id, outcomes[i]]));
-    const changed = await this.uow.run(async (tx) => {
+    const changed = await this.write(async (tx) => {
       const now = this.clock.now();
       // Locked as they are now: one another worker already settled is no longer IN_PROGRESS and is left alone.
       const current = await tx.transfers.lockInProgress(transfers.map((t) => t.id));
@@ -138,7 +149,7 @@ export class ProcessTransfers {
         throw error;
       }
     });
-    const failed = await this.uow.run(async (tx) => {
+    const failed = await this.write(async (tx) => {
       const now = this.clock.now();
       const failures: Transfer[] = [];
       for (const [i, t] of unresolved.entries()) {

@@ -64,6 +64,7 @@ describe('webhook delivery across a SIGKILL', () => {
       // The next instance takes over: attempts leased by the dead one are due again once their lease lapses.
       const leased = await db
         .knex('webhook_deliveries')
+        .whereIn('event_id', eventIds)
         .whereNotNull('claimed_until')
         .update({ claimed_until: new Date(Date.now() - 1) })
         .returning<Array<{ id: string; event_id: string; attempt: number }>>(['id', 'event_id', 'attempt']);
@@ -72,8 +73,15 @@ describe('webhook delivery across a SIGKILL', () => {
       try {
         const deadline = Date.now() + 15_000;
         // Every attempt finished: an attempt the dead worker sent but never recorded is sent again (at least once).
-        const pending = async () => (await db.knex('webhook_deliveries').whereIn('event_id', eventIds).where({ status: 'PENDING' }).count({ n: '*' }))[0].n;
-        const settled = async () => Number(await pending()) === 0 && (await db.knex('webhook_deliveries').whereIn('event_id', eventIds)).length > 0;
+        // Every event dispatched and none of its attempts pending, read in one statement: read apart, or with any
+        // attempt standing for all, a dispatch committing meanwhile looked like every attempt done.
+        const settled = async () => {
+          const [{ events, pending }] = await db
+            .knex('webhook_deliveries')
+            .whereIn('event_id', eventIds)
+            .select(db.knex.raw('count(DISTINCT event_id) AS events'), db.knex.raw("count(*) FILTER (WHERE status = 'PENDING') AS pending"));
+          return Number(events) === eventIds.length && Number(pending) === 0;
+        };
         while (!(await settled()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
       } finally {
         await workers.stop();

@@ -11,9 +11,10 @@ const TYPE_CHECKS = new Set(['isString', 'isInt', 'isArray', 'isObject', 'isEnti
  * Our words for class-validator's checks whose own name the wrong thing: a nested list's item that is not an object
  * (its words name the list), a query parameter no DTO member has ("property x should not exist").
  */
+const NOT_A_PARAMETER = 'is not a parameter of this operation';
 const WORDS_FOR: Readonly<Record<string, string>> = {
   nestedValidation: 'must be an object',
-  whitelistValidation: 'is not a parameter of this operation',
+  whitelistValidation: NOT_A_PARAMETER,
 };
 
 /** What is wrong with one member, each reason once. */
@@ -107,3 +108,14 @@ export function parseId(raw: unknown, name = 'id'): number {
 
 /** A path segment naming a resource by its text (a route code). */
 export const parseName = (raw: unknown, name: string): string => storedText(String(raw), name);
+
+/**
+ * The query of a list nested under a resource (GET /v1/clients/{id}/receivable-accounts): the list's own, less the
+ * filter its path fixes, which is refused as any unknown parameter is (given, it would contradict the path or
+ * repeat it).
+ */
+export function nestedListQuery<T extends object>(dto: ClassConstructor<T>, plain: unknown, fixedByPath: keyof T & string): T {
+  const query = parseInput(dto, plain, 'query');
+  if (query[fixedByPath] !== undefined) throw ValidationError.of(fixedByPath, `${NOT_A_PARAMETER}: its path names it`);
+  return query;
+}

@@ -14,7 +14,7 @@ import {
   ref,
   type ResourceApi,
 } from './operation-parts';
-import { timestamp, nullableString, taxId, id } from './shared-schemas';
+import { timestamp, nullableString, taxId, taxIdInput, id } from './shared-schemas';
 
 /** Associates (routes/associate-routes.ts). */
 
@@ -144,7 +144,7 @@ const schemas = {
       type: { type: 'string', description: 'Free-form; conventional: DRIVER, DISTRIBUTOR, STUDENT, GUARDIAN, MEMBER, OTHER' },
       name: { type: 'string' },
       lastName: { type: 'string' },
-      taxId: { type: 'string' },
+      taxId: taxIdInput,
       documentNumber: { type: 'string', pattern: '^\\d{6,9}$', description: 'The national identity number (DNI) as digits only, 6 to 9, without dots' },
       email: { type: 'string', format: 'email' },
       phone: {

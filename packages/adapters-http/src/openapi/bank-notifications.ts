@@ -1,6 +1,7 @@
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
 import { one, operation, type ResourceApi } from './operation-parts';
 import { movementExample } from './money';
+import { taxIdInput } from './shared-schemas';
 
 /** The banking provider's notifications (routes/bank-notification-routes.ts). */
 
@@ -13,7 +14,7 @@ const notification = {
     cvu: { type: 'string', pattern: '^\\d{22}$' },
     amount: { type: ['number', 'string'] },
     currencyCode: { const: 'ARS' },
-    counterParty: { type: 'object', required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId: { type: 'string' } } },
+    counterParty: { type: 'object', required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId: taxIdInput } },
   },
 };
 const signature = {

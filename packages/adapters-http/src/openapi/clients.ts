@@ -1,6 +1,6 @@
 import { DOCUMENT_TYPES } from '@rcs/domain';
 import { created, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
-import { timestamp, nullableString, taxId, id } from './shared-schemas';
+import { timestamp, nullableString, taxId, taxIdInput, id } from './shared-schemas';
 
 /** Clients (routes/client-routes.ts). */
 
@@ -77,7 +77,7 @@ const schemas = {
     required: ['businessName', 'taxId', 'documentType'],
     properties: {
       businessName: { type: 'string', maxLength: 200 },
-      taxId: { type: 'string', description: 'CUIT/CUIL; dashes and spaces accepted; check digit verified' },
+      taxId: taxIdInput,
       documentType: { enum: DOCUMENT_TYPES },
       email: { type: ['string', 'null'], format: 'email' },
       branchExternalCode: { ...nullableString, description: 'Set only for a branch; then branchDescription and branchReferenceAddress are required' },

@@ -1,5 +1,5 @@
 import { created, listOf, noContent, one, operation, param, pageParams, pathId, pathResource, ref, type Refusals, type ResourceApi } from './operation-parts';
-import { timestamp, nullableString, taxId, id } from './shared-schemas';
+import { timestamp, nullableString, taxId, taxIdInput, id } from './shared-schemas';
 
 /** Recipients (routes/contact-routes.ts). */
 
@@ -91,7 +91,7 @@ const schemas = {
     description: 'cbuCvu, alias or both',
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200, description: 'Name or legal name' },
-      taxId: { type: 'string', description: 'CUIT/CUIL; dashes and spaces accepted; check digit verified' },
+      taxId: taxIdInput,
       cbuCvu: { type: ['string', 'null'], pattern: '^\\d{22}$', description: 'null is the same as leaving it out' },
       alias: { type: ['string', 'null'], pattern: '^[A-Za-z0-9.-]{6,20}$', description: 'null is the same as leaving it out' },
     },

@@ -197,3 +197,6 @@ export interface ResourceApi {
   readonly paths: Readonly<Record<string, object>>;
   readonly schemas?: Readonly<Record<string, object>>;
 }
+
+/** A list's parameters for the same list nested under a resource: without the filter its path fixes. */
+export const withoutParam = (parameters: ReadonlyArray<{ readonly name: string }>, name: string) => parameters.filter((p) => p.name !== name);

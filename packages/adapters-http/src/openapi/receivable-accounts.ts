@@ -1,7 +1,21 @@
 import { DISABLED_REASONS, OWNER_TYPES, RECEIVABLE_ACCOUNT_STATUSES } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
 import { headerRef } from './headers';
-import { created, idSchema, listOf, listParams, noContent, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
+import {
+  created,
+  idSchema,
+  listOf,
+  listParams,
+  noContent,
+  one,
+  operation,
+  param,
+  pathId,
+  pathResource,
+  ref,
+  withoutParam,
+  type ResourceApi,
+} from './operation-parts';
 import { timestamp, nullableString, taxId, id, batchResponse } from './shared-schemas';
 
 /** Receivable accounts (routes/receivable-account-routes.ts). */
@@ -9,7 +23,7 @@ import { timestamp, nullableString, taxId, id, batchResponse } from './shared-sc
 const tag = 'Receivable accounts';
 const read = 'receivable-accounts:read';
 const write = 'receivable-accounts:write';
-const listFilters = [
+const accountListFilters = [
   ...listParams,
   param('clientId', 'Owner client', idSchema),
   param('associateId', 'Owner associate', idSchema),
@@ -60,7 +74,7 @@ const paths = {
       summary: 'List receivable accounts',
       description: 'status defaults to ACTIVE. The lookup by clientTaxId that finds nothing answers 204, no body, X-Total-Count 0.',
       scope: read,
-      parameters: listFilters,
+      parameters: accountListFilters,
       responses: {
         '200': listOf('ReceivableAccount', account),
         '204': { description: 'Lookup by clientTaxId found nothing', headers: { 'X-Total-Count': headerRef('X-Total-Count') } },
@@ -159,9 +173,9 @@ const paths = {
       id: 'listClientReceivableAccounts',
       tag,
       summary: "List a client's receivable accounts",
-      description: 'The same filters as the account list.',
+      description: "The account list's filters, but the owner the path names (given, 400 validation).",
       scope: read,
-      parameters: listFilters,
+      parameters: withoutParam(accountListFilters, 'clientId'),
       responses: { '200': listOf('ReceivableAccount', account) },
       refusals: pathResource('client'),
     }),
@@ -172,9 +186,9 @@ const paths = {
       id: 'listAssociateReceivableAccounts',
       tag,
       summary: "List an associate's receivable accounts",
-      description: 'The same filters as the account list.',
+      description: "The account list's filters, but the owner the path names (given, 400 validation).",
       scope: read,
-      parameters: listFilters,
+      parameters: withoutParam(accountListFilters, 'associateId'),
       responses: { '200': listOf('ReceivableAccount', account) },
       refusals: pathResource('associate'),
     }),

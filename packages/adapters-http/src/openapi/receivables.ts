@@ -1,6 +1,6 @@
 import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, REQUESTABLE_STATUSES } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
-import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
+import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, withoutParam, type ResourceApi } from './operation-parts';
 import { timestamp, nullableString, id, nullableDate, batchResponse } from './shared-schemas';
 
 /** Receivables (routes/receivable-routes.ts). */
@@ -78,6 +78,18 @@ const issueRefusals = {
   'missing-invoice-fields': 'invoiceData lacks a required member (missingFields lists them)',
 } as const;
 
+const receivableListFilters = [
+  ...listParams,
+  ...['receivableAccountId', 'clientId', 'associateId', 'parentReceivableId'].map((n) => param(n, 'Exact', idSchema)),
+  param('status', 'PENDING, PAID, SETTLED, EXPIRED or DISABLED'),
+  param('receivableType', 'One of the receivable types'),
+  ...['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate'].map((n) => param(n, 'YYYY-MM-DD, inclusive')),
+  param('legalNumber', 'Exact'),
+  param('externalRoutingCode', 'Exact'),
+  param('minAmount', 'Decimal, inclusive'),
+  param('maxAmount', 'Decimal, inclusive'),
+];
+
 const paths = {
   '/v1/receivables': {
     get: operation({
@@ -85,17 +97,7 @@ const paths = {
       tag,
       summary: 'List receivables',
       scope: read,
-      parameters: [
-        ...listParams,
-        ...['receivableAccountId', 'clientId', 'associateId', 'parentReceivableId'].map((n) => param(n, 'Exact', idSchema)),
-        param('status', 'PENDING, PAID, SETTLED, EXPIRED or DISABLED'),
-        param('receivableType', 'One of the receivable types'),
-        ...['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate'].map((n) => param(n, 'YYYY-MM-DD, inclusive')),
-        param('legalNumber', 'Exact'),
-        param('externalRoutingCode', 'Exact'),
-        param('minAmount', 'Decimal, inclusive'),
-        param('maxAmount', 'Decimal, inclusive'),
-      ],
+      parameters: receivableListFilters,
       responses: { '200': listOf('Receivable', receivableExample) },
     }),
     post: operation({
@@ -103,7 +105,7 @@ const paths = {
       tag,
       summary: 'Issue a receivable',
       description:
-        'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, ' +
+        'Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, ADJUSTMENT, RETENTION, ' +
         'RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.',
       scope: write,
       key: 'required',
@@ -188,7 +190,9 @@ const paths = {
       id: 'listReceivableAccountReceivables',
       tag,
       summary: "List an account's receivables",
+      description: "The receivable list's filters, but receivableAccountId (the path names the account; given, 400 validation).",
       scope: read,
+      parameters: withoutParam(receivableListFilters, 'receivableAccountId'),
       responses: { '200': listOf('Receivable', receivableExample) },
       refusals: pathResource('receivable account'),
     }),

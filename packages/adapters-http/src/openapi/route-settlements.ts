@@ -1,5 +1,19 @@
 import { RECEIVABLE_TYPES } from '@rcs/domain';
-import { created, idSchema, listOf, pageParams, one, operation, param, pathId, pathParam, pathResource, ref, type ResourceApi } from './operation-parts';
+import {
+  created,
+  idSchema,
+  listOf,
+  pageParams,
+  one,
+  operation,
+  param,
+  pathId,
+  pathParam,
+  pathResource,
+  ref,
+  withoutParam,
+  type ResourceApi,
+} from './operation-parts';
 import { timestamp, id } from './shared-schemas';
 import { receivableExample } from './receivables';
 
@@ -29,6 +43,14 @@ const byCode = {
   'resource-not-accessible': "the route settlement is another customer's",
 } as const;
 
+const routeSettlementFilters = [
+  ...pageParams,
+  param('associateId', 'Exact', idSchema),
+  param('routeCode', 'Exact'),
+  param('fromDate', 'On the settlement day, YYYY-MM-DD'),
+  param('toDate', 'On the settlement day, YYYY-MM-DD'),
+];
+
 const paths = {
   '/v1/route-settlements': {
     get: operation({
@@ -36,13 +58,7 @@ const paths = {
       tag,
       summary: 'List route settlements',
       scope: read,
-      parameters: [
-        ...pageParams,
-        param('associateId', 'Exact', idSchema),
-        param('routeCode', 'Exact'),
-        param('fromDate', 'On the settlement day, YYYY-MM-DD'),
-        param('toDate', 'On the settlement day, YYYY-MM-DD'),
-      ],
+      parameters: routeSettlementFilters,
       responses: { '200': listOf('RouteSettlement', routeSettlement) },
     }),
     post: operation({
@@ -93,7 +109,9 @@ const paths = {
       id: 'listAssociateRouteSettlements',
       tag,
       summary: "List an associate's route settlements",
+      description: "The route settlement list's filters, but associateId (the path names the associate; given, 400 validation).",
       scope: read,
+      parameters: withoutParam(routeSettlementFilters, 'associateId'),
       responses: { '200': listOf('RouteSettlement', routeSettlement) },
       refusals: pathResource('associate'),
     }),

@@ -1,5 +1,5 @@
 import { one, operation, ref, type ResourceApi } from './operation-parts';
-import { id, nullableDate } from './shared-schemas';
+import { id, nullableDate, taxIdInput } from './shared-schemas';
 import { movementExample } from './money';
 
 /** Sandbox helpers (routes/sandbox-routes.ts). */
@@ -89,7 +89,7 @@ const schemas = {
       receivableAccountId: id,
       amount: { type: ['number', 'string'] },
       currencyCode: { const: 'ARS' },
-      counterParty: { type: 'object', required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId: { type: 'string' } } },
+      counterParty: { type: 'object', required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId: taxIdInput } },
     },
   },
   SettlementRun: {

@@ -2,6 +2,13 @@
 export const timestamp = { type: 'string', format: 'date-time' } as const;
 export const nullableString = { type: ['string', 'null'] } as const;
 export const taxId = { type: 'string', pattern: '^\\d{11}$', description: '11 digits; input may carry dashes and spaces' } as const;
+/** A CUIT/CUIL as sent: every body field of one is read by the same rule (domain parseTaxId), else 400 validation. */
+export const taxIdInput = {
+  type: 'string',
+  description:
+    'CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a ' +
+    'CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field.',
+} as const;
 export const id = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' } as const;
 export const nullableDate = { type: ['string', 'null'], format: 'date' } as const;
 /** One result per batch item, in order: the status it would have had alone, and the resource or the Problem. */

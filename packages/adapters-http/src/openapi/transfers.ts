@@ -1,6 +1,6 @@
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from '@rcs/domain';
 import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
-import { id, nullableDate, nullableString, taxId, timestamp } from './shared-schemas';
+import { id, nullableDate, nullableString, taxId, taxIdInput, timestamp } from './shared-schemas';
 
 /** Transfers out of current accounts (routes/transfer-routes.ts). */
 
@@ -157,7 +157,7 @@ const counterParty = { type: 'object', required: ['name', 'taxId'], properties: 
 const counterPartyInput = {
   type: ['object', 'null'],
   required: ['name', 'taxId'],
-  properties: { name: { type: 'string', maxLength: 200 }, taxId: { type: 'string', description: '11 digits; dashes and spaces are accepted' } },
+  properties: { name: { type: 'string', maxLength: 200 }, taxId: taxIdInput },
 } as const;
 
 const schemas = {

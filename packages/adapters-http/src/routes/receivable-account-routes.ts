@@ -3,7 +3,7 @@ import { openedAccountWithStats } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { batchBody, batchItems, type BatchBody } from '../dto/batch-body';
 import { commonFilterOf, pageOf } from '../dto/list-query';
-import { parseId, parseInput } from '../dto/parse-input';
+import { nestedListQuery, parseId, parseInput } from '../dto/parse-input';
 import { ExpandQuery, OpenReceivableAccountBody, ReceivableAccountListQuery, UpdateReceivableAccountBody } from '../dto/receivable-account-dto';
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
@@ -93,7 +93,7 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
 
   for (const owner of ['client', 'associate'] as const) {
     router.get(`/${owner}s/:id/receivable-accounts`, read, async (req, res) => {
-      const query = parseInput(ReceivableAccountListQuery, req.query, 'query');
+      const query = nestedListQuery(ReceivableAccountListQuery, req.query, `${owner}Id`);
       const input = { owner, ownerId: parseId(req.params.id), filter: accountFilterOf(req, query), page: pageOf(query) };
       sendPage(res, await app.receivableAccounts.listOfOwner.execute(input), (record) => receivableAccountResponse(record, query.expand === 'owner'));
     });

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { authOf, requireScope } from '../auth/authenticate';
 import { batchBody, batchItems, type BatchBody } from '../dto/batch-body';
 import { pageOf } from '../dto/list-query';
-import { parseId, parseInput } from '../dto/parse-input';
+import { nestedListQuery, parseId, parseInput } from '../dto/parse-input';
 import { ReceivableBody, ReceivableEditBody, ReceivableListQuery, ReceivableStatusBody } from '../dto/receivable-dto';
 import { editsOf, issueInputOf, receivableFilterOf } from '../dto/receivable-input';
 import { receivableResponse } from '../mappers/receivable-response';
@@ -66,7 +66,7 @@ export function receivableRoutes({ app, keys }: HttpContext): Router {
   );
 
   router.get('/receivable-accounts/:id/receivables', read, async (req, res) => {
-    const query = parseInput(ReceivableListQuery, req.query, 'query');
+    const query = nestedListQuery(ReceivableListQuery, req.query, 'receivableAccountId');
     const input = { filter: receivableFilterOf(authOf(req).customerId, query), page: pageOf(query), accountId: parseId(req.params.id) };
     sendPage(res, await app.receivables.list.execute(input), receivableResponse);
   });

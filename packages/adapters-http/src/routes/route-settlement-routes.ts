@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { authOf, requireScope } from '../auth/authenticate';
 import { PageQuery, pageOf } from '../dto/list-query';
-import { parseId, parseInput, parseName } from '../dto/parse-input';
+import { nestedListQuery, parseId, parseInput, parseName } from '../dto/parse-input';
 import { RouteSettlementBody, RouteSettlementListQuery } from '../dto/route-settlement-dto';
 import { receivableResponse } from '../mappers/receivable-response';
 import { routeSettlementResponse } from '../mappers/route-settlement-response';
@@ -46,7 +46,7 @@ export function routeSettlementRoutes({ app, keys }: HttpContext): Router {
   });
 
   router.get('/associates/:id/route-settlements', read, async (req, res) => {
-    const { associateId: _ignored, routeCode, fromDate, toDate, ...page } = parseInput(RouteSettlementListQuery, req.query, 'query');
+    const { routeCode, fromDate, toDate, ...page } = nestedListQuery(RouteSettlementListQuery, req.query, 'associateId');
     const filter = { customerId: authOf(req).customerId, routeCode, fromDate, toDate };
     sendPage(res, await app.routeSettlements.list.execute({ filter, page: pageOf(page), ofAssociate: parseId(req.params.id) }), routeSettlementResponse);
   });

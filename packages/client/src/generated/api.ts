@@ -329,7 +329,7 @@ export interface paths {
     };
     /**
      * List a client's receivable accounts
-     * @description The same filters as the account list.
+     * @description The account list's filters, but the owner the path names (given, 400 validation).
      *
      *     Needs the scope `receivable-accounts:read`.
      */
@@ -354,7 +354,7 @@ export interface paths {
     };
     /**
      * List an associate's receivable accounts
-     * @description The same filters as the account list.
+     * @description The account list's filters, but the owner the path names (given, 400 validation).
      *
      *     Needs the scope `receivable-accounts:read`.
      */
@@ -382,7 +382,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a receivable
-     * @description Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.
+     * @description Status PENDING, or PAID for a child of a PAID parent. A negative type (CREDIT_NOTE, MISSING_PRODUCT, ADJUSTMENT, RETENTION, RETURN_PRODUCT, BROKEN_PRODUCT) names its parent and lowers what is owed on it.
      *
      *     Needs the scope `receivables:write`.
      */
@@ -481,7 +481,9 @@ export interface paths {
     };
     /**
      * List an account's receivables
-     * @description Needs the scope `receivables:read`.
+     * @description The receivable list's filters, but receivableAccountId (the path names the account; given, 400 validation).
+     *
+     *     Needs the scope `receivables:read`.
      */
     get: operations['listReceivableAccountReceivables'];
     put?: never;
@@ -578,7 +580,9 @@ export interface paths {
     };
     /**
      * List an associate's route settlements
-     * @description Needs the scope `route-settlements:read`.
+     * @description The route settlement list's filters, but associateId (the path names the associate; given, 400 validation).
+     *
+     *     Needs the scope `route-settlements:read`.
      */
     get: operations['listAssociateRouteSettlements'];
     put?: never;
@@ -1623,7 +1627,7 @@ export interface components {
     };
     ClientInput: {
       businessName: string;
-      /** @description CUIT/CUIL; dashes and spaces accepted; check digit verified */
+      /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
       taxId: string;
       /** @enum {unknown} */
       documentType: 'CUIT' | 'CUIL';
@@ -1658,6 +1662,7 @@ export interface components {
       type: string;
       name: string;
       lastName: string;
+      /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
       taxId: string;
       /** @description The national identity number (DNI) as digits only, 6 to 9, without dots */
       documentNumber: string;
@@ -2027,7 +2032,7 @@ export interface components {
         accountId?: number | null;
         counterParty?: {
           name: string;
-          /** @description 11 digits; dashes and spaces are accepted */
+          /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
           taxId: string;
         } | null;
       } | null;
@@ -2086,7 +2091,7 @@ export interface components {
     ContactInput: {
       /** @description Name or legal name */
       name: string;
-      /** @description CUIT/CUIL; dashes and spaces accepted; check digit verified */
+      /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
       taxId: string;
       /** @description null is the same as leaving it out */
       cbuCvu?: string | null;
@@ -2316,6 +2321,7 @@ export interface components {
       currencyCode?: 'ARS';
       counterParty: {
         name: string;
+        /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
         taxId: string;
       };
     };
@@ -6466,8 +6472,6 @@ export interface operations {
         fromDate?: string;
         /** @description Creation date <= (inclusive; a bare date includes the whole day) */
         toDate?: string;
-        /** @description Owner client */
-        clientId?: number;
         /** @description Owner associate */
         associateId?: number;
         /** @description CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE */
@@ -6683,8 +6687,6 @@ export interface operations {
         toDate?: string;
         /** @description Owner client */
         clientId?: number;
-        /** @description Owner associate */
-        associateId?: number;
         /** @description CLIENT, ASSOCIATE or CLIENT_AND_ASSOCIATE */
         ownerType?: string;
         /** @description The client's taxId (11 digits): the lookup of candidate accounts */
@@ -8232,7 +8234,46 @@ export interface operations {
   };
   listReceivableAccountReceivables: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
+        /** @description Comma-separated ids */
+        ids?: string;
+        /** @description Creation date >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999) */
+        fromDate?: string;
+        /** @description Creation date <= (inclusive; a bare date includes the whole day) */
+        toDate?: string;
+        /** @description Exact */
+        clientId?: number;
+        /** @description Exact */
+        associateId?: number;
+        /** @description Exact */
+        parentReceivableId?: number;
+        /** @description PENDING, PAID, SETTLED, EXPIRED or DISABLED */
+        status?: string;
+        /** @description One of the receivable types */
+        receivableType?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        fromDueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        toDueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        fromIssueDate?: string;
+        /** @description YYYY-MM-DD, inclusive */
+        toIssueDate?: string;
+        /** @description Exact */
+        legalNumber?: string;
+        /** @description Exact */
+        externalRoutingCode?: string;
+        /** @description Decimal, inclusive */
+        minAmount?: string;
+        /** @description Decimal, inclusive */
+        maxAmount?: string;
+      };
       header?: {
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
@@ -9265,7 +9306,20 @@ export interface operations {
   };
   listAssociateRouteSettlements: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description 1-indexed page (default 1); each page costs more the deeper it is: to walk a list, follow the Link header instead */
+        page?: number;
+        /** @description Page size (default 20, max 200) */
+        count?: number;
+        /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
+        cursor?: string;
+        /** @description Exact */
+        routeCode?: string;
+        /** @description On the settlement day, YYYY-MM-DD */
+        fromDate?: string;
+        /** @description On the settlement day, YYYY-MM-DD */
+        toDate?: string;
+      };
       header?: {
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
@@ -16274,6 +16328,7 @@ export interface operations {
           currencyCode: 'ARS';
           counterParty: {
             name: string;
+            /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
             taxId: string;
           };
         };

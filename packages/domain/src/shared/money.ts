@@ -6,7 +6,8 @@ export type CurrencyCode = (typeof SUPPORTED_CURRENCIES)[number];
 /** Largest amount that still round-trips exactly through a JSON number with 2 decimals (CONTRACT "Amounts"). */
 export const MAX_AMOUNT_MINOR = 999_999_999_999_999n;
 
-const AMOUNT_PATTERN = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
+// Zeros past the cents are the same amount, as the JSON number 1.100 is 1.1: read alike in a string.
+const AMOUNT_PATTERN = /^(\d{1,13})(?:\.(\d{1,2})0*)?$/;
 
 /**
  * An exact amount: integer minor units (cents) as bigint plus a currency. Parsed once at the edge, rejecting a

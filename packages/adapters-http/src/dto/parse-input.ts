@@ -7,11 +7,12 @@ import { idFromText, isEntityId } from './entity-id';
 /** Checks of a member's type: a member of the wrong type is reported for its type alone, not for its length too. */
 const TYPE_CHECKS = new Set(['isString', 'isInt', 'isArray', 'isObject', 'isEntityId']);
 
+const NOT_A_PARAMETER = 'is not a parameter of this operation';
+
 /**
  * Our words for class-validator's checks whose own name the wrong thing: a nested list's item that is not an object
  * (its words name the list), a query parameter no DTO member has ("property x should not exist").
  */
-const NOT_A_PARAMETER = 'is not a parameter of this operation';
 const WORDS_FOR: Readonly<Record<string, string>> = {
   nestedValidation: 'must be an object',
   whitelistValidation: NOT_A_PARAMETER,

@@ -1,9 +1,8 @@
 import type { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';
 import type { UnitOfWork } from '../shared/unit-of-work';
-import type { TransactionScope } from '../transaction-scope';
 import type { IdempotencyClaim, IdempotencyClaimRequest, StoredResponse } from './idempotency-repository';
-import { KeyHold } from './key-hold';
+import { KeyHold, type KeyScope } from './key-hold';
 
 /** How long an answer is kept under its key (SPEC: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -68,8 +67,6 @@ export class IdempotencyRequestInProgressError extends DomainError {
     super('idempotency-request-in-progress', 'a request with this Idempotency-Key is still being processed; retry later', { retryAfterSeconds: 1 });
   }
 }
-
-type KeyScope = Pick<TransactionScope, 'idempotency'>;
 
 /**
  * Opens the key's transaction and hands `work` what runs under the key, both bound to that transaction: what the

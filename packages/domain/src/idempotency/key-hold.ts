@@ -3,7 +3,8 @@ import type { UnitOfWork } from '../shared/unit-of-work';
 import type { TransactionScope } from '../transaction-scope';
 import type { HeldKey, StoredResponse } from './idempotency-repository';
 
-type KeyScope = Pick<TransactionScope, 'idempotency'>;
+/** What every step on a key is given: the keys' repository, in its own transaction or the operation's. */
+export type KeyScope = Pick<TransactionScope, 'idempotency'>;
 
 /**
  * A held claim while its operation runs: its expiry is moved on every third of `holdMs`, so a run of any length

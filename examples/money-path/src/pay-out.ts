@@ -57,12 +57,10 @@ async function savedRecipient(api: ApiClient, body: RecipientInput) {
     const { data } = await api.POST('/v1/contacts', { body });
     return data!;
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'duplicated-contact')) throw error;
-    const query = body.alias ? { alias: body.alias } : { taxId: body.taxId };
-    const { data: saved } = await api.GET('/v1/contacts', { params: { query } });
-    const same = saved!.find((recipient) => (body.alias ? recipient.alias?.toLowerCase() === body.alias.toLowerCase() : recipient.cbuCvu === body.cbuCvu));
-    if (same) return same;
-    throw error;
+    const existingId = error instanceof ApiError && error.code === 'duplicated-contact' ? error.problem.existingResourceId : undefined;
+    if (existingId === undefined) throw error;
+    const { data: saved } = await api.GET('/v1/contacts/{id}', { params: { path: { id: existingId } } });
+    return saved!;
   }
 }
 

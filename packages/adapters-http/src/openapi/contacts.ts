@@ -17,7 +17,7 @@ const contact = {
 };
 const body = { schema: ref('ContactInput'), example: contactInput };
 const destinationRules: Refusals = {
-  'duplicated-contact': 'another recipient of the customer has this cbuCvu, or this alias in any letter case',
+  'duplicated-contact': 'another recipient of the customer has this cbuCvu, or this alias in any letter case (existingResourceId names it)',
   'external-provider-unavailable': 'the banking provider could not resolve the alias (down, or a bad answer); nothing was stored, retry',
   'external-provider-timeout': 'the banking provider did not resolve the alias in time; nothing was stored, retry',
 };

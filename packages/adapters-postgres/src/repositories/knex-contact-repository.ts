@@ -79,22 +79,45 @@ export class KnexContactRepository implements ContactRepository {
     return row && toContact(row);
   }
 
+  // A taken CBU/CVU or alias skips the write instead of failing it, so the transaction can still read who holds it.
   async insert(contact: NewContact): Promise<Contact> {
-    const [row] = await this.trx('contacts').insert(toRow(contact)).returning<ContactRow[]>('*').catch(rethrow);
-    return toContact(row);
+    const [row] = await this.trx('contacts').insert(toRow(contact)).onConflict().ignore().returning<ContactRow[]>('*').catch(rethrow);
+    if (row) return toContact(row);
+    const holder = await this.holderOf(contact);
+    if (holder) throw holder;
+    // The holder the insert met was deleted since: the insert may now succeed.
+    return this.insert(contact);
   }
 
   async update(contact: Contact): Promise<void> {
     const next = contact.toSnapshot();
     const changed = await this.trx('contacts')
       .where({ id: next.id, version: next.version - 1 })
+      .whereNotExists(this.taken(next))
       .update(toRow(next))
       .catch(rethrow);
-    if (changed !== 1) throw new ConcurrentModificationError('contact', next.id);
+    if (changed !== 1) throw (await this.holderOf(next)) ?? new ConcurrentModificationError('contact', next.id);
   }
 
   async delete(contact: Contact): Promise<void> {
     await this.trx('contacts').where({ id: contact.id }).delete();
+  }
+
+  /** The customer's other recipients with this CBU/CVU or alias (the unique indexes of migration 009), account first. */
+  private taken(c: NewContact & { id?: number }): Knex.QueryBuilder {
+    const query = this.trx('contacts as other')
+      .where('other.customer_id', c.customerId)
+      .where((match) => {
+        match.where('other.cbu_cvu', c.cbuCvu);
+        if (c.alias !== null) match.orWhereRaw('lower(other.alias) = lower(?)', [c.alias]);
+      })
+      .orderByRaw('other.cbu_cvu = ? DESC', [c.cbuCvu]);
+    return c.id === undefined ? query : query.whereNot('other.id', c.id);
+  }
+
+  private async holderOf(c: NewContact & { id?: number }): Promise<DuplicatedContactError | undefined> {
+    const holder = await this.taken(c).first<Pick<ContactRow, 'id' | 'cbu_cvu'> | undefined>('other.id', 'other.cbu_cvu');
+    return holder && new DuplicatedContactError(holder.cbu_cvu === c.cbuCvu ? 'cbuCvu' : 'alias', Number(holder.id));
   }
 }
 

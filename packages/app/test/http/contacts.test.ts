@@ -123,13 +123,15 @@ describe('contacts (recipients)', () => {
     expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(fields);
   });
 
-  it('refuses a second recipient with the same CBU/CVU, or the same alias in another case, with 409 duplicated-contact', async () => {
-    await post(aContact({ cbuCvu: galicia(7) }));
-    const sameCbu = await post(aContact({ cbuCvu: galicia(7), name: 'Other' }));
+  it('refuses a second recipient with the same CBU/CVU, or the same alias in another case, with 409 duplicated-contact naming the one saved', async () => {
+    const saved = (await post(aContact({ cbuCvu: galicia(77) }))).body;
+    const sameCbu = await post(aContact({ cbuCvu: galicia(77), name: 'Other', taxId: validTaxId('20', 12345678) }));
     expect(sameCbu.status).toBe(409);
-    expect(sameCbu.body.code).toBe('duplicated-contact');
-    await post(aContact({ alias: 'unico.alias' }));
-    expect((await post(aContact({ alias: 'UNICO.ALIAS' }))).body.code).toBe('duplicated-contact');
+    expect(sameCbu.body).toMatchObject({ code: 'duplicated-contact', existingResourceId: saved.id });
+    const byAlias = (await post(aContact({ alias: 'unico.alias' }))).body;
+    expect((await post(aContact({ alias: 'UNICO.ALIAS' }))).body).toMatchObject({ code: 'duplicated-contact', existingResourceId: byAlias.id });
+    const renamed = await ctx.api.call('put', `/v1/contacts/${saved.id}`, { token: ctx.token, body: aContact({ alias: 'Unico.Alias' }) });
+    expect(renamed.body).toMatchObject({ code: 'duplicated-contact', existingResourceId: byAlias.id });
   });
 
   itRacing('lets one of two concurrent saves of one CBU win; the other gets 409', async () => {

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { ERROR_CODES, type ErrorCode } from '@rcs/domain';
+import { composeCvu, ERROR_CODES, type ErrorCode } from '@rcs/domain';
 import { openApiDocument, STATUS_BY_CODE, wireCodeOf } from '@rcs/adapters-http';
 import { TEST_JWT_SECRET, useTestApi, type CallOptions } from '../support/test-api';
 import { activeAccount, key, parties } from '../support/fixtures';
@@ -16,9 +16,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, string>> = {
   'concurrent-modification': 'needs two requests racing for one row',
   'rate-limit-exceeded': 'this API is started with a limit no test reaches (rate-limit.test.ts covers it)',
   'internal-error': 'needs a failing database',
-  'external-provider-unavailable': 'provider failures are retried in the background, never answered, until recipients and transfers',
-  'external-provider-timeout': 'as external-provider-unavailable',
-  'duplicated-contact': 'recipients are not built yet',
+  'external-provider-timeout': "the simulator's slow answer (1 s) is within the default timeout; contacts.test.ts covers it with a shorter one",
 };
 
 /** Every member, parameter and header name the API documents: the only camelCase words a detail may hold. */
@@ -243,6 +241,15 @@ describe('error details', () => {
         names: [routeCode, `associate ${first.associate.id}`],
       };
     },
+    'duplicated-contact': async () => {
+      const body = { name: 'Detalle SA', taxId: '30-71234567-1', cbuCvu: composeCvu('0070999', 4242n) };
+      const first = (await call('post', '/v1/contacts', { body })).body;
+      return { res: await call('post', '/v1/contacts', { body: { ...body, name: 'Otro SA' } }), names: [`recipient ${first.id}`, 'cbuCvu'] };
+    },
+    'external-provider-unavailable': async () => ({
+      res: await call('post', '/v1/contacts', { body: { name: 'Detalle SA', taxId: '30-71234567-1', alias: 'sim-down.details' } }),
+      names: ['provider'],
+    }),
     'invalid-event-type': async () => ({
       res: await call('post', '/v1/webhooks', { body: { url: 'https://erp.example/hooks', events: ['receivable.paid', 'invoice.sent'] } }),
       names: ['events', 'invoice.sent'],

@@ -12396,7 +12396,7 @@ export interface operations {
           };
         };
       };
-      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case (existingResourceId names it) */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12806,7 +12806,7 @@ export interface operations {
           };
         };
       };
-      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; duplicated-contact: another recipient of the customer has this cbuCvu, or this alias in any letter case (existingResourceId names it) */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

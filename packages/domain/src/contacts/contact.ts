@@ -27,10 +27,15 @@ export interface ContactSnapshot extends ContactDetails, ContactDestination {
 
 export type NewContact = Omit<ContactSnapshot, 'id'>;
 
-/** 409: the customer already has a recipient with this CBU/CVU or alias (alias in any letter case). */
+/**
+ * 409: the customer already has a recipient with this CBU/CVU or alias (alias in any letter case). existingResourceId
+ * names it, so a caller saving a recipient again finds the one it has; absent only when the holder could not be read
+ * (a racing save that has not committed yet).
+ */
 export class DuplicatedContactError extends DomainError {
-  constructor(field: 'cbuCvu' | 'alias') {
-    super('duplicated-contact', `another recipient already has this ${field}`);
+  constructor(field: 'cbuCvu' | 'alias', existingId?: number) {
+    const holder = existingId === undefined ? 'another recipient' : `recipient ${existingId}`;
+    super('duplicated-contact', `${holder} already has this ${field}`, existingId === undefined ? {} : { existingResourceId: existingId });
   }
 }
 

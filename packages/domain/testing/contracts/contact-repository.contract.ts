@@ -25,12 +25,21 @@ export function contactRepositoryContract(factory: HarnessFactory, itRacing: Tes
       expect((await ctx.h.uow.run((tx) => tx.contacts.get(contact.id)))?.toSnapshot()).toEqual(contact.toSnapshot());
     });
 
-    it('refuses a second recipient of the customer with the same CBU/CVU, or the same alias in any letter case', async () => {
+    const refusal = (field: 'cbuCvu' | 'alias', holder: Contact) =>
+      expect.objectContaining({
+        code: 'duplicated-contact',
+        message: `recipient ${holder.id} already has this ${field}`,
+        extras: { existingResourceId: holder.id },
+      });
+
+    it('refuses a second recipient of the customer with the same CBU/CVU, or the same alias in any letter case, naming the one that has it', async () => {
       const customerId = await ctx.newCustomer();
-      await insert(customerId, destination(2, 'prov.norte'));
-      await expect(insert(customerId, destination(2))).rejects.toBeInstanceOf(DuplicatedContactError);
-      await expect(insert(customerId, destination(3, 'PROV.NORTE'))).rejects.toBeInstanceOf(DuplicatedContactError);
-      expect((await ctx.h.contactQueries.list({ customerId }, { page: 1, count: 20 })).total).toBe(1);
+      const holder = await insert(customerId, destination(2, 'prov.norte'));
+      const other = await insert(customerId, destination(11, 'prov.oeste'));
+      await expect(insert(customerId, destination(2))).rejects.toEqual(refusal('cbuCvu', holder));
+      await expect(insert(customerId, destination(3, 'PROV.NORTE'))).rejects.toEqual(refusal('alias', holder));
+      await expect(insert(customerId, destination(11, 'prov.norte'))).rejects.toEqual(refusal('cbuCvu', other));
+      expect((await ctx.h.contactQueries.list({ customerId }, { page: 1, count: 20 })).total).toBe(2);
     });
 
     it('lets another customer save the same CBU/CVU and alias', async () => {
@@ -50,7 +59,7 @@ export function contactRepositoryContract(factory: HarnessFactory, itRacing: Tes
     it('saves a replaced recipient, refuses a stale write and a taken CBU/CVU', async () => {
       const customerId = await ctx.newCustomer();
       const contact = await insert(customerId, destination(6));
-      await insert(customerId, destination(7, 'taken.alias'));
+      const holder = await insert(customerId, destination(7, 'taken.alias'));
       const edited = contact.replace(details('Renamed SA'), destination(8, 'new.alias'), at(5));
       await ctx.h.uow.run((tx) => tx.contacts.update(edited));
       expect((await ctx.h.contactQueries.get(contact.id))?.toSnapshot()).toMatchObject({
@@ -62,8 +71,10 @@ export function contactRepositoryContract(factory: HarnessFactory, itRacing: Tes
       const stale = contact.replace(details('Lost update'), destination(6), at(6));
       await expect(ctx.h.uow.run((tx) => tx.contacts.update(stale))).rejects.toBeInstanceOf(ConcurrentModificationError);
       const taken = edited.replace(details(), destination(9, 'Taken.Alias'), at(7));
-      await expect(ctx.h.uow.run((tx) => tx.contacts.update(taken))).rejects.toBeInstanceOf(DuplicatedContactError);
-      expect((await ctx.h.contactQueries.get(contact.id))?.toSnapshot().name).toBe('Renamed SA');
+      await expect(ctx.h.uow.run((tx) => tx.contacts.update(taken))).rejects.toEqual(refusal('alias', holder));
+      const ownAgain = edited.replace(details('Renamed again SA'), destination(8, 'NEW.ALIAS'), at(8));
+      await ctx.h.uow.run((tx) => tx.contacts.update(ownAgain));
+      expect((await ctx.h.contactQueries.get(contact.id))?.toSnapshot()).toMatchObject({ name: 'Renamed again SA', version: 3 });
     });
 
     it('deletes a recipient and frees its CBU/CVU and alias for a new one', async () => {

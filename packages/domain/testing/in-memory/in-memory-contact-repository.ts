@@ -47,8 +47,10 @@ export class InMemoryContactRepository implements ContactRepository {
   /** What the SQL unique indexes enforce: one CBU/CVU and one alias (any case) per customer. */
   private assertUnique(c: ContactSnapshot): void {
     const others = [...this.ref.tables.contacts.values()].filter((o) => o.customerId === c.customerId && o.id !== c.id);
-    if (others.some((o) => o.cbuCvu === c.cbuCvu)) throw new DuplicatedContactError('cbuCvu');
-    if (others.some((o) => sameAlias(o.alias, c.alias))) throw new DuplicatedContactError('alias');
+    const sameAccount = others.find((o) => o.cbuCvu === c.cbuCvu);
+    if (sameAccount) throw new DuplicatedContactError('cbuCvu', sameAccount.id);
+    const sameName = others.find((o) => sameAlias(o.alias, c.alias));
+    if (sameName) throw new DuplicatedContactError('alias', sameName.id);
   }
 }
 

@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/event-routes';
 import { bankNotificationRoutes } from './routes/bank-notification-routes';
 import { sandboxRoutes } from './routes/sandbox-routes';
 import { docsRoutes } from './routes/docs-routes';
+import { iconRoute } from './routes/html-page';
 import { sandboxPanelRoutes } from './routes/sandbox-panel';
 import { API_MOUNT, metricsRoutes, type MetricsExposition } from './metrics/http-metrics';
 import type { HttpContext } from './routes/http-context';
@@ -75,7 +76,7 @@ export function createHttpApp(options: HttpOptions): Express {
     const database = (await options.ready()) ? 'up' : 'down';
     res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
   });
-  const outsideApi = [health, docsRoutes(), metricsRoutes(options.metrics)];
+  const outsideApi = [health, docsRoutes(), iconRoute(), metricsRoutes(options.metrics)];
   if (options.sandbox) outsideApi.push(sandboxPanelRoutes());
   if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
   // Before the JSON parser: the provider's signature covers the raw bytes.

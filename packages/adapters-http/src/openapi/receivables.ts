@@ -1,18 +1,8 @@
-import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, REQUESTABLE_STATUSES } from '@rcs/domain';
 import { problemOf } from '../middleware/problem';
 import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, withoutParam, type ResourceApi } from './operation-parts';
-import { timestamp, nullableString, id, nullableDate, batchResponse } from './shared-schemas';
+import { receivableSchemas } from './receivable-schemas';
 
 /** Receivables (routes/receivable-routes.ts). */
-
-const invoiceData = {
-  type: ['object', 'null'],
-  description:
-    'Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields)',
-  properties: Object.fromEntries(
-    ['version', 'pointOfSale', 'quote', 'rawDocumentType', 'recipientDocumentType', 'authCodeType', 'authCode'].map((k) => [k, { type: 'string' }]),
-  ),
-} as const;
 
 const tag = 'Receivables';
 const read = 'receivables:read';
@@ -199,106 +189,8 @@ const paths = {
   },
 };
 
-const schemas = {
-  ReceivableInput: {
-    type: 'object',
-    required: ['receivableAccountId', 'amount', 'currencyCode', 'receivableType'],
-    properties: {
-      receivableAccountId: id,
-      amount: { type: ['number', 'string'], description: 'Positive, at most 2 decimals, at most 9999999999999.99 (a decimal string is accepted)' },
-      currencyCode: { const: 'ARS' },
-      receivableType: { enum: RECEIVABLE_TYPES },
-      clientId: { type: ['integer', 'null'], description: "Inherited from the account; if sent, must be the account's client" },
-      associateId: { type: ['integer', 'null'], description: "Bound to the account if it has none; another one than the account's is 422" },
-      legalNumber: { ...nullableString, description: 'Unique per customer' },
-      description: nullableString,
-      externalRoutingCode: {
-        ...nullableString,
-        description:
-          'Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable',
-      },
-      issueDate: nullableDate,
-      dueDate: nullableDate,
-      receivableDate: { ...nullableDate, description: 'Defaults to today in Buenos Aires' },
-      parentReceivableId: { type: ['integer', 'null'], description: 'Required for negative types, refused for positive ones' },
-      attachmentUri: nullableString,
-      invoiceData: invoiceData,
-    },
-  },
-  ReceivableEdit: {
-    type: 'object',
-    description: 'Editable fields; amount only while PENDING. Identity fields may be sent unchanged (a change is 400 validation).',
-    properties: {
-      amount: { type: ['number', 'string'] },
-      legalNumber: nullableString,
-      description: nullableString,
-      externalRoutingCode: nullableString,
-      issueDate: nullableDate,
-      dueDate: nullableDate,
-      attachmentUri: nullableString,
-      invoiceData: invoiceData,
-    },
-  },
-  ReceivableStatusInput: {
-    type: 'object',
-    required: ['status'],
-    properties: { status: { enum: REQUESTABLE_STATUSES, description: 'PAID from PENDING/EXPIRED; PENDING undoes PAID; DISABLED cancels' } },
-  },
-  Receivable: {
-    type: 'object',
-    required: [
-      'id',
-      'receivableAccountId',
-      'clientId',
-      'associateId',
-      'amount',
-      'currencyCode',
-      'receivableType',
-      'status',
-      'legalNumber',
-      'description',
-      'externalRoutingCode',
-      'issueDate',
-      'dueDate',
-      'receivableDate',
-      'parentReceivableId',
-      'attachmentUri',
-      'invoiceData',
-      'creationDate',
-      'modificationDate',
-    ],
-    properties: {
-      id,
-      receivableAccountId: id,
-      clientId: { type: ['integer', 'null'] },
-      associateId: { type: ['integer', 'null'] },
-      amount: { type: 'number', exclusiveMinimum: 0 },
-      currencyCode: { const: 'ARS' },
-      receivableType: { enum: RECEIVABLE_TYPES },
-      status: { enum: RECEIVABLE_STATUSES },
-      legalNumber: nullableString,
-      description: nullableString,
-      externalRoutingCode: nullableString,
-      issueDate: nullableDate,
-      dueDate: nullableDate,
-      receivableDate: { type: 'string', format: 'date' },
-      parentReceivableId: { type: ['integer', 'null'] },
-      attachmentUri: nullableString,
-      invoiceData: invoiceData,
-      creationDate: timestamp,
-      modificationDate: timestamp,
-    },
-  },
-  ReceivableBatchRequest: {
-    type: 'object',
-    required: ['items'],
-    properties: { items: { type: 'array', minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ReceivableInput' } } },
-  },
-  ReceivableBatchResponse: batchResponse('receivable', 'Receivable'),
-} as const;
-
 export const receivablesApi: ResourceApi = {
   tags: [{ name: tag, description: 'What an end client owes on a receivable account: invoices and debts, and the credit notes and returns that lower them' }],
   paths,
-  schemas,
+  schemas: receivableSchemas,
 };

@@ -79,7 +79,9 @@ function keyOf(req: Request, required: boolean): string | undefined {
     if (required) throw ValidationError.of('Idempotency-Key', 'header is required for this operation');
     return undefined;
   }
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+  // Node reads a header's bytes as Latin-1; SPEC's limit is in characters, so they are counted as UTF-8 decodes them.
+  const characters = [...Buffer.from(key, 'latin1').toString('utf8')].length;
+  if (characters === 0 || characters > MAX_KEY_LENGTH) {
     throw ValidationError.of('Idempotency-Key', `must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
   return key;

@@ -119,6 +119,13 @@ describe('idempotency', () => {
     expect((await post('k'.repeat(255), aClient(7))).status).toBe(201);
   });
 
+  it('counts a key in characters, not in the bytes of their UTF-8', async () => {
+    // Sent as the UTF-8 of "ñ", two bytes each, as clients send it.
+    const [first, again] = [await post('ñ'.repeat(255), aClient(21)), await post('ñ'.repeat(255), aClient(21))];
+    expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([201, 201, 'true']);
+    expect((await post('ñ'.repeat(256), aClient(22))).status).toBe(400);
+  });
+
   itRacing('runs concurrent requests with one key exactly once and gives all of them the same answer', async () => {
     const body = aClient(8);
     const results = await Promise.all(Array.from({ length: 10 }, () => post('key-race', body)));

@@ -39,6 +39,7 @@ import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from './transfers/payout-pol
 import { RunSettlementCycle } from './settlements/use-cases/run-settlement-cycle';
 import { GetSettlement, ListSettlements } from './settlements/use-cases/read-settlements';
 import type { EntityDirectory } from './bank/entity-directory';
+import { AliasDirectory } from './bank/alias-directory';
 import { ResolveContactDestination } from './contacts/use-cases/resolve-contact-destination';
 import { CreateContact, DeleteContact, ReplaceContact } from './contacts/use-cases/save-contact';
 import { GetContact, ListContacts } from './contacts/use-cases/read-contacts';
@@ -98,6 +99,7 @@ function useCasesOn(ports: ApplicationPorts) {
   const getWebhook = new GetWebhook(ports.webhookQueries);
   const { vault, retentionMs } = ports.webhookDelivery;
   const dispatch = new DispatchEvents(uow);
+  const aliases = new AliasDirectory(uow, ports.bank, ports.entities);
   return {
     customers: {
       create: new CreateCustomer(uow, clock, hasher, secrets),
@@ -173,7 +175,7 @@ function useCasesOn(ports: ApplicationPorts) {
       approve: new ApproveTransfer(uow, clock),
       reject: new RejectTransfer(uow, clock),
       /** The transfer worker's pass: debit due transfers, pay them out, reconcile those a dead worker left. */
-      process: new ProcessTransfers(uow, clock, ports.bank, ports.payoutPolicy ?? DEFAULT_PAYOUT_POLICY),
+      process: new ProcessTransfers(uow, clock, ports.bank, ports.payoutPolicy ?? DEFAULT_PAYOUT_POLICY, aliases),
       get: new GetTransfer(ports.transferQueries),
       list: new ListTransfers(ports.transferQueries),
     },
@@ -185,7 +187,7 @@ function useCasesOn(ports: ApplicationPorts) {
     },
     contacts: {
       /** Outside any transaction: it may ask the provider (an alias). Then create or replace with what it gives. */
-      resolveDestination: new ResolveContactDestination(ports.bank, ports.entities),
+      resolveDestination: new ResolveContactDestination(aliases, ports.entities),
       create: new CreateContact(uow, clock),
       replace: new ReplaceContact(uow, clock),
       delete: new DeleteContact(uow),

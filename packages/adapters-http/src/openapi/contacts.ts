@@ -23,8 +23,8 @@ const destinationRules: Refusals = {
 };
 const unknownAlias = 'no account has the alias at the banking provider';
 const resolution =
-  'Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias is resolved at the ' +
-  'banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 ' +
+  'Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this ' +
+  'service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 ' +
   'validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a ' +
   '4-digit PSP code), and alias stays null.';
 

@@ -59,7 +59,7 @@ const paths = {
         'OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias ' +
           "(6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to " +
           'another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.',
-        'An alias is resolved at the banking provider when the transfer is created, before anything is stored: the transfer ' +
+        'An alias is resolved when the transfer is created, before anything is stored (one of this service’s accounts by the service, any other at the banking provider): the transfer ' +
           'pays the account found, and its answer shows that cbuCvu; one sent with a cbuCvu must name the same account (400 otherwise).',
         'Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its ' +
           'CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; ' +
@@ -92,7 +92,8 @@ const paths = {
           'a destination naming an alias is resolved at the banking provider, which could not answer (down, or a bad answer); nothing was stored, retry',
         'external-provider-timeout': 'the banking provider did not resolve the alias in time; nothing was stored, retry',
         'resource-not-accessible': "the source or destination account, or the recipient, is another customer's",
-        'receivable-account-not-transfer-enabled': 'the sourceAccountId or destination.accountId names a receivable account, not a current account',
+        'receivable-account-not-transfer-enabled':
+          'the sourceAccountId or destination.accountId names a receivable account, not a current account; or an OUTGOING_TRANSFER’s CVU, alias or recipient names one of the caller’s',
         'unmatching-transfer-currency-code': "currencyCode is not the source account's",
         'source-account-not-active': 'the source account is not ACTIVE',
         'equal-origin-destination': 'the destination is the source account itself (by id, CBU/CVU or alias)',

@@ -1,5 +1,6 @@
 import { composeCvu } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
+import { activeAccount } from '../support/fixtures';
 import { itRacing, useTestApi } from '../support/test-api';
 
 const TAX_ID = validTaxId('30', 71234567);
@@ -40,6 +41,14 @@ describe('contacts (recipients)', () => {
     const res = await post(aContact({ alias: 'Norte.Pagos' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ alias: 'Norte.Pagos', cbuCvu: expect.stringMatching(/^\d{22}$/), entity: expect.any(String) });
+  });
+
+  it("saves a recipient by the alias of an account of this service with that account's CVU, not the provider's answer", async () => {
+    const { account } = await activeAccount(ctx.api, ctx.otherToken);
+    const theirs = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.otherToken })).body;
+    const res = await post(aContact({ alias: theirs.alias.toUpperCase() }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ alias: theirs.alias.toUpperCase(), cbuCvu: theirs.cvu });
   });
 
   it('replays a save sent again under its Idempotency-Key instead of refusing it as a duplicate', async () => {

@@ -197,6 +197,42 @@ describe('POST, GET /v1/transfers', () => {
     expect(JSON.stringify(res.body)).toContain('INTERNAL_TRANSFER');
   });
 
+  describe("an account of this service named by CVU or alias (the service's own aliases resolved here, not at the provider)", () => {
+    const readAccount = async (token: string) => {
+      const { account } = await activeAccount(ctx.api, token);
+      return (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token })).body as { id: number; cvu: string; alias: string };
+    };
+    const byCvu = (a: { cvu: string }) => ({ destination: { cbuCvu: a.cvu, counterParty: PROVEEDOR } });
+    const byAlias = (a: { alias: string }) => ({ destination: { alias: a.alias.toUpperCase(), counterParty: PROVEEDOR } });
+
+    it.each([
+      ['CVU', byCvu],
+      ['alias', byAlias],
+    ])("refuses the caller's own receivable account by %s as 422 receivable-account-not-transfer-enabled", async (_case, destination) => {
+      const account = await readAccount(ctx.token);
+      const res = await post(outgoing(accounts.main.id, destination(account)));
+      expect(res.body).toMatchObject({ status: 422, code: 'receivable-account-not-transfer-enabled' });
+      expect(res.body.detail).toContain(`receivable account ${account.id}`);
+    });
+
+    it.each([
+      ['CVU', byCvu],
+      ['alias', byAlias],
+    ])("refuses another customer's current account by %s (400: no payment from outside reaches it)", async (_case, destination) => {
+      const { main } = await currentAccountsOf(ctx.api, ctx.otherToken);
+      const res = await post(outgoing(accounts.main.id, destination(main)));
+      expect(res.body).toMatchObject({ status: 400, code: 'validation' });
+      expect(res.body.detail).toContain('takes no payments from outside');
+    });
+
+    it("pays another customer's receivable account named by its alias to its own CVU", async () => {
+      const theirs = await readAccount(ctx.otherToken);
+      const res = await post(outgoing(accounts.main.id, byAlias(theirs)));
+      expect(res.status).toBe(201);
+      expect(res.body.destination).toMatchObject({ cbuCvu: theirs.cvu, alias: theirs.alias.toUpperCase() });
+    });
+  });
+
   it('tells an unknown source (404) from a receivable account named as one (422)', async () => {
     expect((await post(outgoing(999_999_999))).body).toMatchObject({ status: 404, code: 'resource-not-found' });
     const { account } = await activeAccount(ctx.api, ctx.token);

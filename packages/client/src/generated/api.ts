@@ -773,7 +773,7 @@ export interface paths {
      * Create a transfer
      * @description OUTGOING_TRANSFER pays a third party: destination.cbuCvu (22 digits, both check digits verified) or destination.alias (6 to 20 of letters, digits, '.', '-'), and destination.counterParty {name, taxId}. INTERNAL_TRANSFER moves money to another current account of the caller: destination.accountId only; the answer carries that account’s CVU and alias.
      *
-     *     An alias is resolved at the banking provider when the transfer is created, before anything is stored: the transfer pays the account found, and its answer shows that cbuCvu; one sent with a cbuCvu must name the same account (400 otherwise).
+     *     An alias is resolved when the transfer is created, before anything is stored (one of this service’s accounts by the service, any other at the banking provider): the transfer pays the account found, and its answer shows that cbuCvu; one sent with a cbuCvu must name the same account (400 otherwise).
      *
      *     Instead of destination, an OUTGOING_TRANSFER may name one of the caller’s recipients by contactId (never both): its CBU/CVU, alias, name and taxId are copied into the transfer, which answers with that destination and the contactId; editing or deleting the recipient later never changes the transfer.
      *
@@ -905,7 +905,7 @@ export interface paths {
     put?: never;
     /**
      * Save a recipient
-     * @description Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     * @description Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
      *
      *     Needs the scope `contacts:write`.
      */
@@ -933,7 +933,7 @@ export interface paths {
     get: operations['getContact'];
     /**
      * Replace a recipient
-     * @description A full body, as for creation; an alias left out is dropped. Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     * @description A full body, as for creation; an alias left out is dropped. Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
      *
      *     Needs the scope `contacts:write`.
      */
@@ -11154,7 +11154,7 @@ export interface operations {
           };
         };
       };
-      /** @description receivable-account-not-transfer-enabled: the sourceAccountId or destination.accountId names a receivable account, not a current account; unmatching-transfer-currency-code: currencyCode is not the source account's; source-account-not-active: the source account is not ACTIVE; equal-origin-destination: the destination is the source account itself (by id, CBU/CVU or alias) */
+      /** @description receivable-account-not-transfer-enabled: the sourceAccountId or destination.accountId names a receivable account, not a current account; or an OUTGOING_TRANSFER’s CVU, alias or recipient names one of the caller’s; unmatching-transfer-currency-code: currencyCode is not the source account's; source-account-not-active: the source account is not ACTIVE; equal-origin-destination: the destination is the source account itself (by id, CBU/CVU or alias) */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

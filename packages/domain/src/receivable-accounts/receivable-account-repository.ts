@@ -11,6 +11,14 @@ export interface ProvisioningClaim {
   readonly aliasTemplate: string;
 }
 
+/** An account this service holds the CVU of: a receivable account that has its CVU, or a current account. */
+export interface HostedAccount {
+  readonly kind: 'RECEIVABLE' | 'CURRENT';
+  readonly id: number;
+  readonly customerId: number;
+  readonly cvu: string;
+}
+
 export interface ReceivableAccountRepository {
   /** From the id sequence shared with current accounts. */
   nextId(): Promise<number>;
@@ -45,6 +53,11 @@ export interface ReceivableAccountRepository {
   claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
+  /**
+   * The account of any customer, receivable or current, with this CVU or this alias (in any letter case): the
+   * service assigns both, so it knows them before the banking provider does. The CVU's when each names another.
+   */
+  hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined>;
   /** The sum of the amounts of the account's PENDING receivables, each positive whatever its type (SPEC). */
   pendingAmountMinor(accountId: number): Promise<bigint>;
 }

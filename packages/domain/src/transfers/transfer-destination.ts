@@ -3,6 +3,7 @@ import { isValidAlias, isValidCbuCvu } from '../shared/bank-account-number';
 import { parseTaxId } from '../shared/tax-id';
 import { trimmedName } from '../shared/names';
 import type { CounterParty } from '../ledger/movement';
+import type { HostedAccount } from '../receivable-accounts/receivable-account-repository';
 
 export const TRANSFER_TYPES = [
   /** To a third party's CBU, CVU or alias, paid out through the banking provider. */
@@ -74,14 +75,23 @@ export function assertDifferentFrom(destination: TransferDestination, source: Na
 }
 
 /**
- * An OUTGOING_TRANSFER leaves through the banking provider: sent to one of the caller's own current accounts, the
- * money would leave the ledger and never come back into it (a current account takes no payments from outside).
- * Money between one's own accounts moves by INTERNAL_TRANSFER, which keeps both sides in the ledger.
+ * An OUTGOING_TRANSFER leaves through the banking provider, so the account its CBU/CVU or alias names at this
+ * service (`hosted`) decides. A current account, the caller's or another customer's, takes no payments from
+ * outside: the money would leave the ledger and enter it nowhere (money between one's own accounts moves by
+ * INTERNAL_TRANSFER, which keeps both sides in it). The caller's own receivable account is no transfer's
+ * destination. Another customer's receivable account is paid like any account: the provider's incoming-transfer
+ * notification credits it.
  */
-export function assertNotOwnAccount(destination: TransferDestination, ownAccounts: readonly NamedAccount[]): void {
-  const own = ownAccounts.find((account) => names(destination, account));
-  if (own) {
-    throw ValidationError.of('destination', `names your current account ${own.id}: move money between your accounts with an INTERNAL_TRANSFER`);
+export function assertPayableOutside(hosted: HostedAccount | undefined, customerId: number): void {
+  if (hosted?.kind === 'CURRENT' && hosted.customerId === customerId) {
+    throw ValidationError.of('destination', `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
+  }
+  if (hosted?.kind === 'CURRENT') throw ValidationError.of('destination', 'names a current account of this service, which takes no payments from outside');
+  if (hosted?.kind === 'RECEIVABLE' && hosted.customerId === customerId) {
+    throw new DomainError(
+      'receivable-account-not-transfer-enabled',
+      `destination names your receivable account ${hosted.id}; transfers move money between current accounts and out of them`,
+    );
   }
 }
 

@@ -114,6 +114,23 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(main.alias.toUpperCase(), second.id))).toBe(true);
     });
 
+    it('finds the account of any kind that a CVU or an alias names, the CVU first', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const { account } = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
+      const cvu = composeCvu('0000442', BigInt(account.id));
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(account.assignCvu(cvu, `Hosted.${account.id}`, at(1))));
+      await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, { now: () => T0 }));
+      const [main] = await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId));
+      const find = (cbuCvu: string | null, alias: string | null) => ctx.h.uow.run((tx) => tx.receivableAccounts.hostedAccount({ cbuCvu, alias }));
+      const receivable = { kind: 'RECEIVABLE', id: account.id, customerId, cvu };
+      expect(await find(cvu, null)).toEqual(receivable);
+      expect(await find(null, `HOSTED.${account.id}`)).toEqual(receivable);
+      expect(await find(null, main.alias.toUpperCase())).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu });
+      expect(await find(main.cvu, `hosted.${account.id}`)).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu });
+      expect(await find(composeCvu('0070999', BigInt(account.id)), 'nobody.here.x')).toBeUndefined();
+    });
+
     it('leases due PROVISIONING accounts to one claimant at a time, with their holder and alias template', async () => {
       const customerId = await ctx.newCustomer();
       const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));

@@ -5,6 +5,7 @@ import {
   ownerTypeOf,
   type AccountOwner,
   type CurrencyCode,
+  type HostedAccount,
   type OwnerDetails,
   type Page,
   type PageRequest,
@@ -115,6 +116,18 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
       tables.accountLeases.set(a.id, leaseUntil);
       return { account: ReceivableAccount.rehydrate(a), ...holderOf(tables, a), aliasTemplate: tables.customers.get(a.customerId)!.aliasTemplate };
     });
+  }
+
+  async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
+    const { tables } = this.ref;
+    const accounts = [
+      ...[...tables.receivableAccounts.values()].map((a) => ({ kind: 'RECEIVABLE' as const, id: a.id, customerId: a.customerId, cvu: a.cvu, alias: a.alias })),
+      ...[...tables.currentAccounts.values()].map((a) => ({ kind: 'CURRENT' as const, id: a.id, customerId: a.customerId, cvu: a.cvu, alias: a.alias })),
+    ];
+    const found =
+      accounts.find((a) => named.cbuCvu !== null && a.cvu === named.cbuCvu) ??
+      accounts.find((a) => named.alias !== null && a.alias?.toLowerCase() === named.alias.toLowerCase());
+    return found?.cvu ? { kind: found.kind, id: found.id, customerId: found.customerId, cvu: found.cvu } : undefined;
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {

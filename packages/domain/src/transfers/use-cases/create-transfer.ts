@@ -10,7 +10,7 @@ import { findOwnedContact } from '../../contacts/contact-repository';
 import { Transfer } from '../transfer';
 import {
   assertDifferentFrom,
-  assertNotOwnAccount,
+  assertPayableOutside,
   internalDestinationId,
   outgoingDestination,
   type DestinationInput,
@@ -65,7 +65,7 @@ export class CreateTransfer {
       }
       if (source.status !== 'ACTIVE') throw new DomainError('source-account-not-active', `source account ${source.id} is ${source.status}`);
       assertDifferentFrom(destination, source);
-      if (input.type === 'OUTGOING_TRANSFER') assertNotOwnAccount(destination, await tx.currentAccounts.listByCustomer(input.customerId));
+      if (input.type === 'OUTGOING_TRANSFER') assertPayableOutside(await tx.receivableAccounts.hostedAccount(destination), input.customerId);
       const customer = await tx.customers.get(input.customerId);
       if (!customer) throw new NotFoundError('customer', input.customerId);
       const draft = Transfer.draft(

@@ -2,6 +2,7 @@ import type { Clock } from '../../shared/clock';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { BankProvider } from '../../bank/bank-provider';
+import type { AliasDirectory } from '../../bank/alias-directory';
 import { ProviderError } from '../../bank/bank-provider';
 import { calendarDay } from '../../receivables/calendar-day';
 import { movementCreated } from '../../ledger/movement';
@@ -48,6 +49,7 @@ export class ProcessTransfers {
     private readonly clock: Clock,
     private readonly bank: BankProvider,
     private readonly policy: PayoutPolicy,
+    private readonly aliases: AliasDirectory,
   ) {}
 
   async execute(input: TransferRunInput = {}): Promise<TransferRunResult> {
@@ -143,7 +145,7 @@ export class ProcessTransfers {
     const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId }));
     const answers = await inParallel(unresolved, this.policy.concurrency, async (t) => {
       try {
-        return { found: await this.bank.resolveAlias(t.toSnapshot().destination.alias!) };
+        return { found: await this.aliases.resolve(t.toSnapshot().destination.alias!) };
       } catch (error) {
         if (error instanceof ProviderError) return undefined;
         throw error;

@@ -29,6 +29,7 @@ import * as transfersDueByDay from './029-transfers-due-by-day';
 import * as receivablesOfOtherTypes from './030-receivables-of-other-types';
 import * as sumsWithoutOverflow from './031-sums-without-overflow';
 import * as pendingAmountsAsSums from './032-pending-amounts-as-sums';
+import * as provisioningQueueInOrder from './033-provisioning-queue-in-order';
 import pg from 'pg';
 
 interface Migration {
@@ -68,6 +69,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['030-receivables-of-other-types', receivablesOfOtherTypes],
   ['031-sums-without-overflow', sumsWithoutOverflow],
   ['032-pending-amounts-as-sums', pendingAmountsAsSums],
+  ['033-provisioning-queue-in-order', provisioningQueueInOrder],
 ];
 
 /** Every migration's name, in order. */

@@ -58,8 +58,10 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.clientId !== undefined) query.where(`${t}.client_id`, filter.clientId);
     if (filter.associateId !== undefined) query.where(`${t}.associate_id`, filter.associateId);
     if (filter.cvu !== undefined) query.where(`${t}.cvu`, filter.cvu);
-    if (filter.alias !== undefined) query.where(`${t}.alias`, filter.alias);
-    if (filter.clientTaxId !== undefined) query.where('c.tax_id', filter.clientTaxId);
+    // lower(alias) is what migration 008's unique index holds, and aliases are one in any letter case.
+    if (filter.alias !== undefined) query.whereRaw(`lower(${t}.alias) = lower(?)`, [filter.alias]);
+    // The customer named again on the client, so clients_tax_id (customer_id, tax_id) finds it.
+    if (filter.clientTaxId !== undefined) query.where('c.customer_id', filter.customerId).where('c.tax_id', filter.clientTaxId);
     if (filter.branchExternalCode !== undefined) query.where('c.branch_external_code', filter.branchExternalCode);
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);

@@ -34,6 +34,8 @@ describe('receivable account aliases', () => {
     }
     await ctx.api.provisionAll();
     expect((await get(mine.id)).body).toMatchObject({ status: 'ACTIVE', alias: generated });
+    const recased = await ctx.api.call('put', `/v1/receivable-accounts/${mine.id}`, { token: ctx.token, body: { alias: generated.toUpperCase() } });
+    expect([recased.status, recased.body.alias]).toEqual([200, generated.toUpperCase()]);
   });
 
   it('refuses the fallback alias provisioning gives an account whose template aliases are all held', async () => {

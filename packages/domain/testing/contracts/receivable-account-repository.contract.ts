@@ -186,6 +186,7 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await ids({ clientTaxId: client.toSnapshot().taxId, branchExternalCode: 'nope' })).toEqual([]);
       expect(await ids({ cvu: '0000044100000000000038' })).toEqual([a]);
       expect(await ids({ alias: `list.${a}` })).toEqual([a]);
+      expect(await ids({ alias: `LIST.${a}` })).toEqual([a]);
       const sharing = await ctx.h.associateQueries.listSharingAccountsWith(customerId, client.id, { page: 1, count: 20 });
       expect(sharing.items.map((x) => x.id)).toEqual([associate.id]);
     });

@@ -165,7 +165,7 @@ export class InMemoryReceivableAccountQueries implements ReceivableAccountQuerie
         (filter.clientTaxId === undefined || client?.taxId === filter.clientTaxId) &&
         (filter.branchExternalCode === undefined || client?.branchExternalCode === filter.branchExternalCode) &&
         (filter.cvu === undefined || a.cvu === filter.cvu) &&
-        (filter.alias === undefined || a.alias === filter.alias) &&
+        (filter.alias === undefined || a.alias?.toLowerCase() === filter.alias.toLowerCase()) &&
         (filter.status === undefined || a.status === filter.status)
       );
     });

@@ -74,7 +74,8 @@ export class UpdateReceivableAccount {
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
       // After the account's own rule (an associate bound to an active CVU stays), as a receivable naming one checks it.
       if (next.owner.associateId !== current.owner.associateId) assertOwnerTypeEnabled(await customerOf(tx, input.customerId), next.owner);
-      if (alias !== undefined && alias !== current.toSnapshot().alias) await assertAliasFree(tx, alias, current.id);
+      // The account's own alias in other letters is still its own, generated for it or not.
+      if (alias !== undefined && alias.toLowerCase() !== current.toSnapshot().alias?.toLowerCase()) await assertAliasFree(tx, alias, current.id);
       return next;
     });
   }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DOCUMENT_TYPES, type ClientDetails, type DocumentType } from '@rcs/domain';
+import { KeyText } from './key-text';
 import { ListQuery } from './list-query';
 import { TaxIdFilter } from './tax-id-filter';
 
@@ -28,6 +29,7 @@ export class ClientBody {
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
+  @KeyText()
   branchExternalCode?: string | null;
 
   @IsOptional()

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OPERATION_TYPES, type OperationType } from '@rcs/domain';
 import { DateOrTimestamp } from './calendar-date';
+import { CurrencyCode } from './currency-code';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery, PageQuery } from './list-query';
 import { NestedObject } from './nested-object';
@@ -27,6 +28,7 @@ export class CollectionBody {
 
   @IsOptional()
   @IsString()
+  @CurrencyCode()
   currencyCode?: string;
 
   @IsDefined({ message: 'counterParty is required' })

@@ -3,9 +3,10 @@ import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } f
 import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
+import { CurrencyCode } from './currency-code';
 import { ListQuery } from './list-query';
 import { NestedObject } from './nested-object';
-import { RouteCode } from './route-code';
+import { KeyText, RouteCode } from './key-text';
 
 export class InvoiceDataBody {
   @IsOptional() @IsString() @MaxLength(40) version?: string;
@@ -23,7 +24,7 @@ export class ReceivableEditableBody {
   @IsOptional()
   amount?: unknown;
 
-  @IsOptional() @IsString() @NotBlank() @MaxLength(64) legalNumber?: string | null;
+  @IsOptional() @IsString() @NotBlank() @MaxLength(64) @KeyText() legalNumber?: string | null;
   @IsOptional() @IsString() @MaxLength(500) description?: string | null;
   @IsOptional() @IsString() @NotBlank() @MaxLength(64) @RouteCode() externalRoutingCode?: string | null;
   @IsOptional() @CalendarDate() issueDate?: string | null;
@@ -49,6 +50,7 @@ export class ReceivableBody extends ReceivableEditableBody {
 
   @IsString()
   @IsNotEmpty()
+  @CurrencyCode()
   currencyCode!: string;
 
   @IsIn(RECEIVABLE_TYPES, { message: `receivableType must be one of ${RECEIVABLE_TYPES.join(', ')}` })

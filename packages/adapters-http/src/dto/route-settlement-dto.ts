@@ -3,7 +3,7 @@ import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { PageQuery } from './list-query';
-import { RouteCode } from './route-code';
+import { RouteCode } from './key-text';
 
 export class RouteSettlementBody {
   @IsString()

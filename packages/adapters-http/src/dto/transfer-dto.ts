@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { TRANSFER_STATUSES, TRANSFER_TYPES, type TransferStatus, type TransferType } from '@rcs/domain';
 import { CalendarDate } from './calendar-date';
+import { CurrencyCode } from './currency-code';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { CounterPartyBody } from './money-dto';
@@ -29,6 +30,7 @@ export class TransferBody {
 
   @IsString()
   @IsNotEmpty()
+  @CurrencyCode()
   currencyCode!: string;
 
   /** Required unless contactId is given (the domain says which of the two, and refuses both). */

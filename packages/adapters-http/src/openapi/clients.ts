@@ -17,7 +17,7 @@ const clientInput = {
 };
 const client = { id: 12, ...clientInput, taxId: '30712345671', creationDate: '2026-03-02T13:45:00.000Z', modificationDate: '2026-03-02T13:45:00.000Z' };
 const body = { schema: ref('ClientInput'), example: clientInput };
-const branchRule = { 'incomplete-branch': 'branchExternalCode is set without branchDescription and branchReferenceAddress' } as const;
+const branchRule = { 'incomplete-branch': 'branchExternalCode is set without branchDescription and branchReferenceAddress (or with one blank)' } as const;
 
 const paths = {
   '/v1/clients': {
@@ -80,7 +80,11 @@ const schemas = {
       taxId: taxIdInput,
       documentType: { enum: DOCUMENT_TYPES },
       email: { type: ['string', 'null'], format: 'email' },
-      branchExternalCode: { ...nullableString, description: 'Set only for a branch; then branchDescription and branchReferenceAddress are required' },
+      branchExternalCode: {
+        ...nullableString,
+        description:
+          'Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character)',
+      },
       branchDescription: nullableString,
       branchReferenceAddress: nullableString,
       externalId: nullableString,

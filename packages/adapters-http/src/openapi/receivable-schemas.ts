@@ -23,7 +23,11 @@ export const receivableSchemas = {
       receivableType: { enum: RECEIVABLE_TYPES },
       clientId: { type: ['integer', 'null'], description: "Inherited from the account; if sent, must be the account's client" },
       associateId: { type: ['integer', 'null'], description: "Bound to the account if it has none; another one than the account's is 422" },
-      legalNumber: { ...nullableString, description: 'Unique per customer' },
+      legalNumber: {
+        ...nullableString,
+        description:
+          'Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character)',
+      },
       description: nullableString,
       externalRoutingCode: {
         ...nullableString,

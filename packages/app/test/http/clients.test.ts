@@ -38,9 +38,18 @@ describe('clients', () => {
     expect(onlyBranch.body.map((c: { id: number }) => c.id)).toEqual([branch.body.id]);
   });
 
+  it.each(['SUC-9 ', ' SUC-9', 'SUC\u200b9', '   '])(
+    'refuses the branchExternalCode %j with 400 validation: a key that looks like another, or like none',
+    async (code) => {
+      const res = await post(aClient({ taxId: validTaxId('30', 50000005), ...aBranch(code) }));
+      expect([res.status, res.body.invalidParams?.[0]?.name]).toEqual([400, 'branchExternalCode']);
+    },
+  );
+
   it.each([
     ['a branch code without description and address', { branchExternalCode: 'B1' }],
     ['a branch description without a branch code', { branchDescription: 'Downtown', branchReferenceAddress: 'Calle 1' }],
+    ['a branch described by spaces alone', { branchExternalCode: 'B2', branchDescription: '  ', branchReferenceAddress: 'Calle 1' }],
   ])('refuses %s with 422 incomplete-branch', async (_what, extra) => {
     const res = await post(aClient({ taxId: validTaxId('30', 50000004), ...extra }));
     expect(res.status).toBe(422);

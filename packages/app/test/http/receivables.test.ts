@@ -52,6 +52,10 @@ describe('receivables', () => {
     ['an unknown type', { receivableType: 'GIFT' }, 'receivableType'],
     ['an impossible due date', { dueDate: '2026-02-30' }, 'dueDate'],
     ['a missing currency', { currencyCode: undefined }, 'currencyCode'],
+    ['a currency not in the form of an ISO 4217 code', { currencyCode: 'ars' }, 'currencyCode'],
+    ['a legalNumber ending in white space (another key that looks like one)', { legalNumber: 'B-3 ' }, 'legalNumber'],
+    ['a legalNumber holding an invisible character', { legalNumber: 'B-3\u200b' }, 'legalNumber'],
+    ['a legalNumber of spaces alone', { legalNumber: '  ' }, 'legalNumber'],
   ])('refuses %s with 400 validation', async (_what, extra, field) => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const res = await invoice(account.id, 10, extra);

@@ -158,6 +158,7 @@ describe('POST, GET /v1/transfers', () => {
     ['an unknown type', { type: 'WIRE' }, 'type'],
     ['a scheduledDate already past', { scheduledDate: dayFromToday(-1) }, 'scheduledDate'],
     ['a day that does not exist', { scheduledDate: '2026-02-30' }, 'scheduledDate'],
+    ['a currency not in the form of an ISO 4217 code', { currencyCode: 'ARSS' }, 'currencyCode'],
   ])('refuses %s as 400 validation, storing nothing', async (_case, overrides, name) => {
     const before = await ctx.api.db.knex('transfers').count({ n: '*' });
     const res = await post(outgoing(accounts.main.id, overrides));

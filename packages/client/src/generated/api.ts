@@ -1633,7 +1633,7 @@ export interface components {
       documentType: 'CUIT' | 'CUIL';
       /** Format: email */
       email?: string | null;
-      /** @description Set only for a branch; then branchDescription and branchReferenceAddress are required */
+      /** @description Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character) */
       branchExternalCode?: string | null;
       branchDescription?: string | null;
       branchReferenceAddress?: string | null;
@@ -1788,7 +1788,7 @@ export interface components {
       clientId?: number | null;
       /** @description Bound to the account if it has none; another one than the account's is 422 */
       associateId?: number | null;
-      /** @description Unique per customer */
+      /** @description Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character) */
       legalNumber?: string | null;
       description?: string | null;
       /** @description Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable */
@@ -3035,7 +3035,7 @@ export interface operations {
           };
         };
       };
-      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress */
+      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress (or with one blank) */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3441,7 +3441,7 @@ export interface operations {
           };
         };
       };
-      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress */
+      /** @description incomplete-branch: branchExternalCode is set without branchDescription and branchReferenceAddress (or with one blank) */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -68,7 +68,8 @@ function normalizeDetails(details: ClientDetails): ClientDetails {
   assertDocumentTypeFits(taxId, details.documentType);
   const hasBranch = details.branchExternalCode !== null;
   const branchInfo = [details.branchDescription, details.branchReferenceAddress];
-  if (hasBranch && branchInfo.some((v) => v === null)) {
+  // Blank is missing: a branch described by spaces alone is not described.
+  if (hasBranch && branchInfo.some((v) => v === null || v.trim() === '')) {
     throw new DomainError('incomplete-branch', 'a client with branchExternalCode needs branchDescription and branchReferenceAddress');
   }
   if (!hasBranch && branchInfo.some((v) => v !== null)) {

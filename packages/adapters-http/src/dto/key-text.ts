@@ -1,0 +1,33 @@
+import { Matches } from 'class-validator';
+
+/** A visible character: no control, format (U+200B, U+202E) or separator character, and no white space. */
+const VISIBLE = String.raw`[^\p{C}\p{Z}\s]`;
+/** A visible character a route code may hold: neither a path separator nor `?` or `#`. */
+const VISIBLE_IN_PATH = String.raw`[^\p{C}\p{Z}\s/?#]`;
+
+/** Visible characters with plain spaces between them, or nothing (emptiness is each member's own rule). */
+const spacedOut = (visible: string) => String.raw`(?:${visible}(?:(?:${visible}| )*${visible})?)?`;
+
+const KEY_TEXT = new RegExp(`^${spacedOut(VISIBLE)}$`, 'u');
+/** Not `.` or `..` either: a route code is a path segment, which those would leave. */
+const ROUTE_CODE = new RegExp(String.raw`^(?!\.{1,2}$)${spacedOut(VISIBLE_IN_PATH)}$`, 'u');
+
+/**
+ * Text a value is found by, character for character (a legalNumber, unique per customer; a branchExternalCode, part
+ * of a client's key): "B-3 " or "B-3\u200b" beside "B-3" would be two keys that look like one, and one of spaces
+ * alone a key that looks like none.
+ */
+export function KeyText(): PropertyDecorator {
+  return Matches(KEY_TEXT, {
+    message: ({ property }) =>
+      `${property} must not start or end with white space, nor hold control or invisible characters or white space other than the space`,
+  });
+}
+
+/** A route code, matched as KeyText is between a route settlement and the receivables registered under it. */
+export function RouteCode(): PropertyDecorator {
+  return Matches(ROUTE_CODE, {
+    message: ({ property }) =>
+      `${property} must not start or end with white space, nor hold control characters, /, ? or #, invisible characters or white space other than the space, nor be . or ..`,
+  });
+}

@@ -147,6 +147,17 @@ describe('the transfer worker', () => {
     expect([w.sides(unknown), w.sides(down), w.balance(w.main.id)]).toEqual([[], [], 200n]);
   });
 
+  it("resolves an alias of this service's accounts here: one the caller's current account took after the transfer was made FAILS it unpaid", async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 300n);
+    await expect(w.pay(100n, { alias: w.sub.alias.toUpperCase(), counterParty: PROVEEDOR })).rejects.toMatchObject({ code: 'validation' });
+    const later = await w.pay(100n, { alias: 'cuenta.despues', counterParty: PROVEEDOR });
+    w.store.committed.currentAccounts.set(w.sub.id, { ...w.sub, alias: 'Cuenta.Despues' });
+    expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
+    expect(w.transfer(later).failureReason).toMatch(/^destination-not-payable: .*current account/);
+    expect([w.sides(later), w.balance(w.main.id), w.bank.payouts.size]).toEqual([[], 300n, 0]);
+  });
+
   it('runs a chunk again that storage undid as a deadlock’s victim, paying each transfer once', async () => {
     const w = await setUp();
     await w.fund(w.main.id, 1_000n);

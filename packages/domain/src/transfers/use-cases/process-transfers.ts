@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { BankProvider } from '../../bank/bank-provider';
@@ -8,11 +9,12 @@ import { calendarDay } from '../../receivables/calendar-day';
 import { movementCreated } from '../../ledger/movement';
 import type { Transfer, TransferLease } from '../transfer';
 import { planDebits } from '../transfer-movements';
+import { assertPayableOutside } from '../transfer-destination';
 import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
 import { inParallel, type PayoutPolicy } from '../payout-policy';
 import { retryingLostRaces } from '../../shared/lost-races';
 
-type ProcessScope = Pick<TransactionScope, 'transfers' | 'currentAccounts' | 'ledger' | 'outbox'>;
+type ProcessScope = Pick<TransactionScope, 'transfers' | 'currentAccounts' | 'receivableAccounts' | 'ledger' | 'outbox'>;
 
 export interface TransferRunInput {
   /** One customer's transfers (the sandbox helper); every customer's without it. */
@@ -160,7 +162,9 @@ export class ProcessTransfers {
         const current = await tx.transfers.getForUpdate(t.id);
         // Cancelled, or resolved by another worker, meanwhile.
         if (!current || current.toSnapshot().destination.cbuCvu !== null || (current.status !== 'PENDING' && current.status !== 'SCHEDULED')) continue;
-        const next = answer.found ? current.resolveAlias(answer.found.cbuCvu) : current.fail('destination-not-found', now);
+        const next = answer.found
+          ? ((await unpayable(tx, current, answer.found.cbuCvu, now)) ?? current.resolveAlias(answer.found.cbuCvu))
+          : current.fail('destination-not-found', now);
         await tx.transfers.update(next);
         await tx.outbox.record(next.events);
         if (next.status === 'FAILED') failures.push(next);
@@ -168,6 +172,20 @@ export class ProcessTransfers {
       return failures;
     });
     count(tally, failed);
+  }
+}
+
+/**
+ * The transfer FAILED when the account its alias turned out to name takes no payment from it (the rule creation
+ * applies to a destination it sees: an alias given to an account of this service after the transfer was made).
+ */
+async function unpayable(tx: ProcessScope, transfer: Transfer, cbuCvu: string, now: Date): Promise<Transfer | undefined> {
+  try {
+    assertPayableOutside(await tx.receivableAccounts.hostedAccount({ cbuCvu, alias: null }), transfer.customerId);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return transfer.fail(`destination-not-payable: ${error.message}`, now);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { RECEIVABLE_STATUSES, type Page, type PageRequest, type Receivable, type ReceivableListFilter, type ReceivableQueries } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
+import { namedByText } from './prepared';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
 /** Column and filter member, for the exact-match filters. */
@@ -29,6 +30,8 @@ const COUNTED: CountedList<ReceivableListFilter> = {
 const BY_STATUS = { column: 'status', values: RECEIVABLE_STATUSES };
 
 const RANGES = ['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate', 'minAmountMinor', 'maxAmountMinor'] as const;
+/** A range matching at least 1 / DENSE_SHARE of the list's rows is walked by status branches (see ranged). */
+const DENSE_SHARE = 10;
 
 export class KnexReceivableQueries implements ReceivableQueries {
   /** `db` gives what a read runs on: the pool, or the transaction the storage ports are bound to. */
@@ -52,12 +55,29 @@ export class KnexReceivableQueries implements ReceivableQueries {
     if (filter.toIssueDate !== undefined) query.where('issue_date', '<=', filter.toIssueDate);
     if (filter.minAmountMinor !== undefined) query.where('amount_minor', '>=', filter.minAmountMinor.toString());
     if (filter.maxAmountMinor !== undefined) query.where('amount_minor', '<=', filter.maxAmountMinor.toString());
-    // A range of due date, issue date or amount has its own index, read with a sort of what it matches; walked by
-    // status branches newest first instead, a status holding nothing in the range was read to its end.
-    const ranged = RANGES.some((member) => filter[member] !== undefined);
-    return fetchPage(query, 'receivables', page, toReceivable, {
-      total: maintainedTotal(db, COUNTED, filter),
-      ...(filter.status === undefined && !ranged ? { branches: BY_STATUS } : {}),
-    });
+    if (filter.status !== undefined) return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(db, COUNTED, filter) });
+    if (!RANGES.some((member) => filter[member] !== undefined)) {
+      return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(db, COUNTED, filter), branches: BY_STATUS });
+    }
+    return this.ranged(query, filter, page);
+  }
+
+  /**
+   * A range of due date, issue date or amount, without status. Walked by status branches newest first, a status
+   * holding nothing in a narrow range was read to its end (a week of due dates: every PENDING and DISABLED row);
+   * read through the range's own index, a wide one was read whole and sorted (every row since 2025: ten times the
+   * walk). So its matches are counted first (from that index, as its total is) against what the list holds
+   * without the range (a maintained count): a range matching at least a tenth of them is walked, a narrower one read.
+   */
+  private async ranged(query: Knex.QueryBuilder, filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> {
+    const db = this.db();
+    const unranged = Object.fromEntries(Object.entries(filter).filter(([member]) => !(RANGES as readonly string[]).includes(member)));
+    const held = maintainedTotal(db, COUNTED, unranged as ReceivableListFilter);
+    const [counts] = await namedByText<{ matching: string; held: string | null }>(
+      db.queryBuilder().select({ matching: query.clone().clearSelect().count('*'), held: held ?? db.raw('NULL::bigint') }),
+    );
+    const dense = counts.held !== null && Number(counts.matching) * DENSE_SHARE >= Number(counts.held);
+    // The page counts them again, in its own statement: its total is of the rows it was read with.
+    return fetchPage(query, 'receivables', page, toReceivable, dense ? { branches: BY_STATUS } : {});
   }
 }

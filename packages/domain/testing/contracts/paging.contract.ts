@@ -67,5 +67,46 @@ export function pagingContract(factory: HarnessFactory): void {
         expect([ids(past), past.total, past.next]).toEqual([[], matching.length, undefined]);
       }
     });
+
+    it('pages a due-date or amount range alike, whether it matches few of the rows (read by its index) or most (walked)', async () => {
+      const customerId = await ctx.newCustomer();
+      const { account, client } = await ctx.h.uow.run((tx) => anAccount(tx, customerId));
+      const base = { customerId, accountId: account.id, clientId: client.id };
+      const dueOn = (i: number) => `2026-04-${String(i + 1).padStart(2, '0')}`;
+      const rows = await ctx.h.uow.run(async (tx) => {
+        const inserted: Receivable[] = [];
+        for (let i = 0; i < 21; i++) {
+          const draft = aReceivableDraft(base, {
+            creationDate: new Date(T0.getTime() + (i % 7) * 60_000),
+            dueDate: dueOn(i),
+            amountMinor: BigInt((i + 1) * 100),
+          });
+          const receivable = await tx.receivables.insert(draft);
+          if (i % 3 === 0) await tx.receivables.update(receivable.markPaid(T0));
+          inserted.push(receivable);
+        }
+        return inserted;
+      });
+      const newestFirst = rows.map((r) => r.toSnapshot()).sort((a, b) => b.creationDate.getTime() - a.creationDate.getTime() || b.id - a.id);
+      const cases: Array<[Partial<ReceivableListFilter>, (r: (typeof newestFirst)[number]) => boolean]> = [
+        [{ fromDueDate: dueOn(5), toDueDate: dueOn(5) }, (r) => r.dueDate === dueOn(5)],
+        [{ fromDueDate: dueOn(2) }, (r) => r.dueDate! >= dueOn(2)],
+        [{ minAmountMinor: 300n, maxAmountMinor: 1200n }, (r) => r.amountMinor >= 300n && r.amountMinor <= 1200n],
+      ];
+      for (const [range, matches] of cases) {
+        const filter = { customerId, ...range };
+        const expected = newestFirst.filter(matches).map((r) => r.id);
+        const walked: number[] = [];
+        for (let page = await list(filter, { page: 1, count: 3 }); ; page = await list(filter, { page: 1, count: 3, after: page.next })) {
+          expect(page.total).toBe(expected.length);
+          walked.push(...ids(page));
+          if (page.next === undefined) break;
+        }
+        expect({ range, walked }).toEqual({ range, walked: expected });
+        for (let n = 1; n <= Math.ceil(expected.length / 2); n++) {
+          expect({ range, n, ids: ids(await list(filter, { page: n, count: 2 })) }).toEqual({ range, n, ids: expected.slice((n - 1) * 2, n * 2) });
+        }
+      }
+    });
   });
 }

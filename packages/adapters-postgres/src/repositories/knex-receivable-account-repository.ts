@@ -166,18 +166,18 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
-    const { rows } = await this.trx.raw<{ rows: Array<{ kind: HostedAccount['kind']; id: string; customer_id: string; cvu: string }> }>(
+    const { rows } = await this.trx.raw<{ rows: Array<{ kind: HostedAccount['kind']; id: string; customer_id: string; cvu: string; active: boolean }> }>(
       `SELECT * FROM (
-         SELECT 'RECEIVABLE' AS kind, id, customer_id, cvu FROM receivable_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
+         SELECT 'RECEIVABLE' AS kind, id, customer_id, cvu, status = 'ACTIVE' AS active FROM receivable_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
          UNION ALL
-         SELECT 'CURRENT', id, customer_id, cvu FROM current_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
+         SELECT 'CURRENT', id, customer_id, cvu, status = 'ACTIVE' FROM current_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
        ) hosted
        ORDER BY cvu = ?::text DESC NULLS LAST
        LIMIT 1`,
       [named.cbuCvu, named.alias, named.cbuCvu, named.alias, named.cbuCvu],
     );
     const row = rows[0];
-    return row && { kind: row.kind, id: Number(row.id), customerId: Number(row.customer_id), cvu: row.cvu };
+    return row && { kind: row.kind, id: Number(row.id), customerId: Number(row.customer_id), cvu: row.cvu, active: row.active };
   }
 
   async pendingAmountMinor(accountId: number): Promise<bigint> {

@@ -226,6 +226,14 @@ describe('POST, GET /v1/transfers', () => {
       expect(res.body.detail).toContain('takes no payments from outside');
     });
 
+    it("refuses another customer's receivable account that is not ACTIVE (400: it refuses what arrives, the money would be lost)", async () => {
+      const theirs = await readAccount(ctx.otherToken);
+      await ctx.api.call('delete', `/v1/receivable-accounts/${theirs.id}`, { token: ctx.otherToken });
+      const res = await post(outgoing(accounts.main.id, byCvu(theirs)));
+      expect(res.body).toMatchObject({ status: 400, code: 'validation' });
+      expect(res.body.detail).toContain('not ACTIVE');
+    });
+
     it("pays another customer's receivable account named by its alias to its own CVU", async () => {
       const theirs = await readAccount(ctx.otherToken);
       const res = await post(outgoing(accounts.main.id, byAlias(theirs)));

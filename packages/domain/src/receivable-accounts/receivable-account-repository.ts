@@ -17,6 +17,8 @@ export interface HostedAccount {
   readonly id: number;
   readonly customerId: number;
   readonly cvu: string;
+  /** ACTIVE: a receivable account not ACTIVE refuses what arrives on its CVU. */
+  readonly active: boolean;
 }
 
 export interface ReceivableAccountRepository {

@@ -79,14 +79,17 @@ export function assertDifferentFrom(destination: TransferDestination, source: Na
  * service (`hosted`) decides. A current account, the caller's or another customer's, takes no payments from
  * outside: the money would leave the ledger and enter it nowhere (money between one's own accounts moves by
  * INTERNAL_TRANSFER, which keeps both sides in it). The caller's own receivable account is no transfer's
- * destination. Another customer's receivable account is paid like any account: the provider's incoming-transfer
- * notification credits it.
+ * destination. Another customer's receivable account is paid like any account while ACTIVE (the provider's
+ * incoming-transfer notification credits it); not ACTIVE, it refuses that notification and the money would be lost.
  */
 export function assertPayableOutside(hosted: HostedAccount | undefined, customerId: number): void {
   if (hosted?.kind === 'CURRENT' && hosted.customerId === customerId) {
     throw ValidationError.of('destination', `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
   }
   if (hosted?.kind === 'CURRENT') throw ValidationError.of('destination', 'names a current account of this service, which takes no payments from outside');
+  if (hosted?.kind === 'RECEIVABLE' && hosted.customerId !== customerId && !hosted.active) {
+    throw ValidationError.of('destination', 'names a receivable account of this service that is not ACTIVE, which takes no payments');
+  }
   if (hosted?.kind === 'RECEIVABLE' && hosted.customerId === customerId) {
     throw new DomainError(
       'receivable-account-not-transfer-enabled',

@@ -123,11 +123,11 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, { now: () => T0 }));
       const [main] = await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId));
       const find = (cbuCvu: string | null, alias: string | null) => ctx.h.uow.run((tx) => tx.receivableAccounts.hostedAccount({ cbuCvu, alias }));
-      const receivable = { kind: 'RECEIVABLE', id: account.id, customerId, cvu };
+      const receivable = { kind: 'RECEIVABLE', id: account.id, customerId, cvu, active: true };
       expect(await find(cvu, null)).toEqual(receivable);
       expect(await find(null, `HOSTED.${account.id}`)).toEqual(receivable);
-      expect(await find(null, main.alias.toUpperCase())).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu });
-      expect(await find(main.cvu, `hosted.${account.id}`)).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu });
+      expect(await find(null, main.alias.toUpperCase())).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
+      expect(await find(main.cvu, `hosted.${account.id}`)).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
       expect(await find(composeCvu('0070999', BigInt(account.id)), 'nobody.here.x')).toBeUndefined();
     });
 

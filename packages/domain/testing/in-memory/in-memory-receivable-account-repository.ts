@@ -121,13 +121,27 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
   async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
     const { tables } = this.ref;
     const accounts = [
-      ...[...tables.receivableAccounts.values()].map((a) => ({ kind: 'RECEIVABLE' as const, id: a.id, customerId: a.customerId, cvu: a.cvu, alias: a.alias })),
-      ...[...tables.currentAccounts.values()].map((a) => ({ kind: 'CURRENT' as const, id: a.id, customerId: a.customerId, cvu: a.cvu, alias: a.alias })),
+      ...[...tables.receivableAccounts.values()].map((a) => ({
+        kind: 'RECEIVABLE' as const,
+        id: a.id,
+        customerId: a.customerId,
+        cvu: a.cvu,
+        alias: a.alias,
+        status: a.status,
+      })),
+      ...[...tables.currentAccounts.values()].map((a) => ({
+        kind: 'CURRENT' as const,
+        id: a.id,
+        customerId: a.customerId,
+        cvu: a.cvu,
+        alias: a.alias,
+        status: a.status,
+      })),
     ];
     const found =
       accounts.find((a) => named.cbuCvu !== null && a.cvu === named.cbuCvu) ??
       accounts.find((a) => named.alias !== null && a.alias?.toLowerCase() === named.alias.toLowerCase());
-    return found?.cvu ? { kind: found.kind, id: found.id, customerId: found.customerId, cvu: found.cvu } : undefined;
+    return found?.cvu ? { kind: found.kind, id: found.id, customerId: found.customerId, cvu: found.cvu, active: found.status === 'ACTIVE' } : undefined;
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {

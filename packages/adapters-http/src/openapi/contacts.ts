@@ -21,7 +21,7 @@ const destinationRules: Refusals = {
   'external-provider-unavailable': 'the banking provider could not resolve the alias (down, or a bad answer); nothing was stored, retry',
   'external-provider-timeout': 'the banking provider did not resolve the alias in time; nothing was stored, retry',
 };
-const unknownAlias = 'no account has the alias at the banking provider';
+const unknownAlias = 'no account has the alias, here or at the banking provider';
 const resolution =
   'Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this ' +
   'service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 ' +

@@ -81,7 +81,7 @@ export class KnexContactRepository implements ContactRepository {
 
   // A taken CBU/CVU or alias skips the write instead of failing it, so the transaction can still read who holds it.
   async insert(contact: NewContact): Promise<Contact> {
-    const [row] = await this.trx('contacts').insert(toRow(contact)).onConflict().ignore().returning<ContactRow[]>('*').catch(rethrow);
+    const [row] = await this.trx('contacts').insert(toRow(contact)).onConflict().ignore().returning<ContactRow[]>('*');
     if (row) return toContact(row);
     const holder = await this.holderOf(contact);
     if (holder) throw holder;

@@ -29,7 +29,15 @@ const COUNTED: CountedList<ReceivableListFilter> = {
  */
 const BY_STATUS = { column: 'status', values: RECEIVABLE_STATUSES };
 
-const RANGES = ['fromDueDate', 'toDueDate', 'fromIssueDate', 'toIssueDate', 'minAmountMinor', 'maxAmountMinor'] as const;
+/** Column, comparison and filter member, for the range filters. */
+const RANGES: ReadonlyArray<[string, '>=' | '<=', keyof ReceivableListFilter]> = [
+  ['due_date', '>=', 'fromDueDate'],
+  ['due_date', '<=', 'toDueDate'],
+  ['issue_date', '>=', 'fromIssueDate'],
+  ['issue_date', '<=', 'toIssueDate'],
+  ['amount_minor', '>=', 'minAmountMinor'],
+  ['amount_minor', '<=', 'maxAmountMinor'],
+];
 /** A range matching at least 1 / DENSE_SHARE of the list's rows is walked by status branches (see ranged). */
 const DENSE_SHARE = 10;
 
@@ -49,14 +57,9 @@ export class KnexReceivableQueries implements ReceivableQueries {
     // Migration 030's predicate, written out: a generic plan of this named statement, which cannot read it from the
     // type's parameter, uses that index too.
     if (filter.receivableType !== undefined && filter.receivableType !== 'INVOICE') query.whereRaw(`receivable_type <> 'INVOICE'`);
-    if (filter.fromDueDate !== undefined) query.where('due_date', '>=', filter.fromDueDate);
-    if (filter.toDueDate !== undefined) query.where('due_date', '<=', filter.toDueDate);
-    if (filter.fromIssueDate !== undefined) query.where('issue_date', '>=', filter.fromIssueDate);
-    if (filter.toIssueDate !== undefined) query.where('issue_date', '<=', filter.toIssueDate);
-    if (filter.minAmountMinor !== undefined) query.where('amount_minor', '>=', filter.minAmountMinor.toString());
-    if (filter.maxAmountMinor !== undefined) query.where('amount_minor', '<=', filter.maxAmountMinor.toString());
+    for (const [column, comparison, member] of RANGES) if (filter[member] !== undefined) query.where(column, comparison, String(filter[member]));
     if (filter.status !== undefined) return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(db, COUNTED, filter) });
-    if (!RANGES.some((member) => filter[member] !== undefined)) {
+    if (!RANGES.some(([, , member]) => filter[member] !== undefined)) {
       return fetchPage(query, 'receivables', page, toReceivable, { total: maintainedTotal(db, COUNTED, filter), branches: BY_STATUS });
     }
     return this.ranged(query, filter, page);
@@ -71,7 +74,8 @@ export class KnexReceivableQueries implements ReceivableQueries {
    */
   private async ranged(query: Knex.QueryBuilder, filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> {
     const db = this.db();
-    const unranged = Object.fromEntries(Object.entries(filter).filter(([member]) => !(RANGES as readonly string[]).includes(member)));
+    const ranges = new Set<string>(RANGES.map(([, , member]) => member));
+    const unranged = Object.fromEntries(Object.entries(filter).filter(([member]) => !ranges.has(member)));
     const held = maintainedTotal(db, COUNTED, unranged as ReceivableListFilter);
     const [counts] = await namedByText<{ matching: string; held: string | null }>(
       db.queryBuilder().select({ matching: query.clone().clearSelect().count('*'), held: held ?? db.raw('NULL::bigint') }),

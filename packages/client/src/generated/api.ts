@@ -12379,7 +12379,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no account has the alias at the banking provider */
+      /** @description resource-not-found: no account has the alias, here or at the banking provider */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12789,7 +12789,7 @@ export interface operations {
           };
         };
       };
-      /** @description resource-not-found: no recipient has this id, or no account has the alias at the banking provider */
+      /** @description resource-not-found: no recipient has this id, or no account has the alias, here or at the banking provider */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

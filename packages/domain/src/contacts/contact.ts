@@ -30,7 +30,7 @@ export type NewContact = Omit<ContactSnapshot, 'id'>;
 /**
  * 409: the customer already has a recipient with this CBU/CVU or alias (alias in any letter case). existingResourceId
  * names it, so a caller saving a recipient again finds the one it has; absent only when the holder could not be read
- * (a racing save that has not committed yet).
+ * (a replacement racing a save that has not committed yet).
  */
 export class DuplicatedContactError extends DomainError {
   constructor(field: 'cbuCvu' | 'alias', existingId?: number) {

@@ -121,22 +121,8 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
   async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
     const { tables } = this.ref;
     const accounts = [
-      ...[...tables.receivableAccounts.values()].map((a) => ({
-        kind: 'RECEIVABLE' as const,
-        id: a.id,
-        customerId: a.customerId,
-        cvu: a.cvu,
-        alias: a.alias,
-        status: a.status,
-      })),
-      ...[...tables.currentAccounts.values()].map((a) => ({
-        kind: 'CURRENT' as const,
-        id: a.id,
-        customerId: a.customerId,
-        cvu: a.cvu,
-        alias: a.alias,
-        status: a.status,
-      })),
+      ...[...tables.receivableAccounts.values()].map((a) => ({ ...a, kind: 'RECEIVABLE' as const })),
+      ...[...tables.currentAccounts.values()].map((a) => ({ ...a, kind: 'CURRENT' as const })),
     ];
     const found =
       accounts.find((a) => named.cbuCvu !== null && a.cvu === named.cbuCvu) ??

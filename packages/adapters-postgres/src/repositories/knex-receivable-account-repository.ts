@@ -166,18 +166,19 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
   }
 
   async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
-    const { rows } = await this.trx.raw<{ rows: Array<{ kind: HostedAccount['kind']; id: string; customer_id: string; cvu: string; active: boolean }> }>(
-      `SELECT * FROM (
-         SELECT 'RECEIVABLE' AS kind, id, customer_id, cvu, status = 'ACTIVE' AS active FROM receivable_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
-         UNION ALL
-         SELECT 'CURRENT', id, customer_id, cvu, status = 'ACTIVE' FROM current_accounts WHERE cvu = ?::text OR lower(alias) = lower(?::text)
-       ) hosted
+    const { rows } = await this.trx.raw<{ rows: HostedRow[] }>(
+      `SELECT * FROM (${hostedSql('cvu = ?::text OR lower(alias) = lower(?::text)')}) hosted
        ORDER BY cvu = ?::text DESC NULLS LAST
        LIMIT 1`,
       [named.cbuCvu, named.alias, named.cbuCvu, named.alias, named.cbuCvu],
     );
-    const row = rows[0];
-    return row && { kind: row.kind, id: Number(row.id), customerId: Number(row.customer_id), cvu: row.cvu, active: row.active };
+    return rows.map(toHosted)[0];
+  }
+
+  async hostedByCvu(cvus: readonly string[]): Promise<HostedAccount[]> {
+    if (cvus.length === 0) return [];
+    const { rows } = await this.trx.raw<{ rows: HostedRow[] }>(hostedSql('cvu = ANY(?::text[])'), [[...cvus], [...cvus]]);
+    return rows.map(toHosted);
   }
 
   async pendingAmountMinor(accountId: number): Promise<bigint> {
@@ -188,3 +189,19 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return BigInt(rows[0]?.pending ?? 0);
   }
 }
+
+type HostedRow = { kind: HostedAccount['kind']; id: string; customer_id: string; cvu: string; active: boolean };
+
+/** Both tables' accounts matching `where` (whose placeholders are bound once per table). */
+const hostedSql = (where: string) =>
+  `SELECT 'RECEIVABLE' AS kind, id, customer_id, cvu, status = 'ACTIVE' AS active FROM receivable_accounts WHERE ${where}
+   UNION ALL
+   SELECT 'CURRENT', id, customer_id, cvu, status = 'ACTIVE' FROM current_accounts WHERE ${where}`;
+
+const toHosted = (row: HostedRow): HostedAccount => ({
+  kind: row.kind,
+  id: Number(row.id),
+  customerId: Number(row.customer_id),
+  cvu: row.cvu,
+  active: row.active,
+});

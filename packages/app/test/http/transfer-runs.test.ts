@@ -1,6 +1,6 @@
 import { A_CBU } from '@rcs/domain/testing';
 import { itRacing, useTestApi } from '../support/test-api';
-import { key } from '../support/fixtures';
+import { activeAccount, key } from '../support/fixtures';
 import { balanceOf, currentAccountsOf, dayFromToday, fund, outgoing, postTransfer, PROVEEDOR, SIMULATED } from '../support/transfer-fixtures';
 
 describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
@@ -84,6 +84,20 @@ describe('POST /v1/sandbox/transfer-runs: the transfer worker', () => {
     expect(await transfer(t.id)).toMatchObject({ status: 'FAILED', failureReason: 'insufficient-balance', executionDate: null });
     expect(await balanceOf(knex(), accounts.main.id)).toBe(balance);
     expect(await movementsOf(t.id)).toEqual([]);
+  });
+
+  it("fails a transfer whose destination, another customer's receivable account, stopped taking payments after it was made: nothing is debited or paid out", async () => {
+    await fund(knex(), accounts.main.id, 5_000n);
+    const before = await balanceOf(knex(), accounts.main.id);
+    const { account } = await activeAccount(ctx.api, ctx.otherToken);
+    const { cvu } = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.otherToken })).body;
+    const t = await pay(toCbu(cvu, '7.00'));
+    expect(t.status).toBe('PENDING');
+    expect((await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.otherToken })).status).toBe(204);
+    expect((await run()).body).toEqual({ completed: 0, failed: 1, inProgress: 0 });
+    expect(await transfer(t.id)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^destination-not-payable: .*not ACTIVE/) });
+    expect([await balanceOf(knex(), accounts.main.id), await movementsOf(t.id)]).toEqual([before, []]);
+    expect((await fetch(`${ctx.api.bankUrl}/v1/payouts/tr-${t.id}`)).status).toBe(404);
   });
 
   it('returns the debit of a payout the destination rejects with a reversing movement, the debit left as it was', async () => {

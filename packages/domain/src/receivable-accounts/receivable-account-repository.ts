@@ -60,6 +60,8 @@ export interface ReceivableAccountRepository {
    * service assigns both, so it knows them before the banking provider does. The CVU's when each names another.
    */
   hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined>;
+  /** The hosted accounts whose CVU is one of `cvus`: one query for a chunk of transfers about to be debited. */
+  hostedByCvu(cvus: readonly string[]): Promise<HostedAccount[]>;
   /** The sum of the amounts of the account's PENDING receivables, each positive whatever its type (SPEC). */
   pendingAmountMinor(accountId: number): Promise<bigint>;
 }

@@ -83,19 +83,26 @@ export function assertDifferentFrom(destination: TransferDestination, source: Na
  * incoming-transfer notification credits it); not ACTIVE, it refuses that notification and the money would be lost.
  */
 export function assertPayableOutside(hosted: HostedAccount | undefined, customerId: number): void {
+  const refusal = refusalOutside(hosted, customerId);
+  if (refusal) throw refusal;
+}
+
+/** Why `assertPayableOutside` refuses the account, if it does: the worker FAILS a due transfer with it. */
+export function refusalOutside(hosted: HostedAccount | undefined, customerId: number): DomainError | undefined {
   if (hosted?.kind === 'CURRENT' && hosted.customerId === customerId) {
-    throw ValidationError.of('destination', `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
+    return ValidationError.of('destination', `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
   }
-  if (hosted?.kind === 'CURRENT') throw ValidationError.of('destination', 'names a current account of this service, which takes no payments from outside');
+  if (hosted?.kind === 'CURRENT') return ValidationError.of('destination', 'names a current account of this service, which takes no payments from outside');
   if (hosted?.kind === 'RECEIVABLE' && hosted.customerId !== customerId && !hosted.active) {
-    throw ValidationError.of('destination', 'names a receivable account of this service that is not ACTIVE, which takes no payments');
+    return ValidationError.of('destination', 'names a receivable account of this service that is not ACTIVE, which takes no payments');
   }
   if (hosted?.kind === 'RECEIVABLE' && hosted.customerId === customerId) {
-    throw new DomainError(
+    return new DomainError(
       'receivable-account-not-transfer-enabled',
       `destination names your receivable account ${hosted.id}; transfers move money between current accounts and out of them`,
     );
   }
+  return undefined;
 }
 
 interface NamedAccount {

@@ -35,10 +35,17 @@ export interface DebitPlan {
 /**
  * Decides each due transfer in queue order against the balances read under lock: paid from the balance left by
  * the ones before it (an INTERNAL_TRANSFER's credit counts at once), or FAILED without any debit when the balance
- * cannot cover it or an account is not ACTIVE. Balances never go below zero: a transfer is debited only from what
- * is there.
+ * cannot cover it, an account is not ACTIVE, or `refused` holds a reason its destination takes no payment from
+ * it. Balances never go below zero: a transfer is debited only from what is there.
  */
-export function planDebits(due: readonly Transfer[], accounts: readonly CurrentAccountRecord[], today: string, now: Date, lease: TransferLease): DebitPlan {
+export function planDebits(
+  due: readonly Transfer[],
+  accounts: readonly CurrentAccountRecord[],
+  refused: ReadonlyMap<number, string>,
+  today: string,
+  now: Date,
+  lease: TransferLease,
+): DebitPlan {
   const balance = new Map(accounts.map((a) => [a.account.id, a.balanceMinor]));
   const active = new Set(accounts.filter((a) => a.account.status === 'ACTIVE').map((a) => a.account.id));
   const transfers: Transfer[] = [];
@@ -51,9 +58,11 @@ export function planDebits(due: readonly Transfer[], accounts: readonly CurrentA
       ? 'source-account-not-active'
       : destinationId !== null && !active.has(destinationId)
         ? 'destination-account-not-active'
-        : balance.get(t.sourceAccountId)! < t.amountMinor
-          ? 'insufficient-balance'
-          : null;
+        : refused.has(t.id)
+          ? refused.get(t.id)!
+          : balance.get(t.sourceAccountId)! < t.amountMinor
+            ? 'insufficient-balance'
+            : null;
     if (failure) {
       transfers.push(transfer.fail(failure, now));
       continue;

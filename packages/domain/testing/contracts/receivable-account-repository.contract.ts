@@ -129,6 +129,11 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await find(null, main.alias.toUpperCase())).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
       expect(await find(main.cvu, `hosted.${account.id}`)).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
       expect(await find(composeCvu('0070999', BigInt(account.id)), 'nobody.here.x')).toBeUndefined();
+      const byCvu = await ctx.h.uow.run((tx) => tx.receivableAccounts.hostedByCvu([main.cvu, composeCvu('0070999', BigInt(account.id)), cvu]));
+      expect(byCvu.sort((a, b) => a.id - b.id)).toEqual(
+        [receivable, { kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true }].sort((a, b) => a.id - b.id),
+      );
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.hostedByCvu([]))).toEqual([]);
     });
 
     it('leases due PROVISIONING accounts to one claimant at a time, with their holder and alias template', async () => {

@@ -119,15 +119,25 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
   }
 
   async hostedAccount(named: { readonly cbuCvu: string | null; readonly alias: string | null }): Promise<HostedAccount | undefined> {
-    const { tables } = this.ref;
-    const accounts = [
-      ...[...tables.receivableAccounts.values()].map((a) => ({ ...a, kind: 'RECEIVABLE' as const })),
-      ...[...tables.currentAccounts.values()].map((a) => ({ ...a, kind: 'CURRENT' as const })),
-    ];
-    const found =
+    const accounts = this.hosted();
+    return (
       accounts.find((a) => named.cbuCvu !== null && a.cvu === named.cbuCvu) ??
-      accounts.find((a) => named.alias !== null && a.alias?.toLowerCase() === named.alias.toLowerCase());
-    return found?.cvu ? { kind: found.kind, id: found.id, customerId: found.customerId, cvu: found.cvu, active: found.status === 'ACTIVE' } : undefined;
+      accounts.find((a) => named.alias !== null && a.alias?.toLowerCase() === named.alias.toLowerCase())
+    )?.hosted;
+  }
+
+  async hostedByCvu(cvus: readonly string[]): Promise<HostedAccount[]> {
+    return this.hosted()
+      .filter((a) => cvus.includes(a.cvu))
+      .map((a) => a.hosted);
+  }
+
+  /** Every account of both tables that has its CVU, with the alias it is also found by. */
+  private hosted(): Array<{ cvu: string; alias: string | null; hosted: HostedAccount }> {
+    const { tables } = this.ref;
+    const as = (kind: HostedAccount['kind']) => (a: { id: number; customerId: number; cvu: string | null; alias: string | null; status: string }) =>
+      a.cvu === null ? [] : [{ cvu: a.cvu, alias: a.alias, hosted: { kind, id: a.id, customerId: a.customerId, cvu: a.cvu, active: a.status === 'ACTIVE' } }];
+    return [...[...tables.receivableAccounts.values()].flatMap(as('RECEIVABLE')), ...[...tables.currentAccounts.values()].flatMap(as('CURRENT'))];
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {

@@ -1,5 +1,4 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { BankProvider } from '../../bank/bank-provider';
@@ -9,7 +8,7 @@ import { calendarDay } from '../../receivables/calendar-day';
 import { movementCreated } from '../../ledger/movement';
 import type { Transfer, TransferLease } from '../transfer';
 import { planDebits } from '../transfer-movements';
-import { assertPayableOutside } from '../transfer-destination';
+import { refusalOutside } from '../transfer-destination';
 import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
 import { inParallel, type PayoutPolicy } from '../payout-policy';
 import { retryingLostRaces } from '../../shared/lost-races';
@@ -88,7 +87,8 @@ export class ProcessTransfers {
       const { claimed, toPay, decided } = await this.write(async (tx) => {
         const due = await tx.transfers.lockDue({ today, limit: this.policy.chunkSize, customerId });
         const accountIds = due.flatMap((t) => [t.toSnapshot().sourceAccountId, t.toSnapshot().destination.accountId ?? []].flat());
-        const plan = planDebits(due, await tx.currentAccounts.lockBalances(accountIds), today, this.clock.now(), lease);
+        const refused = await refusedDestinations(tx, due);
+        const plan = planDebits(due, await tx.currentAccounts.lockBalances(accountIds), refused, today, this.clock.now(), lease);
         const moved = await tx.ledger.appendAll(plan.movements);
         await tx.transfers.updateAll(plan.transfers);
         await tx.outbox.record([...moved.map(movementCreated), ...plan.events]);
@@ -162,9 +162,7 @@ export class ProcessTransfers {
         const current = await tx.transfers.getForUpdate(t.id);
         // Cancelled, or resolved by another worker, meanwhile.
         if (!current || current.toSnapshot().destination.cbuCvu !== null || (current.status !== 'PENDING' && current.status !== 'SCHEDULED')) continue;
-        const next = answer.found
-          ? ((await unpayable(tx, current, answer.found.cbuCvu, now)) ?? current.resolveAlias(answer.found.cbuCvu))
-          : current.fail('destination-not-found', now);
+        const next = answer.found ? current.resolveAlias(answer.found.cbuCvu) : current.fail('destination-not-found', now);
         await tx.transfers.update(next);
         await tx.outbox.record(next.events);
         if (next.status === 'FAILED') failures.push(next);
@@ -176,17 +174,20 @@ export class ProcessTransfers {
 }
 
 /**
- * The transfer FAILED when the account its alias turned out to name takes no payment from it (the rule creation
- * applies to a destination it sees: an alias given to an account of this service after the transfer was made).
+ * Due OUTGOING transfers whose CBU/CVU names an account of this service that takes no payment from them, with the
+ * reason each FAILS (`destination-not-payable: ...`), read as the accounts are at the debit: creation applied the
+ * same rule, but an account disabled since, an alias resolved by the worker, or a transfer stored before the rule
+ * would otherwise be paid out and credited nowhere.
  */
-async function unpayable(tx: ProcessScope, transfer: Transfer, cbuCvu: string, now: Date): Promise<Transfer | undefined> {
-  try {
-    assertPayableOutside(await tx.receivableAccounts.hostedAccount({ cbuCvu, alias: null }), transfer.customerId);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return transfer.fail(`destination-not-payable: ${error.message}`, now);
+async function refusedDestinations(tx: ProcessScope, due: readonly Transfer[]): Promise<Map<number, string>> {
+  const outgoing = due.map((t) => t.toSnapshot()).filter((t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu !== null);
+  const hosted = new Map((await tx.receivableAccounts.hostedByCvu([...new Set(outgoing.map((t) => t.destination.cbuCvu!))])).map((a) => [a.cvu, a]));
+  const refused = new Map<number, string>();
+  for (const t of outgoing) {
+    const refusal = refusalOutside(hosted.get(t.destination.cbuCvu!), t.customerId);
+    if (refusal) refused.set(t.id, `destination-not-payable: ${refusal.message}`);
   }
+  return refused;
 }
 
 function count(tally: Tally, transfers: readonly Transfer[]): void {

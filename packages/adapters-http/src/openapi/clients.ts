@@ -83,7 +83,7 @@ const schemas = {
       branchExternalCode: {
         ...nullableString,
         description:
-          'Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character)',
+          'Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character)',
       },
       branchDescription: nullableString,
       branchReferenceAddress: nullableString,

@@ -26,7 +26,7 @@ export const receivableSchemas = {
       legalNumber: {
         ...nullableString,
         description:
-          'Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character)',
+          'Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character)',
       },
       description: nullableString,
       externalRoutingCode: {

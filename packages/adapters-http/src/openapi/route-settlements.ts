@@ -128,7 +128,7 @@ const schemas = {
         minLength: 1,
         maxLength: 64,
         description:
-          'No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, and not . or .. (400 validation)',
+          'No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or .., in composed form (NFC) (400 validation)',
       },
       date: { type: 'string', format: 'date' },
       associateId: id,

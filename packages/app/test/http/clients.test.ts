@@ -38,7 +38,7 @@ describe('clients', () => {
     expect(onlyBranch.body.map((c: { id: number }) => c.id)).toEqual([branch.body.id]);
   });
 
-  it.each(['SUC-9 ', ' SUC-9', 'SUC\u200b9', '   '])(
+  it.each(['SUC-9 ', ' SUC-9', 'SUC\u200b9', 'SUC\ufe0f9', '   '])(
     'refuses the branchExternalCode %j with 400 validation: a key that looks like another, or like none',
     async (code) => {
       const res = await post(aClient({ taxId: validTaxId('30', 50000005), ...aBranch(code) }));

@@ -56,6 +56,9 @@ describe('receivables', () => {
     ['a legalNumber ending in white space (another key that looks like one)', { legalNumber: 'B-3 ' }, 'legalNumber'],
     ['a legalNumber holding an invisible character', { legalNumber: 'B-3\u200b' }, 'legalNumber'],
     ['a legalNumber of spaces alone', { legalNumber: '  ' }, 'legalNumber'],
+    ['a legalNumber holding a character that renders as nothing (Hangul filler)', { legalNumber: 'B-\u31643' }, 'legalNumber'],
+    ['a legalNumber holding a combining grapheme joiner', { legalNumber: 'B-3\u034f' }, 'legalNumber'],
+    ['a legalNumber decomposed (e and a combining accent, beside the composed é)', { legalNumber: 'FAC-Se\u0301' }, 'legalNumber'],
   ])('refuses %s with 400 validation', async (_what, extra, field) => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const res = await invoice(account.id, 10, extra);

@@ -41,6 +41,7 @@ describe('route settlements', () => {
     ['a zero-width space inside', 'R\u200b1'],
     ['a right-to-left override inside', 'R\u202e1'],
     ['a no-break space inside', 'R\u00a01'],
+    ['a Hangul filler, which renders as nothing', 'R\u31641'],
   ])('refuses a route code of %s, on the route settlement and on a receivable, storing nothing', async (_, routeCode) => {
     const { account, associate } = await activeAccount(ctx.api, ctx.token);
     const refused = await settle({ routeCode, date: '2026-03-02', associateId: associate.id });

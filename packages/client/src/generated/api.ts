@@ -1633,7 +1633,7 @@ export interface components {
       documentType: 'CUIT' | 'CUIL';
       /** Format: email */
       email?: string | null;
-      /** @description Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character) */
+      /** @description Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character) */
       branchExternalCode?: string | null;
       branchDescription?: string | null;
       branchReferenceAddress?: string | null;
@@ -1788,7 +1788,7 @@ export interface components {
       clientId?: number | null;
       /** @description Bound to the account if it has none; another one than the account's is 422 */
       associateId?: number | null;
-      /** @description Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space (it is matched character for character) */
+      /** @description Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character) */
       legalNumber?: string | null;
       description?: string | null;
       /** @description Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable */
@@ -1898,7 +1898,7 @@ export interface components {
       }[];
     };
     RouteSettlementInput: {
-      /** @description No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, and not . or .. (400 validation) */
+      /** @description No white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or .., in composed form (NFC) (400 validation) */
       routeCode: string;
       /** Format: date */
       date: string;

@@ -81,7 +81,9 @@ export class KnexReceivableQueries implements ReceivableQueries {
       db.queryBuilder().select({ matching: query.clone().clearSelect().count('*'), held: held ?? db.raw('NULL::bigint') }),
     );
     const dense = counts.held !== null && Number(counts.matching) * DENSE_SHARE >= Number(counts.held);
-    // The page counts them again, in its own statement: its total is of the rows it was read with.
-    return fetchPage(query, 'receivables', page, toReceivable, dense ? { branches: BY_STATUS } : {});
+    // The matches just counted are the page's total: counting them again with the page cost as much once more (a
+    // range's count is most of its cost), for a figure a few milliseconds younger.
+    const total = db.queryBuilder().select(db.raw('?::bigint AS count', [counts.matching]));
+    return fetchPage(query, 'receivables', page, toReceivable, dense ? { branches: BY_STATUS, total } : { total });
   }
 }

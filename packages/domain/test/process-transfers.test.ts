@@ -1,4 +1,4 @@
-import { createApplication, DEFAULT_PAYOUT_POLICY, Money, TransactionConflictError, type DestinationInput } from '../src';
+import { composeCvu, createApplication, DEFAULT_PAYOUT_POLICY, Money, TransactionConflictError, type DestinationInput } from '../src';
 import { A_CBU, inMemoryPorts, validTaxId } from '../testing';
 
 const PROVEEDOR = { name: 'Proveedor SA', taxId: validTaxId('30', 71234568) };
@@ -43,8 +43,16 @@ async function setUp(maxAttempts = 3) {
   const balance = (accountId: number) => ports.store.committed.balances.get(accountId) ?? 0n;
   const transfer = (id: number) => ports.store.committed.transfers.get(id)!;
   const sides = (id: number) => ports.store.committed.movements.filter((m) => m.transferId === id).map((m) => m.subtype);
-  return { ...ports, app, main, sub, fund, pay, balance, transfer, sides, run: () => app.transfers.process.execute() };
+  /** Another customer's current account takes `cvu`: a destination no transfer may be paid out to any more. */
+  const hostHere = async (cvu: string) => {
+    const other = await app.customers.create.execute({ name: 'Otra SA' });
+    const account = [...ports.store.committed.currentAccounts.values()].find((a) => a.customerId === other.customer.id)!;
+    ports.store.committed.currentAccounts.set(account.id, { ...account, cvu });
+  };
+  return { ...ports, app, main, sub, fund, pay, balance, transfer, sides, hostHere, run: () => app.transfers.process.execute() };
 }
+
+const ELSEWHERE = composeCvu('0170099', 22222222222n);
 
 describe('the transfer worker', () => {
   it('pays in queue order from what the balance holds: an internal credit funds what follows, the rest FAILS unpaid', async () => {
@@ -183,5 +191,42 @@ describe('the transfer worker', () => {
     expect([w.sides(internal), w.sides(outgoing)]).toEqual([['TRANSFER_OUT', 'TRANSFER_IN'], ['TRANSFER_OUT']]);
     expect([w.balance(w.main.id), w.balance(w.sub.id)]).toEqual([500n, 300n]);
     expect(undone).toBeGreaterThan(1);
+  });
+
+  it('fails at the debit a transfer whose CVU is now an account of this service, after the source check and before the balance one, leaving its money to the next', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 300n);
+    await w.fund(w.sub.id, 100n);
+    const fromDisabled = await w.pay(100n, undefined, w.sub.id);
+    const [refused, beyondBalance, next] = [await w.pay(300n), await w.pay(5_000n), await w.pay(300n, { cbuCvu: ELSEWHERE, counterParty: PROVEEDOR })];
+    w.store.committed.currentAccounts.set(w.sub.id, { ...w.sub, status: 'DISABLED' });
+    await w.hostHere(A_CBU);
+    expect(await w.run()).toEqual({ completed: 1, failed: 3, inProgress: 0 });
+    expect(w.transfer(fromDisabled).failureReason).toBe('source-account-not-active');
+    for (const id of [refused, beyondBalance]) {
+      expect(w.transfer(id).failureReason).toBe(
+        'destination-not-payable: destination names a current account of this service, which takes no payments from outside',
+      );
+    }
+    expect(w.transfer(next).status).toBe('COMPLETED');
+    expect([w.balance(w.main.id), w.balance(w.sub.id), [...w.bank.payouts.values()].map((p) => p.destination.cbuCvu)]).toEqual([0n, 100n, [ELSEWHERE]]);
+  });
+
+  it('does not send again a payout the provider never took once its destination refuses it: FAILED, debit returned; one it took is followed', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptPayout(A_CBU, 'late', 'down');
+    const [taken, neverTaken] = [await w.pay(200n), await w.pay(300n)];
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
+    await w.hostHere(A_CBU);
+    w.clock.advance(1);
+    expect(await w.run()).toEqual({ completed: 1, failed: 1, inProgress: 0 });
+    expect(w.transfer(taken).status).toBe('COMPLETED');
+    expect(w.transfer(neverTaken)).toMatchObject({
+      status: 'FAILED',
+      failureReason: expect.stringMatching(/^destination-not-payable: destination names a current account/),
+    });
+    expect([w.sides(taken), w.sides(neverTaken)]).toEqual([['TRANSFER_OUT'], ['TRANSFER_OUT', 'TRANSFER_REVERSAL']]);
+    expect([w.balance(w.main.id), w.bank.payouts.size]).toEqual([300n, 1]);
   });
 });

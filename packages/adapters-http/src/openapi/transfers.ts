@@ -230,7 +230,13 @@ const schemas = {
       creationDate: timestamp,
       modificationDate: timestamp,
       executionDate: { type: ['string', 'null'], format: 'date-time', description: 'When the money left; null until COMPLETED' },
-      failureReason: { ...nullableString, description: 'Set only when FAILED, e.g. insufficient-balance or destination-rejected' },
+      failureReason: {
+        ...nullableString,
+        description:
+          'Set only when FAILED: insufficient-balance, source-account-not-active, destination-account-not-active, destination-not-found (an alias no account has), ' +
+          'destination-not-payable: <why> (the CBU/CVU now names an account of this service that takes no payment from it), destination-rejected (by the provider, debit returned) ' +
+          'or provider-unavailable (never taken by the provider after every attempt, debit returned)',
+      },
     },
   },
 } as const;

@@ -2084,7 +2084,7 @@ export interface components {
        * @description When the money left; null until COMPLETED
        */
       executionDate: string | null;
-      /** @description Set only when FAILED, e.g. insufficient-balance or destination-rejected */
+      /** @description Set only when FAILED: insufficient-balance, source-account-not-active, destination-account-not-active, destination-not-found (an alias no account has), destination-not-payable: <why> (the CBU/CVU now names an account of this service that takes no payment from it), destination-rejected (by the provider, debit returned) or provider-unavailable (never taken by the provider after every attempt, debit returned) */
       failureReason: string | null;
     };
     /** @description cbuCvu, alias or both */

@@ -11,24 +11,33 @@ export type PayoutOutcome =
   /** Taken and on its way (ACCEPTED), or no answer: the next pass asks again under the same id. */
   | { readonly kind: 'unknown' }
   /** The provider has no record of it and the worker has tried long enough: nothing was ever paid. */
-  | { readonly kind: 'given-up' };
+  | { readonly kind: 'given-up' }
+  /** The provider has no record of it and its destination now takes no payment from it: it is not sent. */
+  | { readonly kind: 'refused'; readonly failureReason: string };
 
 const outcomeOf = (record: PayoutRecord): PayoutOutcome =>
   record.state === 'COMPLETED' ? { kind: 'completed' } : record.state === 'REJECTED' ? { kind: 'rejected', reason: record.reason } : { kind: 'unknown' };
 
+/** A transfer whose lease ended, with the reason its destination refuses it now, if it does. */
+export interface Reconciling {
+  readonly refusal: string | undefined;
+}
+
 /**
  * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key. When
  * `reconciling` (its lease ended: a worker died or the provider did not answer), the provider is asked first what
- * it holds under that key, and only a payout it never took is sent: it is never paid twice. No database
- * transaction is open while this waits on the provider.
+ * it holds under that key, and only a payout it never took is sent, and only to a destination that still takes
+ * it: it is never paid twice. No database transaction is open while this waits on the provider.
  */
-export async function payOut(bank: BankProvider, transfer: Transfer, reconciling: boolean, policy: PayoutPolicy): Promise<PayoutOutcome> {
+export async function payOut(bank: BankProvider, transfer: Transfer, policy: PayoutPolicy, reconciling?: Reconciling): Promise<PayoutOutcome> {
   const t = transfer.toSnapshot();
   const payoutId = payoutIdOf(t.id);
   try {
     if (reconciling) {
       const record = await bank.getPayout(payoutId);
       if (record) return outcomeOf(record);
+      // The lease outlasts any call, so no earlier send can still land: the provider never took it.
+      if (reconciling.refusal) return { kind: 'refused', failureReason: reconciling.refusal };
       // Its own word that it never took the payout, after every pass tried: give the money back.
       if (t.processing.attempts > policy.maxAttempts) return { kind: 'given-up' };
     }
@@ -60,8 +69,10 @@ export function settleOutcome(
     case 'unknown':
       return { transfer: transfer.releaseLease(lease, now), reversal: null };
     case 'rejected':
-    case 'given-up': {
-      const failed = transfer.fail(outcome.kind === 'rejected' ? 'destination-rejected' : 'provider-unavailable', now);
+    case 'given-up':
+    case 'refused': {
+      const reason = outcome.kind === 'refused' ? outcome.failureReason : outcome.kind === 'rejected' ? 'destination-rejected' : 'provider-unavailable';
+      const failed = transfer.fail(reason, now);
       // The debit stays as it was; a new CREDIT returns it.
       return { transfer: failed, reversal: transferMovement(failed, 'TRANSFER_REVERSAL', failed.toSnapshot().sourceAccountId, now) };
     }

@@ -58,11 +58,7 @@ export function planDebits(
       ? 'source-account-not-active'
       : destinationId !== null && !active.has(destinationId)
         ? 'destination-account-not-active'
-        : refused.has(t.id)
-          ? refused.get(t.id)!
-          : balance.get(t.sourceAccountId)! < t.amountMinor
-            ? 'insufficient-balance'
-            : null;
+        : (refused.get(t.id) ?? (balance.get(t.sourceAccountId)! < t.amountMinor ? 'insufficient-balance' : null));
     if (failure) {
       transfers.push(transfer.fail(failure, now));
       continue;

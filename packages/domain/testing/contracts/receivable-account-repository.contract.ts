@@ -114,12 +114,13 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(main.alias.toUpperCase(), second.id))).toBe(true);
     });
 
-    it('finds the account of any kind that a CVU or an alias names, the CVU first', async () => {
+    it('finds the account of any kind that a CVU or an alias names, the CVU first, and says whether it is ACTIVE', async () => {
       const customerId = await ctx.newCustomer();
       const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
       const { account } = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
       const cvu = composeCvu('0000442', BigInt(account.id));
-      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(account.assignCvu(cvu, `Hosted.${account.id}`, at(1))));
+      const assigned = account.assignCvu(cvu, `Hosted.${account.id}`, at(1));
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(assigned));
       await ctx.h.uow.run((tx) => openCurrentAccounts(tx, customerId, { now: () => T0 }));
       const [main] = await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId));
       const find = (cbuCvu: string | null, alias: string | null) => ctx.h.uow.run((tx) => tx.receivableAccounts.hostedAccount({ cbuCvu, alias }));
@@ -129,11 +130,13 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await find(null, main.alias.toUpperCase())).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
       expect(await find(main.cvu, `hosted.${account.id}`)).toEqual({ kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true });
       expect(await find(composeCvu('0070999', BigInt(account.id)), 'nobody.here.x')).toBeUndefined();
-      const byCvu = await ctx.h.uow.run((tx) => tx.receivableAccounts.hostedByCvu([main.cvu, composeCvu('0070999', BigInt(account.id)), cvu]));
-      expect(byCvu.sort((a, b) => a.id - b.id)).toEqual(
-        [receivable, { kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true }].sort((a, b) => a.id - b.id),
-      );
-      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.hostedByCvu([]))).toEqual([]);
+      const byCvu = (cvus: string[]) => ctx.h.uow.run(async (tx) => (await tx.receivableAccounts.hostedByCvu(cvus)).sort((a, b) => a.id - b.id));
+      const current = { kind: 'CURRENT', id: main.id, customerId, cvu: main.cvu, active: true };
+      expect(await byCvu([main.cvu, composeCvu('0070999', BigInt(account.id)), cvu, main.cvu])).toEqual([receivable, current].sort((a, b) => a.id - b.id));
+      expect(await byCvu([])).toEqual([]);
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.update(assigned.disable(at(2))));
+      expect(await find(cvu, null)).toEqual({ ...receivable, active: false });
+      expect(await byCvu([cvu, cvu])).toEqual([{ ...receivable, active: false }]);
     });
 
     it('leases due PROVISIONING accounts to one claimant at a time, with their holder and alias template', async () => {

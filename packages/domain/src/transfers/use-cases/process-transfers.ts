@@ -4,6 +4,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import type { BankProvider } from '../../bank/bank-provider';
 import type { AliasDirectory } from '../../bank/alias-directory';
 import { ProviderError } from '../../bank/bank-provider';
+import { ValidationError, type DomainError } from '../../shared/domain-error';
 import { calendarDay } from '../../receivables/calendar-day';
 import { movementCreated } from '../../ledger/movement';
 import type { Transfer, TransferLease } from '../transfer';
@@ -98,29 +99,39 @@ export class ProcessTransfers {
         tally,
         decided.filter((t) => t.status !== 'IN_PROGRESS'),
       );
-      await this.payAndRecord(toPay, false, lease, tally);
+      await this.payAndRecord(toPay, undefined, lease, tally);
       if (claimed < this.policy.chunkSize) return;
     }
   }
 
-  /** IN_PROGRESS transfers whose lease ended: a new lease, then the provider's record decides (or the payout is sent). */
+  /**
+   * IN_PROGRESS transfers whose lease ended: a new lease, then the provider's record decides. A payout it never
+   * took is sent, unless its destination now refuses it (read as at the debit): that transfer FAILS and its debit
+   * is returned.
+   */
   private async reconcile(customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
     for (;;) {
       const lease = this.lease(worker);
-      const taken = await this.write(async (tx) => {
+      const { renewed, refused } = await this.write(async (tx) => {
         const ended = await tx.transfers.lockLeaseEnded(this.clock.now(), this.policy.chunkSize, customerId);
         const renewed = ended.map((t) => t.renewLease(lease));
         await tx.transfers.updateAll(renewed);
-        return renewed;
+        return { renewed, refused: await refusedDestinations(tx, renewed) };
       });
-      await this.payAndRecord(taken, true, lease, tally);
-      if (taken.length < this.policy.chunkSize) return;
+      await this.payAndRecord(renewed, refused, lease, tally);
+      if (renewed.length < this.policy.chunkSize) return;
     }
   }
 
-  private async payAndRecord(transfers: readonly Transfer[], reconciling: boolean, lease: TransferLease, tally: Tally): Promise<void> {
+  /** `refused` is given when reconciling: the reasons the destinations it names refuse their transfers now. */
+  private async payAndRecord(
+    transfers: readonly Transfer[],
+    refused: ReadonlyMap<number, string> | undefined,
+    lease: TransferLease,
+    tally: Tally,
+  ): Promise<void> {
     if (transfers.length === 0) return;
-    const outcomes = await inParallel(transfers, this.policy.concurrency, (t) => payOut(this.bank, t, reconciling, this.policy));
+    const outcomes = await inParallel(transfers, this.policy.concurrency, (t) => payOut(this.bank, t, this.policy, refused && { refusal: refused.get(t.id) }));
     const outcomeOf = new Map<number, PayoutOutcome>(transfers.map((t, i) => [t.id, outcomes[i]]));
     const changed = await this.write(async (tx) => {
       const now = this.clock.now();
@@ -174,21 +185,25 @@ export class ProcessTransfers {
 }
 
 /**
- * Due OUTGOING transfers whose CBU/CVU names an account of this service that takes no payment from them, with the
- * reason each FAILS (`destination-not-payable: ...`), read as the accounts are at the debit: creation applied the
- * same rule, but an account disabled since, an alias resolved by the worker, or a transfer stored before the rule
- * would otherwise be paid out and credited nowhere.
+ * OUTGOING transfers whose CBU/CVU names an account of this service that takes no payment from them, with the
+ * reason each FAILS (`destination-not-payable: ...`), read as the accounts are at the debit (or at a payout's
+ * resend): creation applied the same rule, but an account disabled since, an alias resolved by the worker, or a
+ * transfer stored before the rule would otherwise be paid out and credited nowhere.
  */
-async function refusedDestinations(tx: ProcessScope, due: readonly Transfer[]): Promise<Map<number, string>> {
-  const outgoing = due.map((t) => t.toSnapshot()).filter((t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu !== null);
+async function refusedDestinations(tx: ProcessScope, transfers: readonly Transfer[]): Promise<Map<number, string>> {
+  const outgoing = transfers.map((t) => t.toSnapshot()).filter((t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu !== null);
   const hosted = new Map((await tx.receivableAccounts.hostedByCvu([...new Set(outgoing.map((t) => t.destination.cbuCvu!))])).map((a) => [a.cvu, a]));
   const refused = new Map<number, string>();
   for (const t of outgoing) {
     const refusal = refusalOutside(hosted.get(t.destination.cbuCvu!), t.customerId);
-    if (refusal) refused.set(t.id, `destination-not-payable: ${refusal.message}`);
+    if (refusal) refused.set(t.id, `destination-not-payable: ${sentence(refusal)}`);
   }
   return refused;
 }
+
+/** A refusal as one sentence (`destination names ...`), whether creation would answer it as a validation or by its own code. */
+const sentence = (refusal: DomainError) =>
+  refusal instanceof ValidationError ? refusal.invalidParams.map((p) => `${p.name} ${p.reason}`).join('; ') : refusal.message;
 
 function count(tally: Tally, transfers: readonly Transfer[]): void {
   for (const t of transfers) {

@@ -2,7 +2,10 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { lookup } from 'node:dns';
 import { ValidationError, type WebhookUrlPolicy } from '@rcs/domain';
 
-/** Addresses a webhook must not reach in production (SSRF): loopback, private, link-local, shared and reserved ranges. */
+/**
+ * IPv4 ranges a webhook must not reach in production (SSRF): this network, private, shared, loopback, link-local,
+ * IETF protocol, documentation, 6to4 relay, benchmarking, multicast and reserved (IANA's special-purpose registry).
+ */
 const INTERNAL = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -12,38 +15,50 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 3],
 ] as const) {
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 }
+/**
+ * IPv6 is reached only in global unicast (2000::/3), less its special-purpose blocks: Teredo and the rest of
+ * 2001::/23, documentation, and 6to4 (2002::/16), whose embedded IPv4 could be any internal address. Everything
+ * outside it (loopback, unique-local, link- and site-local, multicast, NAT64 prefixes, IPv4-compatible and
+ * -translated forms) is refused, save IPv4-mapped addresses, which node judges by the IPv4 ranges above.
+ */
 for (const [network, prefix] of [
-  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (::169.254.169.254 among them).
-  ['::', 96],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
 ] as const) {
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
-/** `address` as checked: an IPv4-mapped IPv6 address is judged as IPv4. */
+/** Whether `list` holds `address`; an IPv4-mapped IPv6 address is judged as its IPv4 address (node's BlockList does so). */
 function inList(list: BlockList, address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return inList(list, mapped[1]);
   const family = isIP(address);
   return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** Whether `address` is one a production webhook may connect to. */
 export function isPublicAddress(address: string): boolean {
-  return isIP(address) !== 0 && !inList(INTERNAL, address);
+  const family = isIP(address);
+  if (family === 0 || inList(INTERNAL, address)) return false;
+  return family === 4 || IPV4_MAPPED.check(address, 'ipv6') || GLOBAL_UNICAST.check(address, 'ipv6');
 }
 
 /**

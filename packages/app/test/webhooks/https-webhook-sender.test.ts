@@ -154,12 +154,16 @@ describe('HTTPS webhook sender', () => {
 });
 
 describe('webhook address policy (sandbox)', () => {
-  it.each(['https://169.254.169.254/latest', 'https://10.1.2.3/hooks', 'https://192.168.0.7/hooks', 'https://[fe80::1]/hooks'])(
-    'refuses %s with 400 validation on url',
-    async (url) => {
-      await expect(sandboxUrlPolicy.check(url)).rejects.toMatchObject({ code: 'validation', invalidParams: [{ name: 'url', reason: expect.any(String) }] });
-    },
-  );
+  it.each([
+    'https://169.254.169.254/latest',
+    'https://10.1.2.3/hooks',
+    'https://192.168.0.7/hooks',
+    'https://[fe80::1]/hooks',
+    'https://[::ffff:0:a00:1]/hooks',
+    'https://[2002:a00:1::]/hooks',
+  ])('refuses %s with 400 validation on url', async (url) => {
+    await expect(sandboxUrlPolicy.check(url)).rejects.toMatchObject({ code: 'validation', invalidParams: [{ name: 'url', reason: expect.any(String) }] });
+  });
 
   it.each(['https://127.0.0.1:4443/hooks', 'https://localhost/hooks', 'https://[::1]/hooks', 'https://receiver.example/hooks'])('accepts %s', async (url) => {
     await expect(sandboxUrlPolicy.check(url)).resolves.toBeUndefined();
@@ -190,6 +194,19 @@ describe('webhook address policy (production)', () => {
     ['fd00::1', false],
     ['fe80::1', false],
     ['::a9fe:a9fe', false],
+    ['::ffff:808:808', true],
+    ['::ffff:0:a00:1', false],
+    ['64:ff9b::a00:1', false],
+    ['64:ff9b:1::a00:1', false],
+    ['2002:a00:1::', false],
+    ['2001:0:4136:e378::1', false],
+    ['2001:db8::1', false],
+    ['fec0::1', false],
+    ['100::1', false],
+    ['192.0.2.1', false],
+    ['198.51.100.1', false],
+    ['203.0.113.5', false],
+    ['255.255.255.255', false],
   ])('judges %s public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });

@@ -75,6 +75,8 @@ function keptRefusal(error: unknown): StoredResponse | undefined {
 /** The request's Idempotency-Key, checked; undefined when it has none and may go without. */
 function keyOf(req: Request, required: boolean): string | undefined {
   const key = req.header('idempotency-key');
+  // Node joins repeated headers with ", ": a retry carrying either one alone would not match the joined key.
+  if ((req.headersDistinct['idempotency-key']?.length ?? 0) > 1) throw ValidationError.of('Idempotency-Key', 'header is sent more than once: send one key');
   if (key === undefined) {
     if (required) throw ValidationError.of('Idempotency-Key', 'header is required for this operation');
     return undefined;

@@ -22,7 +22,7 @@ const idempotencyKey = (required: boolean) => ({
   in: 'header',
   required,
   description:
-    'Up to 255 characters. Same key and body within 24 h replays the first response (header Idempotent-Replayed: ' +
+    'Up to 255 characters, sent once (the header repeated is 400). Same key and body within 24 h replays the first response (header Idempotent-Replayed: ' +
     "true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and " +
     'business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, ' +
     '429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry ' +

@@ -119,6 +119,13 @@ describe('idempotency', () => {
     expect((await post('k'.repeat(255), aClient(7))).status).toBe(201);
   });
 
+  it('refuses a key header sent twice, which would be read as one key matching neither, and creates nothing', async () => {
+    const res = await ctx.api.call('post', '/v1/clients', { token: ctx.token, body: aClient(23), headers: { 'Idempotency-Key': ['twice-a', 'twice-b'] } });
+    expect([res.status, res.body.invalidParams]).toEqual([400, [{ name: 'Idempotency-Key', reason: expect.stringMatching(/more than once/) }]]);
+    expect(await countClients(aClient(23).taxId)).toBe(0);
+    expect((await post('twice-a', aClient(23))).status).toBe(201);
+  });
+
   it('counts a key in characters, not in the bytes of their UTF-8', async () => {
     // Sent as the UTF-8 of "ñ", two bytes each, as clients send it.
     const [first, again] = [await post('ñ'.repeat(255), aClient(21)), await post('ñ'.repeat(255), aClient(21))];

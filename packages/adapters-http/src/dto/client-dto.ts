@@ -48,6 +48,7 @@ export class ClientBody {
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
+  @KeyText()
   externalId?: string | null;
 }
 

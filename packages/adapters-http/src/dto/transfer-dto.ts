@@ -7,6 +7,7 @@ import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { CounterPartyBody } from './money-dto';
 import { NestedObject } from './nested-object';
+import { KeyText } from './key-text';
 
 /** Which members a type needs, CBU/CVU check digits and alias form are the domain's (transfer-destination.ts). */
 export class TransferDestinationBody {
@@ -46,6 +47,7 @@ export class TransferBody {
   @IsString()
   @IsNotEmpty({ message: 'externalId must not be empty (leave it out instead)' })
   @MaxLength(128)
+  @KeyText()
   externalId?: string | null;
 
   @IsOptional() @CalendarDate() scheduledDate?: string | null;

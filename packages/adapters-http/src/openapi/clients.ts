@@ -1,6 +1,6 @@
 import { DOCUMENT_TYPES } from '@rcs/domain';
 import { created, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
-import { timestamp, nullableString, taxId, taxIdInput, id } from './shared-schemas';
+import { timestamp, nullableString, taxId, taxIdInput, id, KEY_TEXT_RULE, externalIdInput } from './shared-schemas';
 
 /** Clients (routes/client-routes.ts). */
 
@@ -82,12 +82,11 @@ const schemas = {
       email: { type: ['string', 'null'], format: 'email' },
       branchExternalCode: {
         ...nullableString,
-        description:
-          'Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character)',
+        description: `Set only for a branch; then branchDescription and branchReferenceAddress are required, not blank; ${KEY_TEXT_RULE}`,
       },
       branchDescription: nullableString,
       branchReferenceAddress: nullableString,
-      externalId: nullableString,
+      externalId: externalIdInput,
     },
   },
   Client: {

@@ -1,5 +1,5 @@
 import { RECEIVABLE_STATUSES, RECEIVABLE_TYPES, REQUESTABLE_STATUSES } from '@rcs/domain';
-import { timestamp, nullableString, id, nullableDate, batchResponse } from './shared-schemas';
+import { timestamp, nullableString, id, nullableDate, batchResponse, KEY_TEXT_RULE } from './shared-schemas';
 
 /** The receivables' schemas (openapi/receivables.ts holds their operations). */
 
@@ -25,8 +25,7 @@ export const receivableSchemas = {
       associateId: { type: ['integer', 'null'], description: "Bound to the account if it has none; another one than the account's is 422" },
       legalNumber: {
         ...nullableString,
-        description:
-          'Unique per customer; no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character)',
+        description: `Unique per customer; ${KEY_TEXT_RULE}`,
       },
       description: nullableString,
       externalRoutingCode: {

@@ -1,6 +1,9 @@
 /** JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the wire shapes. */
 export const timestamp = { type: 'string', format: 'date-time' } as const;
 export const nullableString = { type: ['string', 'null'] } as const;
+/** How a key found character for character is written (the HTTP adapter's KeyText). */
+export const KEY_TEXT_RULE =
+  'no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character)';
 export const taxId = { type: 'string', pattern: '^\\d{11}$', description: '11 digits; input may carry dashes and spaces' } as const;
 /** A CUIT/CUIL as sent: every body field of one is read by the same rule (domain parseTaxId), else 400 validation. */
 export const taxIdInput = {
@@ -61,3 +64,6 @@ export const sharedSchemas = {
     },
   },
 } as const;
+
+/** A client's or a transfer's externalId as written: the list filter finds it character for character. */
+export const externalIdInput = { ...nullableString, maxLength: 128, description: `Your own reference; a list filter: ${KEY_TEXT_RULE}` } as const;

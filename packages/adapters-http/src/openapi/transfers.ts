@@ -1,6 +1,6 @@
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from '@rcs/domain';
 import { created, idSchema, listOf, listParams, one, operation, param, pathId, pathResource, ref, type ResourceApi } from './operation-parts';
-import { id, nullableDate, nullableString, taxId, taxIdInput, timestamp } from './shared-schemas';
+import { externalIdInput, id, nullableDate, nullableString, taxId, taxIdInput, timestamp } from './shared-schemas';
 
 /** Transfers out of current accounts (routes/transfer-routes.ts). */
 
@@ -182,7 +182,7 @@ const schemas = {
       },
       contactId: { type: ['integer', 'null'], minimum: 1, description: 'OUTGOING_TRANSFER only: pay this recipient of yours (instead of destination)' },
       description: { ...nullableString, maxLength: 500 },
-      externalId: { ...nullableString, maxLength: 128, description: 'Your own reference; a list filter' },
+      externalId: externalIdInput,
       scheduledDate: { ...nullableDate, description: 'The day (Buenos Aires) to pay it on; null or absent: as soon as possible' },
     },
   },

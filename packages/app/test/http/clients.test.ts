@@ -46,6 +46,11 @@ describe('clients', () => {
     },
   );
 
+  it.each(['erp-9 ', 'erp\u200b9'])('refuses the externalId %j with 400 validation, as the list filter matches it exactly', async (externalId) => {
+    const res = await post(aClient({ taxId: validTaxId('30', 50000006), externalId }));
+    expect([res.status, res.body.invalidParams?.[0]?.name]).toEqual([400, 'externalId']);
+  });
+
   it.each([
     ['a branch code without description and address', { branchExternalCode: 'B1' }],
     ['a branch description without a branch code', { branchDescription: 'Downtown', branchReferenceAddress: 'Calle 1' }],

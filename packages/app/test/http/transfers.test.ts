@@ -133,6 +133,14 @@ describe('POST, GET /v1/transfers', () => {
     expect((await ctx.api.call('get', '/v1/transfers?externalId=ROUNDED', { token: ctx.token })).headers['x-total-count']).toBe('0');
   });
 
+  it.each([' ERP-7', 'ERP-7 ', 'ERP\u200b7', 'Ope\u0301racio\u0301n'])(
+    'refuses the externalId %j with 400 validation: the list filter finds an externalId character for character',
+    async (externalId) => {
+      const res = await post(outgoing(accounts.main.id, { externalId }));
+      expect([res.status, res.body.invalidParams?.[0]?.name]).toEqual([400, 'externalId']);
+    },
+  );
+
   it('requires an Idempotency-Key', async () => {
     const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: outgoing(accounts.main.id) });
     expect(res.status).toBe(400);

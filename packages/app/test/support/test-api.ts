@@ -22,7 +22,8 @@ export const itRacing = itOnRealServer("concurrent requests need several connect
 export interface CallOptions {
   token?: string;
   body?: unknown;
-  headers?: Record<string, string>;
+  /** A header given as a list is sent once per value. */
+  headers?: Record<string, string | string[]>;
 }
 
 export interface TestApi {
@@ -67,7 +68,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
   const call: TestApi['call'] = async (method, url, options = {}) => {
     let req = request(http)[method](url);
     if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
-    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
+    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set({ [name]: value });
     const res = options.body === undefined ? await req : await req.send(options.body as object);
     // supertest parses JSON into body and leaves text (the metrics) in text.
     const text = /^text\//.test(res.headers['content-type'] ?? '');

@@ -1637,6 +1637,7 @@ export interface components {
       branchExternalCode?: string | null;
       branchDescription?: string | null;
       branchReferenceAddress?: string | null;
+      /** @description Your own reference; a list filter: no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character) */
       externalId?: string | null;
     };
     Client: {
@@ -2039,7 +2040,7 @@ export interface components {
       /** @description OUTGOING_TRANSFER only: pay this recipient of yours (instead of destination) */
       contactId?: number | null;
       description?: string | null;
-      /** @description Your own reference; a list filter */
+      /** @description Your own reference; a list filter: no white space at either end, no control or invisible characters, no white space but the plain space, in composed form (NFC) (it is matched character for character) */
       externalId?: string | null;
       /**
        * Format: date

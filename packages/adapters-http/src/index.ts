@@ -5,6 +5,7 @@ export * from './auth/jwt-token-service';
 export * from './auth/scrypt-secret-hasher';
 export * from './auth/random-secret-generator';
 export * from './middleware/problem';
+export * from './middleware/malformed-requests';
 export { openApiDocument } from './openapi/document';
 export * from './webhooks/aes-gcm-secret-vault';
 export * from './webhooks/standard-webhooks-signature';

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Application, Clock } from '@rcs/domain';
 import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
-import { createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
+import { answerMalformedRequests, createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
 import type { ServiceMetrics } from './metrics';
@@ -105,6 +105,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
 
   const http = httpAppOf(container, () => databaseReady(storage.knex));
   const server = http.listen(config.port);
+  answerMalformedRequests(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

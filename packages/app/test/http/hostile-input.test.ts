@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import request from 'supertest';
+import { answerMalformedRequests } from '@rcs/adapters-http';
 import { validTaxId } from '@rcs/domain/testing';
 import { documentedOperations } from '../support/openapi-operations';
 import { activeAccount, key } from '../support/fixtures';
@@ -204,6 +205,33 @@ describe('Hostile input', () => {
       expect(res.body.invalidParams[0].name).toBe('date');
       expect(await ctx.api.db.knex('route_settlements').where({ route_code: 'R-0000' })).toEqual([]);
     });
+  });
+
+  it('answers with Problem JSON what the HTTP parser refuses before any route: an unknown method, headers too large', async () => {
+    const server = createServer(ctx.api.http).listen(0, '127.0.0.1');
+    answerMalformedRequests(server);
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const raw = async (head: string) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.end(`${head}\r\nHost: x\r\n\r\n`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const [headers, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      return {
+        status: Number(headers.split(' ')[1]),
+        type: /content-type: (.*)/i.exec(headers)?.[1],
+        body: JSON.parse(body) as { code: string; status: number },
+      };
+    };
+    try {
+      const unknownMethod = await raw('FOO /v1/transfers HTTP/1.1');
+      expect(unknownMethod).toMatchObject({ status: 400, type: 'application/problem+json', body: { status: 400, code: 'invalid-format' } });
+      const hugeHeaders = await raw(`GET /v1/transfers HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`);
+      expect(hugeHeaders).toMatchObject({ status: 431, type: 'application/problem+json', body: { status: 431, code: 'invalid-format' } });
+    } finally {
+      server.close();
+    }
   });
 
   it('answers a path that does not percent-decode with 400 validation', async () => {

@@ -20,13 +20,16 @@ const destinationRules: Refusals = {
   'duplicated-contact': 'another recipient of the customer has this cbuCvu, or this alias in any letter case (existingResourceId names it)',
   'external-provider-unavailable': 'the banking provider could not resolve the alias (down, or a bad answer); nothing was stored, retry',
   'external-provider-timeout': 'the banking provider did not resolve the alias in time; nothing was stored, retry',
+  'receivable-account-not-transfer-enabled': 'the cbuCvu or alias names your own receivable account, which no transfer pays',
 };
 const unknownAlias = 'no account has the alias, here or at the banking provider';
 const resolution =
   'Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this ' +
   'service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 ' +
   'validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a ' +
-  '4-digit PSP code), and alias stays null.';
+  '4-digit PSP code), and alias stays null. A recipient no transfer could pay is refused as a transfer to it is: a current ' +
+  "account of this service (yours: move money with an INTERNAL_TRANSFER) or another customer's receivable account that is not ACTIVE " +
+  'is 400 validation on destination, your own receivable account 422.';
 
 const paths = {
   '/v1/contacts': {

@@ -1,12 +1,13 @@
 import { composeCvu } from '@rcs/domain';
 import { validTaxId } from '@rcs/domain/testing';
 import { activeAccount } from '../support/fixtures';
+import { currentAccountsOf } from '../support/transfer-fixtures';
 import { itRacing, useTestApi } from '../support/test-api';
 
 const TAX_ID = validTaxId('30', 71234567);
 /** Banco Galicia (007) and Mercado Pago (CVU 000 0003) accounts with valid check digits. */
 const galicia = (n: number) => composeCvu('0070999', BigInt(n));
-const mercadoPago = (n: number) => composeCvu('0000003', BigInt(n));
+const mercadoPago = (n: number) => composeCvu('0000003', 9_000_000_000n + BigInt(n));
 
 describe('contacts (recipients)', () => {
   // A provider answer slower than 200 ms is a timeout; the simulator's slow answers take 1 s.
@@ -49,6 +50,26 @@ describe('contacts (recipients)', () => {
     const res = await post(aContact({ alias: theirs.alias.toUpperCase() }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ alias: theirs.alias.toUpperCase(), cbuCvu: theirs.cvu });
+  });
+
+  it('refuses a recipient no transfer could pay, as a transfer to it is refused, on POST and PUT, and keeps none', async () => {
+    const own = await currentAccountsOf(ctx.api, ctx.token);
+    const theirs = await currentAccountsOf(ctx.api, ctx.otherToken);
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const ownReceivable = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body;
+    const before = (await list()).length;
+    for (const [destination, code] of [
+      [{ cbuCvu: own.main.cvu }, 'validation'],
+      [{ alias: theirs.main.alias }, 'validation'],
+      [{ cbuCvu: ownReceivable.cvu }, 'receivable-account-not-transfer-enabled'],
+    ] as const) {
+      expect((await post(aContact(destination))).body).toMatchObject({ code, detail: expect.stringMatching(/account/) });
+    }
+    expect((await list()).length).toBe(before);
+    const contact = (await post(aContact({ cbuCvu: galicia(17) }))).body;
+    const replaced = await ctx.api.call('put', `/v1/contacts/${contact.id}`, { token: ctx.token, body: aContact({ cbuCvu: own.sub.cvu }) });
+    expect(replaced.body.code).toBe('validation');
+    expect((await ctx.api.call('get', `/v1/contacts/${contact.id}`, { token: ctx.token })).body.cbuCvu).toBe(galicia(17));
   });
 
   it('replays a save sent again under its Idempotency-Key instead of refusing it as a duplicate', async () => {

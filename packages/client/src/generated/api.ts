@@ -905,7 +905,7 @@ export interface paths {
     put?: never;
     /**
      * Save a recipient
-     * @description Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     * @description Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null. A recipient no transfer could pay is refused as a transfer to it is: a current account of this service (yours: move money with an INTERNAL_TRANSFER) or another customer's receivable account that is not ACTIVE is 400 validation on destination, your own receivable account 422.
      *
      *     Needs the scope `contacts:write`.
      */
@@ -933,7 +933,7 @@ export interface paths {
     get: operations['getContact'];
     /**
      * Replace a recipient
-     * @description A full body, as for creation; an alias left out is dropped. Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null.
+     * @description A full body, as for creation; an alias left out is dropped. Send cbuCvu (22 digits, both check digits verified), alias (6 to 20 letters, digits, ".", "-"), or both. An alias of an account of this service names that account (its CVU); any other is resolved at the banking provider before anything is stored, which fills cbuCvu and entity; with both, the alias must name that cbuCvu (else 400 validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a 4-digit PSP code), and alias stays null. A recipient no transfer could pay is refused as a transfer to it is: a current account of this service (yours: move money with an INTERNAL_TRANSFER) or another customer's receivable account that is not ACTIVE is 400 validation on destination, your own receivable account 422.
      *
      *     Needs the scope `contacts:write`.
      */
@@ -12446,6 +12446,23 @@ export interface operations {
           };
         };
       };
+      /** @description receivable-account-not-transfer-enabled: the cbuCvu or alias names your own receivable account, which no transfer pays */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-not-transfer-enabled';
+          };
+        };
+      };
       /** @description rate-limit-exceeded: the credential's allowance is spent, or, for a request without a valid token, its source address's; see Retry-After */
       429: {
         headers: {
@@ -12853,6 +12870,23 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'unsupported-media-type';
+          };
+        };
+      };
+      /** @description receivable-account-not-transfer-enabled: the cbuCvu or alias names your own receivable account, which no transfer pays */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'receivable-account-not-transfer-enabled';
           };
         };
       };

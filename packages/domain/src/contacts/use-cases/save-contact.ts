@@ -3,7 +3,10 @@ import { changeOwned } from '../../shared/change-owned';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
+import { assertPayableOutside } from '../../transfers/transfer-destination';
 import { Contact, type ContactDestination, type ContactDetails } from '../contact';
+
+type ContactScope = Pick<TransactionScope, 'contacts' | 'receivableAccounts'>;
 
 /** A recipient's details with its destination already resolved (ResolveContactDestination). */
 export interface ContactInput {
@@ -12,22 +15,34 @@ export interface ContactInput {
   readonly destination: ContactDestination;
 }
 
+/**
+ * A recipient is kept only where a transfer to it could be paid: an account of this service that an
+ * OUTGOING_TRANSFER may not name (the caller's own, any current account, another customer's receivable account not
+ * ACTIVE) is refused as a transfer to it would be, instead of being saved and refused at every payment.
+ */
+async function assertPayable(tx: ContactScope, input: ContactInput): Promise<void> {
+  assertPayableOutside(await tx.receivableAccounts.hostedAccount(input.destination), input.customerId);
+}
+
 export class CreateContact {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'contacts'>>,
+    private readonly uow: UnitOfWork<ContactScope>,
     private readonly clock: Clock,
   ) {}
 
   execute(input: ContactInput): Promise<Contact> {
     const draft = Contact.create(input.customerId, input.details, input.destination, this.clock.now());
-    return this.uow.run((tx) => tx.contacts.insert(draft));
+    return this.uow.run(async (tx) => {
+      await assertPayable(tx, input);
+      return tx.contacts.insert(draft);
+    });
   }
 }
 
 /** PUT: replaces every field of the caller's recipient. */
 export class ReplaceContact {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'contacts' | 'outbox'>>,
+    private readonly uow: UnitOfWork<ContactScope & Pick<TransactionScope, 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -37,7 +52,10 @@ export class ReplaceContact {
       this.uow,
       (tx) => tx.contacts,
       target,
-      (current) => current.replace(input.details, input.destination, this.clock.now()),
+      async (current, tx) => {
+        await assertPayable(tx, input);
+        return current.replace(input.details, input.destination, this.clock.now());
+      },
     );
   }
 }

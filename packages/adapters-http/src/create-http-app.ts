@@ -36,6 +36,7 @@ import { inexactNumbers } from './middleware/exact-numbers';
 import { setApartItemProblems } from './dto/batch-body';
 import { ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
 import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
+import { strictQuery } from './middleware/strict-query';
 
 export interface HttpOptions {
   readonly app: Application;
@@ -63,7 +64,7 @@ export function createHttpApp(options: HttpOptions): Express {
   const http = express();
   http.disable('x-powered-by');
   http.set('etag', false);
-  http.set('query parser', 'simple');
+  http.set('query parser', strictQuery);
   http.set('trust proxy', options.trustProxy);
   // Answers sent with res.json (reads) are written by jsonText, as serialized() writes the others: amounts past a
   // double's exact digits go out exactly.

@@ -4,6 +4,7 @@ import type { AssociateDetails, AssociateStatus } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { TaxIdFilter } from './tax-id-filter';
+import { TextFilter } from './text-filter';
 
 const STATUSES: readonly AssociateStatus[] = ['ACTIVE', 'DISABLED'];
 
@@ -70,11 +71,11 @@ export class AssociateListQuery extends ListQuery {
   taxId?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   documentNumber?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   type?: string;
 
   @IsOptional()

@@ -4,6 +4,7 @@ import { DOCUMENT_TYPES, type ClientDetails, type DocumentType } from '@rcs/doma
 import { KeyText } from './key-text';
 import { ListQuery } from './list-query';
 import { TaxIdFilter } from './tax-id-filter';
+import { TextFilter } from './text-filter';
 
 /** POST and PUT /v1/clients: the full client. */
 export class ClientBody {
@@ -75,10 +76,10 @@ export class ClientListQuery extends ListQuery {
   documentType?: DocumentType;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   branchExternalCode?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   externalId?: string;
 }

@@ -3,6 +3,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { PageQuery } from './list-query';
 import { CounterPartyBody } from './money-dto';
 import { TaxIdFilter } from './tax-id-filter';
+import { TextFilter } from './text-filter';
 
 /**
  * POST and PUT /v1/contacts: the full recipient, a counterparty with its account. Formats are the domain's. null is
@@ -25,6 +26,6 @@ export class ContactListQuery extends PageQuery {
   taxId?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   alias?: string;
 }

@@ -5,6 +5,7 @@ import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
 import { Omittable } from './omittable';
 import { TaxIdFilter } from './tax-id-filter';
+import { TextFilter } from './text-filter';
 
 const STATUSES: readonly ReceivableAccountStatus[] = ['PROVISIONING', 'ACTIVE', 'DISABLED'];
 
@@ -58,7 +59,7 @@ export class ReceivableAccountListQuery extends ListQuery {
   clientTaxId?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   branchExternalCode?: string;
 
   @IsOptional()
@@ -66,7 +67,7 @@ export class ReceivableAccountListQuery extends ListQuery {
   cvu?: string;
 
   @IsOptional()
-  @IsString()
+  @TextFilter()
   alias?: string;
 
   /** Defaults to ACTIVE (SPEC). */

@@ -7,6 +7,7 @@ import { CurrencyCode } from './currency-code';
 import { ListQuery } from './list-query';
 import { NestedObject } from './nested-object';
 import { KeyText, RouteCode } from './key-text';
+import { TextFilter } from './text-filter';
 
 export class InvoiceDataBody {
   @IsOptional() @IsString() @MaxLength(40) version?: string;
@@ -92,8 +93,8 @@ export class ReceivableListQuery extends ListQuery {
   @IsOptional() @CalendarDate() toDueDate?: string;
   @IsOptional() @CalendarDate() fromIssueDate?: string;
   @IsOptional() @CalendarDate() toIssueDate?: string;
-  @IsOptional() @IsString() legalNumber?: string;
-  @IsOptional() @IsString() externalRoutingCode?: string;
+  @IsOptional() @TextFilter() legalNumber?: string;
+  @IsOptional() @TextFilter() externalRoutingCode?: string;
   @IsOptional() @EntityIdParam() parentReceivableId?: number;
   @IsOptional() @IsString() minAmount?: string;
   @IsOptional() @IsString() maxAmount?: string;

@@ -4,6 +4,7 @@ import { EntityId, EntityIdParam } from './entity-id';
 import { CalendarDate } from './calendar-date';
 import { PageQuery } from './list-query';
 import { RouteCode } from './key-text';
+import { TextFilter } from './text-filter';
 
 export class RouteSettlementBody {
   @IsString()
@@ -22,7 +23,7 @@ export class RouteSettlementBody {
 /** fromDate and toDate filter on the settlement's day (YYYY-MM-DD), inclusive. */
 export class RouteSettlementListQuery extends PageQuery {
   @IsOptional() @EntityIdParam() associateId?: number;
-  @IsOptional() @IsString() routeCode?: string;
+  @IsOptional() @TextFilter() routeCode?: string;
   @IsOptional() @CalendarDate() fromDate?: string;
   @IsOptional() @CalendarDate() toDate?: string;
 }

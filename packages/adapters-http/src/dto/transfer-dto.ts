@@ -8,6 +8,7 @@ import { ListQuery } from './list-query';
 import { CounterPartyBody } from './money-dto';
 import { NestedObject } from './nested-object';
 import { KeyText } from './key-text';
+import { TextFilter } from './text-filter';
 
 /** Which members a type needs, CBU/CVU check digits and alias form are the domain's (transfer-destination.ts). */
 export class TransferDestinationBody {
@@ -57,5 +58,5 @@ export class TransferListQuery extends ListQuery {
   @IsOptional() @IsIn(TRANSFER_TYPES, { message: `type must be one of ${TRANSFER_TYPES.join(', ')}` }) type?: TransferType;
   @IsOptional() @IsIn(TRANSFER_STATUSES, { message: `status must be one of ${TRANSFER_STATUSES.join(', ')}` }) status?: TransferStatus;
   @IsOptional() @EntityIdParam() sourceAccountId?: number;
-  @IsOptional() @IsString() externalId?: string;
+  @IsOptional() @TextFilter() externalId?: string;
 }

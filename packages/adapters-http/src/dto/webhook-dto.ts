@@ -5,6 +5,7 @@ import { DateOrTimestamp } from './calendar-date';
 import { EventTypeFilter } from './event-dto';
 import { PageQuery } from './list-query';
 import { Omittable } from './omittable';
+import { TextFilter } from './text-filter';
 
 /** Every event type once is the most a subscription can name. */
 const MAX_EVENTS = EVENT_TYPES.length;
@@ -58,5 +59,5 @@ export class DeliveryListQuery extends PageQuery {
   status?: DeliveryStatus;
 
   @EventTypeFilter() eventType?: EventType;
-  @IsOptional() @IsString() @MaxLength(100) eventId?: string;
+  @IsOptional() @TextFilter() @MaxLength(100) eventId?: string;
 }

@@ -240,6 +240,22 @@ describe('Hostile input', () => {
     expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'path' }] });
   });
 
+  it('answers a query that does not percent-decode with 400 validation, rather than filtering by the text as written', async () => {
+    for (const url of ['/v1/transfers?externalId=%FF', '/v1/contacts?alias=a%E0%80b', '/v1/clients?externalId=%']) {
+      const res = await ctx.api.call('get', url, { token: ctx.token });
+      expect([url, res.status, res.body.invalidParams]).toEqual([url, 400, [{ name: 'query', reason: expect.stringMatching(/percent-encoded UTF-8/) }]]);
+    }
+    expect((await ctx.api.call('get', '/v1/contacts?alias=a%2Bb+c', { token: ctx.token })).status).toBe(200);
+  });
+
+  it.each(['/v1/contacts?alias=', '/v1/transfers?externalId=', '/v1/receivables?legalNumber=', '/v1/associates?documentNumber='])(
+    'refuses the empty text filter %s with 400 validation instead of an empty page',
+    async (url) => {
+      const res = await ctx.api.call('get', url, { token: ctx.token });
+      expect([res.status, res.body.invalidParams?.[0]?.reason]).toEqual([400, expect.stringMatching(/must not be empty/)]);
+    },
+  );
+
   it('ignores members named after object machinery, nested too, like any unknown member', async () => {
     const item = { ...invoice(await accountId()), constructor: [], prototype: { x: 1 } };
     const res = await post('/v1/receivables/batches', { items: [item] });

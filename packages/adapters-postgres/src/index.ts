@@ -15,3 +15,4 @@ export { KnexLedgerQueries } from './repositories/knex-ledger';
 export { KnexSettlementQueries } from './repositories/knex-settlements';
 export { KnexCurrentAccountQueries } from './repositories/knex-current-account-repository';
 export { knexStorage } from './knex-storage';
+export { foldListCounts, type FoldResult } from './list-counts-fold';

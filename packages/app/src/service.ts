@@ -4,7 +4,7 @@ import type { Container } from 'inversify';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Application, Clock } from '@rcs/domain';
-import { credentialOfToken, databaseReady } from '@rcs/adapters-postgres';
+import { credentialOfToken, databaseReady, foldListCounts } from '@rcs/adapters-postgres';
 import { answerMalformedRequests, createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
@@ -96,7 +96,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const app = container.get<Application>(TYPES.Application);
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
-  const jobs = config.workersEnabled ? scheduleJobs(app, config, logger, container.get<ServiceMetrics>(TYPES.Metrics)) : [];
+  const upkeep = { foldCounts: () => foldListCounts(storage.knex) };
+  const jobs = config.workersEnabled ? scheduleJobs(app, upkeep, config, logger, container.get<ServiceMetrics>(TYPES.Metrics)) : [];
   const webhooks = webhookWorkers(app, config.webhooks, logger);
   if (config.workersEnabled) {
     provisioning.start();

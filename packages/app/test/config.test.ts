@@ -13,6 +13,7 @@ describe('configuration', () => {
       httpWorkers: 1,
       eventRetentionDays: 30,
       eventPurgeCron: '40 3 * * *',
+      countFoldCron: '50 4 * * *',
       transferCron: '* * * * *',
       transfers: { leaseMs: 120_000, chunkSize: 500, concurrency: 32 },
       webhooks: {

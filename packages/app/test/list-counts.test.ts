@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { itOnRealServer } from '@rcs/adapters-postgres/testing';
 import { isPositive, Money, type Application, type ReceivableStatus, type ReceivableType } from '@rcs/domain';
+import { foldListCounts } from '@rcs/adapters-postgres';
 import { assertAfterRandomMix, collectFive, countMismatches, pendingAmountMismatches, racingInstances } from './support/list-count-checks';
 
 /**
@@ -60,7 +61,8 @@ describe('maintained list counts', () => {
     | { kind: 'expire' }
     | { kind: 'disable-account'; account: number }
     | { kind: 'activate-account'; account: number }
-    | { kind: 'delete'; receivable: number };
+    | { kind: 'delete'; receivable: number }
+    | { kind: 'fold' };
 
   const operation: fc.Arbitrary<Operation> = fc.oneof(
     {
@@ -91,6 +93,7 @@ describe('maintained list counts', () => {
     fc.record({ kind: fc.constant('disable-account' as const), account: fc.nat(2) }),
     fc.record({ kind: fc.constant('activate-account' as const), account: fc.nat(2) }),
     fc.record({ kind: fc.constant('delete' as const), receivable: fc.nat() }),
+    fc.record({ kind: fc.constant('fold' as const) }),
   );
 
   /** Runs one operation; refusals (a status move the table forbids, a race lost) are outcomes like any other. */
@@ -146,6 +149,10 @@ describe('maintained list counts', () => {
             .where({ id: pick(op.receivable) })
             .whereNotExists(suite.db.knex('receivables as child').whereRaw('child.parent_receivable_id = receivables.id'))
             .delete();
+        return;
+      case 'fold':
+        // Chunks of a few groups, so a fold meets the writers racing it on many of its chunks.
+        await foldListCounts(suite.db.knex, { chunk: 7 });
         return;
     }
   }
@@ -262,5 +269,54 @@ describe('maintained list counts', () => {
     });
     expect(settled.total).toBe(60);
     expect(await mismatches(w.customerId)).toEqual([]);
+  });
+
+  it('folds each count into one row and drops the counts at 0, every total and pending amount unchanged', async () => {
+    const { app } = suite.instances[0];
+    const w = await world(app);
+    for (const op of [0, 1, 2].map((account): Operation => ({
+      kind: 'issue',
+      account,
+      withAssociate: true,
+      overdue: false,
+      type: 'DEBT',
+      cents: 500,
+      parent: 0,
+    })))
+      await apply(app, w, op);
+    await apply(app, w, { kind: 'status', receivable: 0, status: 'PAID' });
+    const rowsOf = () => suite.db.knex('list_counts').where({ customer_id: w.customerId });
+    // What writers on other connections leave: the account's PENDING count over three slots, and a count back at 0.
+    const pending = { list: 'receivables', customer_id: w.customerId, scope: 'account', scope_id: w.accounts[1].id, status: 'PENDING' };
+    const expired = { ...pending, status: 'EXPIRED' };
+    await suite.db
+      .knex('list_counts')
+      .insert([
+        { ...pending, slot: 5, n: 2, amount_minor: 1_000 },
+        { ...pending, slot: 6, n: -2, amount_minor: -1_000 },
+        { ...expired, slot: 3, n: 1, amount_minor: 7 },
+        { ...expired, slot: 4, n: -1, amount_minor: -7 },
+      ])
+      .onConflict(['list', 'customer_id', 'scope', 'scope_id', 'status', 'slot'])
+      .merge({
+        n: suite.db.knex.raw('list_counts.n + excluded.n'),
+        amount_minor: suite.db.knex.raw('list_counts.amount_minor + excluded.amount_minor'),
+      });
+    const groups = Number((await rowsOf().countDistinct({ n: suite.db.knex.raw('(list, scope, scope_id, status)') }))[0].n);
+
+    const folded = await foldListCounts(suite.db.knex, { chunk: 3 });
+
+    expect(folded).toMatchObject({ folded: expect.any(Number), skipped: 0 });
+    expect(folded.folded).toBeGreaterThanOrEqual(4);
+    expect(await mismatches(w.customerId)).toEqual([]);
+    expect(await pendingAmountMismatches(suite.db, app, w.customerId)).toEqual([]);
+    const after = await rowsOf().select('list', 'scope', 'scope_id', 'status', 'slot', 'n', 'amount_minor');
+    expect(after.filter((r) => Number(r.slot) !== 0 || (Number(r.n) === 0 && Number(r.amount_minor) === 0))).toEqual([]);
+    expect(after.some((r) => r.status === 'EXPIRED')).toBe(false);
+    expect(after.length).toBeLessThan(groups);
+    expect(after.find((r) => r.scope === 'account' && Number(r.scope_id) === w.accounts[1].id && r.status === 'PENDING')).toMatchObject({
+      n: '1',
+      amount_minor: '500',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Application } from '@rcs/domain';
+import type { FoldResult } from '@rcs/adapters-postgres';
 import { hostname } from 'node:os';
 import type { Config } from '../config';
 import type { ServiceMetrics } from '../metrics';
@@ -12,7 +13,18 @@ export const SERVICE_TIMEZONE = 'America/Argentina/Buenos_Aires';
  * Scheduled jobs. Every instance may run them at the same moment: the work itself claims rows (SKIP LOCKED,
  * version checks), so a second runner finds nothing left to do.
  */
-export function scheduleJobs(app: Application, config: Config, logger: Logger, metrics: Pick<ServiceMetrics, 'jobRan'>): ScheduledTask[] {
+/** The storage's own upkeep, beside the application's jobs. */
+export interface StorageUpkeep {
+  readonly foldCounts: () => Promise<FoldResult>;
+}
+
+export function scheduleJobs(
+  app: Application,
+  upkeep: StorageUpkeep,
+  config: Config,
+  logger: Logger,
+  metrics: Pick<ServiceMetrics, 'jobRan'>,
+): ScheduledTask[] {
   // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
   // console output; the next run picks up what this one left, as every run's work is claimed row by row.
   const job = (name: string, expression: string, run: () => Promise<void>) =>
@@ -50,6 +62,9 @@ export function scheduleJobs(app: Application, config: Config, logger: Logger, m
       const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
       if (purged.events + purged.testAttempts > 0)
         logger.info({ job: 'event-purge', ...purged }, 'dispatched events and test attempts past their retention deleted');
+    }),
+    job('count-fold', config.countFoldCron, async () => {
+      logger.info({ job: 'count-fold', ...(await upkeep.foldCounts()) }, 'list counts folded');
     }),
     job('webhook-expiry', config.webhooks.expiryCron, async () => {
       const expired = await app.webhooks.expireHeld.execute();

@@ -4,7 +4,9 @@ import pino from 'pino';
 import type { Application } from '@rcs/domain';
 import type { Config } from '../../src/config';
 import { ServiceMetrics } from '../../src/metrics';
-import { scheduleJobs } from '../../src/workers/cron-jobs';
+import { scheduleJobs, type StorageUpkeep } from '../../src/workers/cron-jobs';
+
+const noUpkeep: StorageUpkeep = { foldCounts: () => Promise.reject(new Error('not scheduled in this test')) };
 
 describe('scheduled jobs', () => {
   it('log a failed run with the service logs and run again at the next tick', async () => {
@@ -34,11 +36,13 @@ describe('scheduled jobs', () => {
     // Every second (node-cron's six-field form), so two seconds hold two ticks.
     const jobs = scheduleJobs(
       app,
+      noUpkeep,
       {
         expirationCron: '0 0 1 1 *',
         settlementCron: '* * * * * *',
         idempotencyPurgeCron: '0 0 1 1 *',
         eventPurgeCron: '0 0 1 1 *',
+        countFoldCron: '0 0 1 1 *',
         transferCron: '0 0 1 1 *',
         webhooks: { expiryCron: '0 0 1 1 *' },
       } as Config,
@@ -64,13 +68,14 @@ describe('scheduled jobs', () => {
     settlementCron: never,
     idempotencyPurgeCron: never,
     eventPurgeCron: never,
+    countFoldCron: never,
     transferCron: never,
     webhooks: { expiryCron: never },
   };
   /** Schedules the jobs with `config` over every-never defaults, lets one second of fake time pass, and stops them. */
-  async function oneSecondOf(app: unknown, config: object): Promise<void> {
+  async function oneSecondOf(app: unknown, config: object, upkeep = noUpkeep): Promise<void> {
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
-    const jobs = scheduleJobs(app as Application, { ...allNever, ...config } as Config, pino({ level: 'silent' }), new ServiceMetrics(false));
+    const jobs = scheduleJobs(app as Application, upkeep, { ...allNever, ...config } as Config, pino({ level: 'silent' }), new ServiceMetrics(false));
     try {
       await jest.advanceTimersByTimeAsync(1_000);
     } finally {
@@ -84,6 +89,13 @@ describe('scheduled jobs', () => {
     const app = { events: { purge: { execute: (input: unknown) => (asked.push(input), Promise.resolve(3)) } } };
     await oneSecondOf(app, { eventPurgeCron: '* * * * * *', eventRetentionDays: 7 });
     expect(asked).toEqual([{ retentionDays: 7 }]);
+  });
+
+  it('folds the list counts on COUNT_FOLD_CRON', async () => {
+    let folds = 0;
+    const upkeep = { foldCounts: () => (folds++, Promise.resolve({ groups: 1, folded: 7, removed: 0, skipped: 0 })) };
+    await oneSecondOf({}, { countFoldCron: '* * * * * *' }, upkeep);
+    expect(folds).toBe(1);
   });
 
   it('runs the transfer worker on TRANSFER_CRON, its leases held in the name of this host and process', async () => {

@@ -1,0 +1,90 @@
+import type { Knex } from 'knex';
+import { isTransactionConflict } from './repositories/pg-errors';
+
+/** What one fold did: count groups read, rows folded into their group's slot 0, rows of counts at 0 removed, chunks left to the next run. */
+export interface FoldResult {
+  readonly groups: number;
+  readonly folded: number;
+  readonly removed: number;
+  readonly skipped: number;
+}
+
+type GroupKey = [list: string, customerId: string, scope: string, scopeId: string, status: string];
+
+const KEY = '(list, customer_id, scope, scope_id, status)';
+
+/**
+ * Moves the slots 1 to 7 of each count of one chunk of groups into its slot 0, in scope order like the counting
+ * triggers, and answers the chunk's last group. A slot changed by a writer since is deleted as it is then
+ * (READ COMMITTED re-reads a row it waited for), so what is moved is what was there.
+ */
+const FOLD_CHUNK = `
+  WITH g AS (
+    SELECT DISTINCT list, customer_id, scope, scope_id, status FROM list_counts
+    WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?)
+    ORDER BY list, customer_id, scope, scope_id, status
+    LIMIT ?
+  ), moved AS (
+    DELETE FROM list_counts c USING g
+    WHERE (c.list, c.customer_id, c.scope, c.scope_id, c.status) = (g.list, g.customer_id, g.scope, g.scope_id, g.status) AND c.slot <> 0
+    RETURNING c.list, c.customer_id, c.scope, c.scope_id, c.status, c.n, c.amount_minor
+  ), folded AS (
+    INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n, amount_minor)
+    SELECT list, customer_id, scope, scope_id, status, 0, sum(n), sum(amount_minor) FROM moved
+    GROUP BY list, customer_id, scope, scope_id, status
+    ORDER BY scope, scope_id, customer_id, status
+    ON CONFLICT (list, customer_id, scope, scope_id, status, slot)
+      DO UPDATE SET n = c.n + excluded.n, amount_minor = c.amount_minor + excluded.amount_minor
+  )
+  SELECT (SELECT count(*) FROM g)::int AS groups, (SELECT count(*) FROM moved)::int AS folded,
+         (SELECT ARRAY[list, customer_id::text, scope, scope_id::text, status] FROM g
+          ORDER BY list DESC, customer_id DESC, scope DESC, scope_id DESC, status DESC LIMIT 1) AS last`;
+
+/** The chunk's counts back at 0 (nothing counted, no amount), now one row each: they go, and come back with the next change. */
+const REMOVE_ZEROS = `
+  DELETE FROM list_counts
+  WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) AND ${KEY} <= (?, ?::bigint, ?, ?::bigint, ?)
+    AND slot = 0 AND n = 0 AND amount_minor = 0`;
+
+/**
+ * Folds list_counts (migrations/counted-lists.ts): each count spread over up to 8 slot rows by its writers'
+ * connections becomes one row, and a count back at 0 none, so the table holds what is non-zero rather than every
+ * slot each account, client, associate and webhook ever wrote. Sums are unchanged, so no total or pending amount
+ * a reader sees moves. A busy count gets its slots back from its writers: the fold is for the quiet ones.
+ *
+ * Chunk by chunk in key order, each in a transaction of its own that waits at most `lockWaitMs` for a row a writer
+ * holds: a chunk that would wait longer is left to the next run (a writer never waits behind the fold for more
+ * than a chunk's statement, and the fold, never holding a lock a writer waits for past that, cannot make it a
+ * deadlock's victim: the fold gives up first).
+ */
+export async function foldListCounts(knex: Knex, options: { readonly chunk?: number; readonly lockWaitMs?: number } = {}): Promise<FoldResult> {
+  const chunk = options.chunk ?? 1_000;
+  const lockWaitMs = Math.floor(options.lockWaitMs ?? 100);
+  let after: GroupKey = ['', '0', '', '0', ''];
+  let [groups, folded, removed, skipped] = [0, 0, 0, 0];
+  for (;;) {
+    try {
+      const done = await knex.transaction(async (tx) => {
+        await tx.raw(`SELECT set_config('lock_timeout', '${lockWaitMs}', true)`);
+        const { rows } = await tx.raw<{ rows: Array<{ groups: number; folded: number; last: GroupKey | null }> }>(FOLD_CHUNK, [...after, chunk]);
+        const [{ last, ...counts }] = rows;
+        const zeros = last ? (await tx.raw<{ rowCount: number }>(REMOVE_ZEROS, [...after, ...last])).rowCount : 0;
+        return { ...counts, last, zeros };
+      });
+      [groups, folded, removed] = [groups + done.groups, folded + done.folded, removed + done.zeros];
+      if (!done.last || done.groups < chunk) return { groups, folded, removed, skipped };
+      after = done.last;
+    } catch (error) {
+      if (!isTransactionConflict(error)) throw error;
+      // A writer held the chunk: it stays as it is for the next run, and the walk goes on after its first group.
+      skipped++;
+      const next = await knex.raw<{ rows: Array<{ key: GroupKey }> }>(
+        `SELECT ARRAY[list, customer_id::text, scope, scope_id::text, status] AS key FROM list_counts
+         WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY list, customer_id, scope, scope_id, status OFFSET ? LIMIT 1`,
+        [...after, chunk - 1],
+      );
+      if (next.rows.length === 0) return { groups, folded, removed, skipped };
+      after = next.rows[0].key;
+    }
+  }
+}

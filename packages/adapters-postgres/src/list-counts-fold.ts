@@ -53,9 +53,9 @@ const REMOVE_ZEROS = `
  * a reader sees moves. A busy count gets its slots back from its writers: the fold is for the quiet ones.
  *
  * Chunk by chunk in key order, each in a transaction of its own that waits at most `lockWaitMs` for a row a writer
- * holds: a chunk that would wait longer is left to the next run (a writer never waits behind the fold for more
- * than a chunk's statement, and the fold, never holding a lock a writer waits for past that, cannot make it a
- * deadlock's victim: the fold gives up first).
+ * holds: a chunk that would wait longer is left to the next run. A writer waits behind the fold for about a
+ * chunk's statement, and the fold drops any wait of its own long before PostgreSQL's deadlock check (1 s) runs, so
+ * a writer is not the victim of a cycle with it.
  */
 export async function foldListCounts(knex: Knex, options: { readonly chunk?: number; readonly lockWaitMs?: number } = {}): Promise<FoldResult> {
   const chunk = options.chunk ?? 1_000;

@@ -24,7 +24,10 @@ export class OpenReceivableAccountBody {
   currencyCode?: string;
 }
 
-/** PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed). */
+/**
+ * PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed); the
+ * account's identity (clientId, currencyCode, cvu) may be sent as read, and another value is 400.
+ */
 export class UpdateReceivableAccountBody {
   @Omittable()
   @IsString()
@@ -33,6 +36,10 @@ export class UpdateReceivableAccountBody {
   @Omittable()
   @EntityId()
   associateId?: number;
+
+  @IsOptional() @EntityId() clientId?: number | null;
+  @IsOptional() @IsString() currencyCode?: string;
+  @IsOptional() @IsString() cvu?: string | null;
 }
 
 export class ExpandQuery {

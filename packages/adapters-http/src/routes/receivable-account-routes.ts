@@ -72,7 +72,9 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     '/receivable-accounts/:id',
     write,
     ...keyedBody(keys, 'optional', validBody(UpdateReceivableAccountBody), async (req, app) => {
-      return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), ...(req.body as UpdateReceivableAccountBody) })));
+      const { alias, associateId, clientId, currencyCode, cvu } = req.body as UpdateReceivableAccountBody;
+      const identity = { clientId, currencyCode, cvu };
+      return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), alias, associateId, identity })));
     }),
   );
 

@@ -200,6 +200,20 @@ describe('receivable accounts', () => {
     expect(duplicate.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: account.id });
   });
 
+  it('refuses a PUT that changes what the account is (client, currency, CVU) with 400 naming each, and changes nothing', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const otherClient = (await parties(ctx.api, ctx.token)).client;
+    const account = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    const read = (await get(account.id)).body;
+    const put = (body: object) => ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body });
+    const refused = await put({ alias: 'cambio.de.cliente', clientId: otherClient.id, currencyCode: 'USD', cvu: '0000003100000000000017' });
+    expect([refused.status, refused.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['clientId', 'currencyCode', 'cvu']]);
+    expect((await get(account.id)).body).toEqual(read);
+    const repeated = await put({ alias: 'mismo.cliente.1', clientId: client.id, currencyCode: 'ARS', cvu: read.cvu });
+    expect([repeated.status, repeated.body.alias, repeated.body.owner]).toEqual([200, 'mismo.cliente.1', read.owner]);
+  });
+
   it('disables with 204 and re-enables; one that never got a CVU goes back to PROVISIONING', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const account = (await open({ clientId: client.id })).body;

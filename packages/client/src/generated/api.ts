@@ -1706,6 +1706,12 @@ export interface components {
       alias?: string;
       /** @description Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound */
       associateId?: number;
+      /** @description What the account was opened for: may be sent again, another value is 400 validation */
+      clientId?: number | null;
+      /** @description May be sent again, another value is 400 validation */
+      currencyCode?: string;
+      /** @description May be sent again, another value is 400 validation */
+      cvu?: string | null;
     };
     ReceivableAccount: {
       /** Format: int64 */

@@ -10,6 +10,7 @@ import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
 import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
+import { assertIdentityUnchanged } from '../../shared/identity';
 
 interface Target {
   readonly customerId: number;
@@ -55,14 +56,24 @@ async function assertAliasFree(tx: Pick<TransactionScope, 'customers' | 'receiva
 }
 
 /** PUT: change the alias and/or bind an associate to an account that has none. */
+/** What an account is, sent back on PUT as it was read: each may be repeated, not changed (CONTRACT). */
+export interface ReceivableAccountIdentity {
+  readonly clientId?: number | null;
+  readonly currencyCode?: string;
+  readonly cvu?: string | null;
+}
+
 export class UpdateReceivableAccount {
   constructor(
     private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'customers' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
-  execute(input: Target & { readonly alias?: string; readonly associateId?: number }): Promise<ReceivableAccountWithStats> {
+  execute(
+    input: Target & { readonly alias?: string; readonly associateId?: number; readonly identity?: ReceivableAccountIdentity },
+  ): Promise<ReceivableAccountWithStats> {
     return changeWithStats(this.uow, input, async (current, tx) => {
+      assertIdentityUnchanged(input.identity ?? {}, current.toSnapshot());
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
       if (input.associateId !== undefined) {
         // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).

@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { ValidationError } from '../../shared/domain-error';
+import { assertIdentityUnchanged } from '../../shared/identity';
 import { changeOwned } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -31,10 +31,7 @@ export class EditReceivable {
       target,
       async (current, tx) => {
         const snapshot = current.toSnapshot();
-        const changed = Object.entries(input.identity ?? {}).filter(
-          ([name, value]) => value !== undefined && value !== snapshot[name as keyof ReceivableIdentity],
-        );
-        if (changed.length) throw new ValidationError(changed.map(([name]) => ({ name, reason: 'cannot change after creation' })));
+        assertIdentityUnchanged(input.identity ?? {}, snapshot);
         const next = current.edit(input.edits, this.clock.now(), await this.regrouping(tx, snapshot, input.edits.externalRoutingCode));
         if (next.amountMinor !== current.amountMinor) {
           const parentId = snapshot.parentReceivableId;

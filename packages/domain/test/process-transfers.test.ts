@@ -212,21 +212,46 @@ describe('the transfer worker', () => {
     expect([w.balance(w.main.id), w.balance(w.sub.id), [...w.bank.payouts.values()].map((p) => p.destination.cbuCvu)]).toEqual([0n, 100n, [ELSEWHERE]]);
   });
 
-  it('does not send again a payout the provider never took once its destination refuses it: FAILED, debit returned; one it took is followed', async () => {
-    const w = await setUp();
+  it('does not send again a payout the provider never took once its destination refuses it, and FAILS it with its debit returned only after the last pass; one it took is followed', async () => {
+    const w = await setUp(3);
     await w.fund(w.main.id, 500n);
     w.bank.scriptPayout(A_CBU, 'late', 'down');
     const [taken, neverTaken] = [await w.pay(200n), await w.pay(300n)];
     expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
     await w.hostHere(A_CBU);
+    const sends = jest.spyOn(w.bank, 'sendPayout');
     w.clock.advance(1);
-    expect(await w.run()).toEqual({ completed: 1, failed: 1, inProgress: 0 });
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
     expect(w.transfer(taken).status).toBe('COMPLETED');
+    // A send of an earlier pass could still be on its way: it stays under the pass's lease, asked again after it,
+    // until the last pass (the third) finds the provider still without it.
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 0 });
+    w.clock.advance(LEASE_MS + 1);
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 0 });
+    expect(w.transfer(neverTaken).status).toBe('IN_PROGRESS');
+    w.clock.advance(LEASE_MS + 1);
+    expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
     expect(w.transfer(neverTaken)).toMatchObject({
       status: 'FAILED',
       failureReason: expect.stringMatching(/^destination-not-payable: destination names a current account/),
     });
     expect([w.sides(taken), w.sides(neverTaken)]).toEqual([['TRANSFER_OUT'], ['TRANSFER_OUT', 'TRANSFER_REVERSAL']]);
-    expect([w.balance(w.main.id), w.bank.payouts.size]).toEqual([300n, 1]);
+    expect([w.balance(w.main.id), w.bank.payouts.size, sends.mock.calls.length]).toEqual([300n, 1, 0]);
+  });
+
+  it('starts no payout once its lease has ended (a slow provider held the chunk), leaving it to the next pass, which pays it once', async () => {
+    const w = await setUp();
+    await w.fund(w.main.id, 500n);
+    const [first, second] = [await w.pay(200n), await w.pay(300n)];
+    const send = w.bank.sendPayout.bind(w.bank);
+    jest.spyOn(w.bank, 'sendPayout').mockImplementationOnce((request) => {
+      w.clock.advance(LEASE_MS + 1);
+      return send(request);
+    });
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 1 });
+    expect([w.transfer(first).status, w.transfer(second).status, w.bank.payouts.size]).toEqual(['COMPLETED', 'IN_PROGRESS', 1]);
+    w.clock.advance(1);
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect([w.bank.payouts.size, w.balance(w.main.id)]).toEqual([2, 0n]);
   });
 });

@@ -12,7 +12,12 @@ export type PayoutOutcome =
   | { readonly kind: 'unknown' }
   /** The provider has no record of it and the worker has tried long enough: nothing was ever paid. */
   | { readonly kind: 'given-up' }
-  /** The provider has no record of it and its destination now takes no payment from it: it is not sent. */
+  /**
+   * The provider has no record of it, its destination now takes no payment from it, and it is not sent: left under
+   * this pass's lease, so the next pass asks after any send of an earlier pass (a call outlasts no lease) has landed.
+   */
+  | { readonly kind: 'held' }
+  /** The provider has no record of it on the last pass and its destination now takes no payment from it. */
   | { readonly kind: 'refused'; readonly failureReason: string };
 
 const outcomeOf = (record: PayoutRecord): PayoutOutcome =>
@@ -23,24 +28,39 @@ export interface Reconciling {
   readonly refusal: string | undefined;
 }
 
+/** Whether the lease this worker holds on the transfer still holds: a payout is sent only under it. */
+export type LeaseHeld = () => boolean;
+
 /**
- * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key. When
- * `reconciling` (its lease ended: a worker died or the provider did not answer), the provider is asked first what
- * it holds under that key, and only a payout it never took is sent, and only to a destination that still takes
- * it: it is never paid twice. No database transaction is open while this waits on the provider.
+ * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key, while
+ * `leaseHeld`: a send never starts once the lease ended (a chunk's last payouts wait behind its first ones on a
+ * slow provider), as another worker may be reconciling the transfer by then. When `reconciling` (its lease ended:
+ * a worker died or the provider did not answer), the provider is asked first what it holds under that key, and
+ * only a payout it never took is sent, and only to a destination that still takes it: it is never paid twice. No
+ * database transaction is open while this waits on the provider.
  */
-export async function payOut(bank: BankProvider, transfer: Transfer, policy: PayoutPolicy, reconciling?: Reconciling): Promise<PayoutOutcome> {
+export async function payOut(
+  bank: BankProvider,
+  transfer: Transfer,
+  policy: PayoutPolicy,
+  leaseHeld: LeaseHeld,
+  reconciling?: Reconciling,
+): Promise<PayoutOutcome> {
   const t = transfer.toSnapshot();
   const payoutId = payoutIdOf(t.id);
   try {
     if (reconciling) {
       const record = await bank.getPayout(payoutId);
       if (record) return outcomeOf(record);
-      // The lease outlasts any call, so no earlier send can still land: the provider never took it.
-      if (reconciling.refusal) return { kind: 'refused', failureReason: reconciling.refusal };
-      // Its own word that it never took the payout, after every pass tried: give the money back.
-      if (t.processing.attempts > policy.maxAttempts) return { kind: 'given-up' };
+      // Its own word that it never took the payout, after every pass asked: a send of an earlier pass, started
+      // under its lease, has landed or never will by then. Give the money back.
+      if (t.processing.attempts > policy.maxAttempts) {
+        return reconciling.refusal ? { kind: 'refused', failureReason: reconciling.refusal } : { kind: 'given-up' };
+      }
+      // Never sent again where it would be refused; but a send of an earlier pass may still land, so not failed yet.
+      if (reconciling.refusal) return { kind: 'held' };
     }
+    if (!leaseHeld()) return { kind: 'unknown' };
     const record = await bank.sendPayout({
       payoutId,
       amountMinor: t.amountMinor,
@@ -68,6 +88,8 @@ export function settleOutcome(
       return { transfer: transfer.complete(now), reversal: null };
     case 'unknown':
       return { transfer: transfer.releaseLease(lease, now), reversal: null };
+    case 'held':
+      return { transfer, reversal: null };
     case 'rejected':
     case 'given-up':
     case 'refused': {

@@ -106,8 +106,8 @@ export class ProcessTransfers {
 
   /**
    * IN_PROGRESS transfers whose lease ended: a new lease, then the provider's record decides. A payout it never
-   * took is sent, unless its destination now refuses it (read as at the debit): that transfer FAILS and its debit
-   * is returned.
+   * took is sent, unless its destination now refuses it (read as at the debit): that one is not sent, and FAILS
+   * with its debit returned once the provider still has no record of it on the last pass (as a given-up one).
    */
   private async reconcile(customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
     for (;;) {
@@ -131,7 +131,10 @@ export class ProcessTransfers {
     tally: Tally,
   ): Promise<void> {
     if (transfers.length === 0) return;
-    const outcomes = await inParallel(transfers, this.policy.concurrency, (t) => payOut(this.bank, t, this.policy, refused && { refusal: refused.get(t.id) }));
+    const leaseHeld = () => this.clock.now() < lease.until;
+    const outcomes = await inParallel(transfers, this.policy.concurrency, (t) =>
+      payOut(this.bank, t, this.policy, leaseHeld, refused && { refusal: refused.get(t.id) }),
+    );
     const outcomeOf = new Map<number, PayoutOutcome>(transfers.map((t, i) => [t.id, outcomes[i]]));
     const changed = await this.write(async (tx) => {
       const now = this.clock.now();

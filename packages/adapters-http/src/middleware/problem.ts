@@ -84,15 +84,12 @@ function titleOf(code: string): string {
 }
 
 export function problemOf(code: ErrorCode, detail: string, extras: Readonly<Record<string, unknown>> = {}): ProblemBody {
-  const wire = wireCodeOf(code);
-  return {
-    type: `https://docs.receivables.example/errors/${wire}`,
-    title: titleOf(wire),
-    status: STATUS_BY_CODE[code],
-    detail,
-    code: wire,
-    ...extras,
-  };
+  return { ...wireProblem(wireCodeOf(code), STATUS_BY_CODE[code], detail), ...extras };
+}
+
+/** A Problem body by its wire code and status, for answers no domain code names (what Node's HTTP parser refuses). */
+export function wireProblem(wire: string, status: number, detail: string): ProblemBody {
+  return { type: `https://docs.receivables.example/errors/${wire}`, title: titleOf(wire), status, detail, code: wire };
 }
 
 /** A domain error's Problem body; `retryAfterSeconds`, an extra of some codes, is for the Retry-After header instead. */

@@ -212,23 +212,44 @@ describe('Hostile input', () => {
     answerMalformedRequests(server);
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
-    const raw = async (head: string) => {
+    /** The answers to `requests` sent on one connection, each once the one before is answered, until the service closes it. */
+    const raw = async (...requests: string[]) => {
       const socket = connect(port, '127.0.0.1');
-      socket.end(`${head}\r\nHost: x\r\n\r\n`);
       const chunks: Buffer[] = [];
-      for await (const chunk of socket) chunks.push(chunk as Buffer);
-      const [headers, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-      return {
-        status: Number(headers.split(' ')[1]),
-        type: /content-type: (.*)/i.exec(headers)?.[1],
-        body: JSON.parse(body) as { code: string; status: number },
-      };
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      for (const [i, head] of requests.entries()) {
+        const sent = `${head}\r\nHost: x\r\n\r\n`;
+        if (i === requests.length - 1) socket.end(sent);
+        else {
+          socket.write(sent);
+          await once(socket, 'data');
+        }
+      }
+      await once(socket, 'close');
+      return Buffer.concat(chunks)
+        .toString('utf8')
+        .split(/(?=HTTP\/1\.1 \d{3} )/)
+        .map((answer) => {
+          const [headers, body] = answer.split('\r\n\r\n');
+          const type = /content-type: ([^;\r]*)/i.exec(headers)?.[1];
+          return {
+            status: Number(headers.split(' ')[1]),
+            type,
+            body: type === 'application/problem+json' ? (JSON.parse(body) as { code: string }) : undefined,
+          };
+        });
     };
     try {
-      const unknownMethod = await raw('FOO /v1/transfers HTTP/1.1');
+      const [unknownMethod] = await raw('FOO /v1/transfers HTTP/1.1');
       expect(unknownMethod).toMatchObject({ status: 400, type: 'application/problem+json', body: { status: 400, code: 'invalid-format' } });
-      const hugeHeaders = await raw(`GET /v1/transfers HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`);
-      expect(hugeHeaders).toMatchObject({ status: 431, type: 'application/problem+json', body: { status: 431, code: 'invalid-format' } });
+      const [hugeHeaders] = await raw(`GET /v1/transfers HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`);
+      expect(hugeHeaders).toMatchObject({ status: 431, type: 'application/problem+json', body: { status: 431, code: 'request-header-fields-too-large' } });
+      // On a connection kept alive, after an answer already sent in full.
+      const reused = await raw('GET /health HTTP/1.1', 'FOO /v1/transfers HTTP/1.1');
+      expect(reused.map((answer) => [answer.status, answer.body?.code])).toEqual([
+        [200, undefined],
+        [400, 'invalid-format'],
+      ]);
     } finally {
       server.close();
     }

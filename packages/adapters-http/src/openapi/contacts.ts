@@ -29,7 +29,7 @@ const resolution =
   'validation on alias). With cbuCvu alone, entity comes from the table of Argentine banks (first 3 digits) and wallets (CVU: 000 and a ' +
   '4-digit PSP code), and alias stays null. A recipient no transfer could pay is refused as a transfer to it is: a current ' +
   "account of this service (yours: move money with an INTERNAL_TRANSFER) or another customer's receivable account that is not ACTIVE " +
-  'is 400 validation on destination, your own receivable account 422.';
+  'is 400 validation on cbuCvu (or on alias when one was sent), your own receivable account 422.';
 
 const paths = {
   '/v1/contacts': {

@@ -58,12 +58,14 @@ describe('contacts (recipients)', () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const ownReceivable = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body;
     const before = (await list()).length;
-    for (const [destination, code] of [
-      [{ cbuCvu: own.main.cvu }, 'validation'],
-      [{ alias: theirs.main.alias }, 'validation'],
-      [{ cbuCvu: ownReceivable.cvu }, 'receivable-account-not-transfer-enabled'],
+    for (const [destination, code, member] of [
+      [{ cbuCvu: own.main.cvu }, 'validation', 'cbuCvu'],
+      [{ alias: theirs.main.alias }, 'validation', 'alias'],
+      [{ cbuCvu: ownReceivable.cvu }, 'receivable-account-not-transfer-enabled', undefined],
     ] as const) {
-      expect((await post(aContact(destination))).body).toMatchObject({ code, detail: expect.stringMatching(/account/) });
+      const refused = (await post(aContact(destination))).body;
+      expect(refused).toMatchObject({ code, detail: expect.stringMatching(/account/) });
+      expect(refused.invalidParams?.[0]?.name).toBe(member);
     }
     expect((await list()).length).toBe(before);
     const contact = (await post(aContact({ cbuCvu: galicia(17) }))).body;

@@ -82,19 +82,22 @@ export function assertDifferentFrom(destination: TransferDestination, source: Na
  * destination. Another customer's receivable account is paid like any account while ACTIVE (the provider's
  * incoming-transfer notification credits it); not ACTIVE, it refuses that notification and the money would be lost.
  */
-export function assertPayableOutside(hosted: HostedAccount | undefined, customerId: number): void {
-  const refusal = refusalOutside(hosted, customerId);
+export function assertPayableOutside(hosted: HostedAccount | undefined, customerId: number, member = 'destination'): void {
+  const refusal = refusalOutside(hosted, customerId, member);
   if (refusal) throw refusal;
 }
 
-/** Why `assertPayableOutside` refuses the account, if it does: the worker FAILS a due transfer with it. */
-export function refusalOutside(hosted: HostedAccount | undefined, customerId: number): DomainError | undefined {
+/**
+ * Why `assertPayableOutside` refuses the account, if it does, as a validation of `member` (what the request named
+ * it by: a transfer's destination, a recipient's cbuCvu or alias): the worker FAILS a due transfer with it.
+ */
+export function refusalOutside(hosted: HostedAccount | undefined, customerId: number, member = 'destination'): DomainError | undefined {
   if (hosted?.kind === 'CURRENT' && hosted.customerId === customerId) {
-    return ValidationError.of('destination', `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
+    return ValidationError.of(member, `names your current account ${hosted.id}: move money between your accounts with an INTERNAL_TRANSFER`);
   }
-  if (hosted?.kind === 'CURRENT') return ValidationError.of('destination', 'names a current account of this service, which takes no payments from outside');
+  if (hosted?.kind === 'CURRENT') return ValidationError.of(member, 'names a current account of this service, which takes no payments from outside');
   if (hosted?.kind === 'RECEIVABLE' && hosted.customerId !== customerId && !hosted.active) {
-    return ValidationError.of('destination', 'names a receivable account of this service that is not ACTIVE, which takes no payments');
+    return ValidationError.of(member, 'names a receivable account of this service that is not ACTIVE, which takes no payments');
   }
   if (hosted?.kind === 'RECEIVABLE' && hosted.customerId === customerId) {
     return new DomainError(

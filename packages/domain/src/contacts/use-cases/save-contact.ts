@@ -21,7 +21,9 @@ export interface ContactInput {
  * ACTIVE) is refused as a transfer to it would be, instead of being saved and refused at every payment.
  */
 async function assertPayable(tx: ContactScope, input: ContactInput): Promise<void> {
-  assertPayableOutside(await tx.receivableAccounts.hostedAccount(input.destination), input.customerId);
+  // The member the caller named it by: a recipient's body is flat, and its cbuCvu is filled in from an alias.
+  const member = input.destination.alias === null ? 'cbuCvu' : 'alias';
+  assertPayableOutside(await tx.receivableAccounts.hostedAccount(input.destination), input.customerId, member);
 }
 
 export class CreateContact {

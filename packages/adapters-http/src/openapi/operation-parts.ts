@@ -5,7 +5,8 @@ import { headerRef } from './headers';
 /** The pieces operations are described with: parameters, answers, errors. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-export const param = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', description, schema });
+/** A query parameter; text unless told, and never empty (every list refuses `?name=` with 400: leave it out instead). */
+export const param = (name: string, description: string, schema: object = { type: 'string', minLength: 1 }) => ({ name, in: 'query', description, schema });
 /** A path parameter: always required, as OpenAPI demands of every parameter in the path. */
 export const pathParam = (name: string, description: string, schema: object = { type: 'string' }) => ({
   name,

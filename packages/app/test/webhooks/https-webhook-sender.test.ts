@@ -195,6 +195,8 @@ describe('webhook address policy (production)', () => {
     ['fe80::1', false],
     ['::a9fe:a9fe', false],
     ['::ffff:808:808', true],
+    ['::ffff:a9fe:a9fe', false],
+    ['2001:4860:4860::8888', true],
     ['::ffff:0:a00:1', false],
     ['64:ff9b::a00:1', false],
     ['64:ff9b:1::a00:1', false],

@@ -29,7 +29,11 @@ export const receivableAccountSchemas = {
         minimum: 1,
         description: 'Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound',
       },
-      clientId: { type: ['integer', 'null'], minimum: 1, description: 'What the account was opened for: may be sent again, another value is 400 validation' },
+      clientId: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: "What the account was opened for: may be sent again, another of the customer's clients is 400 validation (another customer's, 403)",
+      },
       currencyCode: { type: 'string', description: 'May be sent again, another value is 400 validation' },
       cvu: { type: ['string', 'null'], description: 'May be sent again, another value is 400 validation' },
     },

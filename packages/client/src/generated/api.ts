@@ -1706,7 +1706,7 @@ export interface components {
       alias?: string;
       /** @description Binds an associate to an account that has none (or replaces it before the CVU is active); not null, an associate is never unbound */
       associateId?: number;
-      /** @description What the account was opened for: may be sent again, another value is 400 validation */
+      /** @description What the account was opened for: may be sent again, another of the customer's clients is 400 validation (another customer's, 403) */
       clientId?: number | null;
       /** @description May be sent again, another value is 400 validation */
       currencyCode?: string;

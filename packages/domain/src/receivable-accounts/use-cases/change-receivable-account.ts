@@ -7,7 +7,7 @@ import type { TransactionScope } from '../../transaction-scope';
 import type { ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
-import { assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
+import { assertOwnClient, assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
 import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 import { assertIdentityUnchanged } from '../../shared/identity';
@@ -65,7 +65,7 @@ export interface ReceivableAccountIdentity {
 
 export class UpdateReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'customers' | 'outbox'>>,
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'clients' | 'customers' | 'outbox'>>,
     private readonly clock: Clock,
   ) {}
 
@@ -73,6 +73,9 @@ export class UpdateReceivableAccount {
     input: Target & { readonly alias?: string; readonly associateId?: number; readonly identity?: ReceivableAccountIdentity },
   ): Promise<ReceivableAccountWithStats> {
     return changeWithStats(this.uow, input, async (current, tx) => {
+      const clientId = input.identity?.clientId;
+      // Another customer's client is 403 as anywhere it is named (CONTRACT tenancy), before it is a change of identity.
+      if (clientId != null && clientId !== current.owner.clientId) await assertOwnClient(tx, input.customerId, clientId);
       assertIdentityUnchanged(input.identity ?? {}, current.toSnapshot());
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
       if (input.associateId !== undefined) {

@@ -19,17 +19,19 @@ function answerTo(code: string | undefined): ProblemBody {
   }
 }
 
-/** What Node keeps of the answer in progress on a connection (`_httpMessage`), to tell whether one was begun. */
-type ServerSocket = Duplex & { readonly _httpMessage?: { readonly _headerSent?: boolean } | null };
+/** What Node keeps of the answer in progress on a connection (`_httpMessage`, null once it is sent in full). */
+type ServerSocket = Duplex & { readonly _httpMessage?: object | null };
 
 /**
  * Requests Node's parser refuses before any route sees them (a method it does not know, headers too large, a
  * malformed line) are answered with Problem JSON like every other error, instead of Node's empty default answer,
- * with the status Node would send. As Node does, nothing is written over an answer already begun on the connection.
+ * with the status Node would send. Only on a connection owing no answer: behind a request still being handled, the
+ * refusal would be read as that request's answer (a 400 says nothing was done, and it may have been), so the
+ * connection is closed instead and the earlier request's outcome stays unknown, for its retry under its key.
  */
 export function answerMalformedRequests(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: ServerSocket) => {
-    if (!socket.writable || socket._httpMessage?._headerSent) return void socket.destroy(error);
+    if (!socket.writable || socket._httpMessage) return void socket.destroy(error);
     const problem = answerTo(error.code);
     const body = JSON.stringify(problem);
     socket.end(

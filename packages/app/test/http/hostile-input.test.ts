@@ -250,6 +250,13 @@ describe('Hostile input', () => {
         [200, undefined],
         [400, 'invalid-format'],
       ]);
+      // Behind a request still being handled, a refusal would read as its answer: the connection is closed instead.
+      const pipelined = connect(port, '127.0.0.1');
+      const text: Buffer[] = [];
+      pipelined.on('data', (chunk: Buffer) => text.push(chunk));
+      pipelined.end('GET /health HTTP/1.1\r\nHost: x\r\n\r\nFOO /v1/transfers HTTP/1.1\r\nHost: x\r\n\r\n');
+      await once(pipelined, 'close');
+      expect(Buffer.concat(text).toString('utf8')).not.toMatch(/^HTTP\/1\.1 400/m);
     } finally {
       server.close();
     }

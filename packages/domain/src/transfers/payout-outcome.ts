@@ -14,7 +14,7 @@ export type PayoutOutcome =
   | { readonly kind: 'given-up' }
   /**
    * The provider has no record of it, its destination now takes no payment from it, and it is not sent: left under
-   * this pass's lease, so the next pass asks after any send of an earlier pass (a call outlasts no lease) has landed.
+   * this pass's lease, so the next pass asks again once any send of an earlier pass has had time to land.
    */
   | { readonly kind: 'held' }
   /** The provider has no record of it on the last pass and its destination now takes no payment from it. */
@@ -28,7 +28,7 @@ export interface Reconciling {
   readonly refusal: string | undefined;
 }
 
-/** Whether the lease this worker holds on the transfer still holds: a payout is sent only under it. */
+/** Whether a payout may still start under the lease this worker holds on the transfer (early enough to end under it). */
 export type LeaseHeld = () => boolean;
 
 /**

@@ -6,7 +6,10 @@ export interface PayoutPolicy {
   readonly loops: number;
   /** Payout calls in flight at once per chunk. */
   readonly concurrency: number;
-  /** How long a claimed transfer stays with its worker: longer than the provider client's worst case for one call. */
+  /**
+   * How long a claimed transfer stays with its worker: at least twice the provider client's worst case for one call,
+   * as payouts start in the lease's first half only, so each has ended before the lease does.
+   */
   readonly leaseMs: number;
   /**
    * Sends of a payout the provider never took (it was down each time) before the next pass gives it up: the

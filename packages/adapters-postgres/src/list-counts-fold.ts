@@ -53,35 +53,43 @@ const REMOVE_ZEROS = `
  * a reader sees moves. A busy count gets its slots back from its writers: the fold is for the quiet ones.
  *
  * Chunk by chunk in key order, each in a transaction of its own that waits at most `lockWaitMs` for a row a writer
- * holds: a chunk that would wait longer is left to the next run. A writer waits behind the fold for about a
- * chunk's statement, and the fold drops any wait of its own long before PostgreSQL's deadlock check (1 s) runs, so
- * a writer is not the victim of a cycle with it.
+ * holds. A chunk that would wait longer is tried again at half its size, down to the one count a writer holds,
+ * which is left to the next run (`skipped`): a busy count costs about log2(chunk) short waits, and holds back only
+ * itself. A writer waits behind the fold for about a chunk's statement, and the fold drops any wait of its own long
+ * before PostgreSQL's deadlock check (1 s) runs, so a writer is not the victim of a cycle with it.
  */
 export async function foldListCounts(knex: Knex, options: { readonly chunk?: number; readonly lockWaitMs?: number } = {}): Promise<FoldResult> {
   const chunk = options.chunk ?? 1_000;
   const lockWaitMs = Math.floor(options.lockWaitMs ?? 100);
   let after: GroupKey = ['', '0', '', '0', ''];
+  let size = chunk;
   let [groups, folded, removed, skipped] = [0, 0, 0, 0];
   for (;;) {
     try {
       const done = await knex.transaction(async (tx) => {
         await tx.raw(`SELECT set_config('lock_timeout', '${lockWaitMs}', true)`);
-        const { rows } = await tx.raw<{ rows: Array<{ groups: number; folded: number; last: GroupKey | null }> }>(FOLD_CHUNK, [...after, chunk]);
+        const { rows } = await tx.raw<{ rows: Array<{ groups: number; folded: number; last: GroupKey | null }> }>(FOLD_CHUNK, [...after, size]);
         const [{ last, ...counts }] = rows;
         const zeros = last ? (await tx.raw<{ rowCount: number }>(REMOVE_ZEROS, [...after, ...last])).rowCount : 0;
         return { ...counts, last, zeros };
       });
       [groups, folded, removed] = [groups + done.groups, folded + done.folded, removed + done.zeros];
-      if (!done.last || done.groups < chunk) return { groups, folded, removed, skipped };
+      if (!done.last || done.groups < size) return { groups, folded, removed, skipped };
       after = done.last;
+      size = chunk;
     } catch (error) {
       if (!isTransactionConflict(error)) throw error;
-      // A writer held the chunk: it stays as it is for the next run, and the walk goes on after its first group.
+      if (size > 1) {
+        size = Math.ceil(size / 2);
+        continue;
+      }
+      // The one count a writer holds: it stays as it is for the next run.
       skipped++;
+      size = chunk;
       const next = await knex.raw<{ rows: Array<{ key: GroupKey }> }>(
         `SELECT ARRAY[list, customer_id::text, scope, scope_id::text, status] AS key FROM list_counts
-         WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY list, customer_id, scope, scope_id, status OFFSET ? LIMIT 1`,
-        [...after, chunk - 1],
+         WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY list, customer_id, scope, scope_id, status LIMIT 1`,
+        after,
       );
       if (next.rows.length === 0) return { groups, folded, removed, skipped };
       after = next.rows[0].key;

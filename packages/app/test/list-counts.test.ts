@@ -319,4 +319,48 @@ describe('maintained list counts', () => {
       amount_minor: '500',
     });
   });
+
+  itOnRealServer('a count held by a writer needs a second connection; PGlite has one')(
+    'leaves only the count a writer holds to the next fold, folding every other one around it',
+    async () => {
+      const { app } = suite.instances[0];
+      const w = await world(app);
+      const rowsOf = () => suite.db.knex('list_counts').where({ customer_id: w.customerId });
+      const slots = w.accounts.flatMap((account) =>
+        [1, 2].map((slot) => ({
+          list: 'receivables',
+          customer_id: w.customerId,
+          scope: 'account',
+          scope_id: account.id,
+          status: 'PAID',
+          slot,
+          n: slot === 1 ? 3 : -1,
+          amount_minor: 0,
+        })),
+      );
+      await suite.db.knex('list_counts').insert(slots);
+      const held = { ...slots[2], slot: 1 };
+      const writer = await suite.db.knex.transaction();
+      try {
+        await writer('list_counts')
+          .where({ list: held.list, customer_id: held.customer_id, scope: held.scope, scope_id: held.scope_id, status: 'PAID', slot: 1 })
+          .forUpdate();
+        const folded = await foldListCounts(suite.db.knex, { chunk: 4, lockWaitMs: 20 });
+        expect(folded.skipped).toBe(1);
+      } finally {
+        await writer.rollback();
+      }
+      const paid = await rowsOf().where({ scope: 'account', status: 'PAID' }).select('scope_id', 'slot', 'n');
+      const byAccount = (id: number) => paid.filter((r) => Number(r.scope_id) === id).map((r) => [Number(r.slot), Number(r.n)]);
+      expect(w.accounts.map((a) => byAccount(a.id))).toEqual([
+        [[0, 2]],
+        [
+          [1, 3],
+          [2, -1],
+        ],
+        [[0, 2]],
+      ]);
+      await suite.db.knex('list_counts').where({ customer_id: w.customerId, scope: 'account', status: 'PAID' }).delete();
+    },
+  );
 });

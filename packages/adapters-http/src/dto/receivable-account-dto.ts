@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 import { OWNER_TYPES, type OwnerType, type ReceivableAccountStatus } from '@rcs/domain';
 import { EntityId, EntityIdParam } from './entity-id';
 import { ListQuery } from './list-query';
@@ -26,7 +26,8 @@ export class OpenReceivableAccountBody {
 
 /**
  * PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed); the
- * account's identity (clientId, currencyCode, cvu) may be sent as read, and another value is 400.
+ * account's identity may be sent again (owner, currencyCode and cvu as read, clientId as opened), and another
+ * value is 400.
  */
 export class UpdateReceivableAccountBody {
   @Omittable()
@@ -40,6 +41,7 @@ export class UpdateReceivableAccountBody {
   @IsOptional() @EntityId() clientId?: number | null;
   @IsOptional() @IsString() currencyCode?: string;
   @IsOptional() @IsString() cvu?: string | null;
+  @IsOptional() @IsObject() owner?: Record<string, unknown>;
 }
 
 export class ExpandQuery {

@@ -36,6 +36,10 @@ export const receivableAccountSchemas = {
       },
       currencyCode: { type: 'string', description: 'May be sent again, another value is 400 validation' },
       cvu: { type: ['string', 'null'], description: 'May be sent again, another value is 400 validation' },
+      owner: {
+        type: 'object',
+        description: 'As the account shows it: may be sent again, another owner is 400 validation (an associate is bound with associateId)',
+      },
     },
   },
   ReceivableAccount: {

@@ -200,7 +200,7 @@ describe('receivable accounts', () => {
     expect(duplicate.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: account.id });
   });
 
-  it('refuses a PUT that changes what the account is (client, currency, CVU) with 400 naming each, and changes nothing', async () => {
+  it('refuses a PUT that changes what the account is (client, owner, currency, CVU) with 400 naming each, and changes nothing; the account as read is taken back', async () => {
     const { client } = await parties(ctx.api, ctx.token);
     const otherClient = (await parties(ctx.api, ctx.token)).client;
     const account = (await open({ clientId: client.id })).body;
@@ -210,7 +210,10 @@ describe('receivable accounts', () => {
     const refused = await put({ alias: 'cambio.de.cliente', clientId: otherClient.id, currencyCode: 'USD', cvu: '0000003100000000000017' });
     expect([refused.status, refused.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['clientId', 'currencyCode', 'cvu']]);
     expect((await get(account.id)).body).toEqual(read);
-    const repeated = await put({ alias: 'mismo.cliente.1', clientId: client.id, currencyCode: 'ARS', cvu: read.cvu });
+    const otherOwner = await put({ alias: 'cambio.de.owner', owner: { type: 'CLIENT', id: otherClient.id } });
+    expect([otherOwner.status, otherOwner.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['owner']]);
+    expect((await get(account.id)).body).toEqual(read);
+    const repeated = await put({ ...read, alias: 'mismo.cliente.1', clientId: client.id });
     expect([repeated.status, repeated.body.alias, repeated.body.owner]).toEqual([200, 'mismo.cliente.1', read.owner]);
   });
 

@@ -1712,6 +1712,8 @@ export interface components {
       currencyCode?: string;
       /** @description May be sent again, another value is 400 validation */
       cvu?: string | null;
+      /** @description As the account shows it: may be sent again, another owner is 400 validation (an associate is bound with associateId) */
+      owner?: Record<string, never>;
     };
     ReceivableAccount: {
       /** Format: int64 */

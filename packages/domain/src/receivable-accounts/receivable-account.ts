@@ -87,8 +87,13 @@ export interface ReceivableAccountSnapshot extends AccountOwner {
  * The public representation, shared by API responses and event payloads: the account and the sum of its PENDING
  * receivables' amounts (stats.pendingAmount).
  */
-export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmountMinor: bigint) {
+/** An account's `owner` as the API shows it: one party by type and id, or both by their ids. */
+export function ownerView(a: AccountOwner) {
   const type = ownerTypeOf(a);
+  return type === 'CLIENT_AND_ASSOCIATE' ? { type, clientId: a.clientId, associateId: a.associateId } : { type, id: (a.clientId ?? a.associateId) as number };
+}
+
+export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmountMinor: bigint) {
   return {
     id: a.id,
     cvu: a.cvu,
@@ -97,7 +102,7 @@ export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmoun
     status: a.status,
     disabledReason: a.disabled?.reason ?? null,
     disabledMessage: a.disabled?.message ?? null,
-    owner: type === 'CLIENT_AND_ASSOCIATE' ? { type, clientId: a.clientId, associateId: a.associateId } : { type, id: (a.clientId ?? a.associateId) as number },
+    owner: ownerView(a),
     creationDate: a.creationDate.toISOString(),
     modificationDate: a.modificationDate.toISOString(),
     stats: { pendingAmount: Number(formatMinor(pendingAmountMinor)) },

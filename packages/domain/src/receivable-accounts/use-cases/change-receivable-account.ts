@@ -1,10 +1,10 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, ValidationError } from '../../shared/domain-error';
 import { parseAlias } from '../../shared/bank-account-number';
 import { changeOwnedIn } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import type { ReceivableAccount } from '../receivable-account';
+import { ownerView, type ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnClient, assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
@@ -56,12 +56,18 @@ async function assertAliasFree(tx: Pick<TransactionScope, 'customers' | 'receiva
 }
 
 /** PUT: change the alias and/or bind an associate to an account that has none. */
-/** What an account is, sent back on PUT as it was read: each may be repeated, not changed (CONTRACT). */
+/** What an account is, sent back on PUT as it was read (or as opened: clientId): each may be repeated, not changed (CONTRACT). */
 export interface ReceivableAccountIdentity {
   readonly clientId?: number | null;
   readonly currencyCode?: string;
   readonly cvu?: string | null;
+  /** As the account shows it (members it does not show, such as an expanded displayName, are not compared). */
+  readonly owner?: Readonly<Record<string, unknown>>;
 }
+
+/** Whether `sent` is the account's owner as the API shows it, member for member. */
+const sameOwner = (sent: Readonly<Record<string, unknown>>, account: ReceivableAccount) =>
+  Object.entries(ownerView(account.owner)).every(([member, value]) => sent[member] === value);
 
 export class UpdateReceivableAccount {
   constructor(
@@ -76,7 +82,11 @@ export class UpdateReceivableAccount {
       const clientId = input.identity?.clientId;
       // Another customer's client is 403 as anywhere it is named (CONTRACT tenancy), before it is a change of identity.
       if (clientId != null && clientId !== current.owner.clientId) await assertOwnClient(tx, input.customerId, clientId);
-      assertIdentityUnchanged(input.identity ?? {}, current.toSnapshot());
+      const { owner, ...identity } = input.identity ?? {};
+      assertIdentityUnchanged(identity, current.toSnapshot());
+      if (owner !== undefined && !sameOwner(owner, current)) {
+        throw ValidationError.of('owner', 'cannot change after creation (an associate is bound afterwards with associateId)');
+      }
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
       if (input.associateId !== undefined) {
         // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).

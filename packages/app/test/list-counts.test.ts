@@ -302,6 +302,9 @@ describe('maintained list counts', () => {
         n: suite.db.knex.raw('list_counts.n + excluded.n'),
         amount_minor: suite.db.knex.raw('list_counts.amount_minor + excluded.amount_minor'),
       });
+    // What a fold committed just after a webhook's deletion removed its counts would leave: a count of no webhook.
+    const orphan = { list: 'webhook_deliveries', customer_id: w.customerId, scope: 'webhook', scope_id: 2 ** 40, status: 'FAILED', slot: 0, n: 3 };
+    await suite.db.knex('list_counts').insert(orphan);
     const groups = Number((await rowsOf().countDistinct({ n: suite.db.knex.raw('(list, scope, scope_id, status)') }))[0].n);
 
     const folded = await foldListCounts(suite.db.knex, { chunk: 3 });
@@ -312,7 +315,7 @@ describe('maintained list counts', () => {
     expect(await pendingAmountMismatches(suite.db, app, w.customerId)).toEqual([]);
     const after = await rowsOf().select('list', 'scope', 'scope_id', 'status', 'slot', 'n', 'amount_minor');
     expect(after.filter((r) => Number(r.slot) !== 0 || (Number(r.n) === 0 && Number(r.amount_minor) === 0))).toEqual([]);
-    expect(after.some((r) => r.status === 'EXPIRED')).toBe(false);
+    expect(after.some((r) => r.status === 'EXPIRED' || r.list === 'webhook_deliveries')).toBe(false);
     expect(after.length).toBeLessThan(groups);
     expect(after.find((r) => r.scope === 'account' && Number(r.scope_id) === w.accounts[1].id && r.status === 'PENDING')).toMatchObject({
       n: '1',

@@ -12,6 +12,9 @@ export interface FoldResult {
 type GroupKey = [list: string, customerId: string, scope: string, scopeId: string, status: string];
 
 const KEY = '(list, customer_id, scope, scope_id, status)';
+/** A count's key as read back (text, so a bigint keeps its digits), and the order the walk goes in. */
+const KEY_ARRAY = 'ARRAY[list, customer_id::text, scope, scope_id::text, status]';
+const KEY_ORDER = 'list, customer_id, scope, scope_id, status';
 
 /**
  * Moves the slots 1 to 7 of each count of one chunk of groups into its slot 0, in scope order like the counting
@@ -22,7 +25,7 @@ const FOLD_CHUNK = `
   WITH g AS (
     SELECT DISTINCT list, customer_id, scope, scope_id, status FROM list_counts
     WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?)
-    ORDER BY list, customer_id, scope, scope_id, status
+    ORDER BY ${KEY_ORDER}
     LIMIT ?
   ), moved AS (
     DELETE FROM list_counts c USING g
@@ -37,7 +40,7 @@ const FOLD_CHUNK = `
       DO UPDATE SET n = c.n + excluded.n, amount_minor = c.amount_minor + excluded.amount_minor
   )
   SELECT (SELECT count(*) FROM g)::int AS groups, (SELECT count(*) FROM moved)::int AS folded,
-         (SELECT ARRAY[list, customer_id::text, scope, scope_id::text, status] FROM g
+         (SELECT ${KEY_ARRAY} FROM g
           ORDER BY list DESC, customer_id DESC, scope DESC, scope_id DESC, status DESC LIMIT 1) AS last`;
 
 /** The chunk's counts back at 0 (nothing counted, no amount), now one row each: they go, and come back with the next change. */
@@ -95,8 +98,7 @@ export async function foldListCounts(knex: Knex, options: { readonly chunk?: num
       skipped++;
       size = chunk;
       const next = await knex.raw<{ rows: Array<{ key: GroupKey }> }>(
-        `SELECT ARRAY[list, customer_id::text, scope, scope_id::text, status] AS key FROM list_counts
-         WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY list, customer_id, scope, scope_id, status LIMIT 1`,
+        `SELECT ${KEY_ARRAY} AS key FROM list_counts WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY ${KEY_ORDER} LIMIT 1`,
         after,
       );
       if (next.rows.length === 0) break;

@@ -1,4 +1,5 @@
-import { DomainError, ValidationError } from '../shared/domain-error';
+import { DomainError } from '../shared/domain-error';
+import { assertIdentityUnchanged } from '../shared/identity';
 import { assertDocumentTypeFits, parseTaxId, type DocumentType } from '../shared/tax-id';
 import { trimmedName } from '../shared/names';
 
@@ -51,10 +52,8 @@ export class Client {
   /** Full replacement of the editable details (PUT); identity fields must be sent unchanged. */
   replaceDetails(details: ClientDetails, now: Date): Client {
     const next = normalizeDetails(details);
-    const changed = (['taxId', 'documentType', 'branchExternalCode'] as const).filter((f) => next[f] !== this.state[f]);
-    if (changed.length) {
-      throw new ValidationError(changed.map((name) => ({ name, reason: 'cannot change after creation' })));
-    }
+    const { taxId, documentType, branchExternalCode } = next;
+    assertIdentityUnchanged({ taxId, documentType, branchExternalCode }, this.state);
     return new Client({ ...this.state, ...next, modificationDate: now, version: this.state.version + 1 });
   }
 

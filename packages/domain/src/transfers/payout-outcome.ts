@@ -29,12 +29,12 @@ export interface Reconciling {
 }
 
 /** Whether a payout may still start under the lease this worker holds on the transfer (early enough to end under it). */
-export type LeaseHeld = () => boolean;
+export type MayStartSend = () => boolean;
 
 /**
- * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key, while
- * `leaseHeld`: a send never starts once the lease ended (a chunk's last payouts wait behind its first ones on a
- * slow provider), as another worker may be reconciling the transfer by then. When `reconciling` (its lease ended:
+ * Sends the payout of a transfer debited and IN_PROGRESS, under the transfer's own idempotency key, if
+ * `mayStartSend`: a send starts only early enough in its lease to end under it (a chunk's last payouts wait behind
+ * its first ones on a slow provider), as another worker may reconcile the transfer once the lease ends. When `reconciling` (its lease ended:
  * a worker died or the provider did not answer), the provider is asked first what it holds under that key, and
  * only a payout it never took is sent, and only to a destination that still takes it: it is never paid twice. No
  * database transaction is open while this waits on the provider.
@@ -43,7 +43,7 @@ export async function payOut(
   bank: BankProvider,
   transfer: Transfer,
   policy: PayoutPolicy,
-  leaseHeld: LeaseHeld,
+  mayStartSend: MayStartSend,
   reconciling?: Reconciling,
 ): Promise<PayoutOutcome> {
   const t = transfer.toSnapshot();
@@ -60,7 +60,7 @@ export async function payOut(
       // Never sent again where it would be refused; but a send of an earlier pass may still land, so not failed yet.
       if (reconciling.refusal) return { kind: 'held' };
     }
-    if (!leaseHeld()) return { kind: 'unknown' };
+    if (!mayStartSend()) return { kind: 'unknown' };
     const record = await bank.sendPayout({
       payoutId,
       amountMinor: t.amountMinor,

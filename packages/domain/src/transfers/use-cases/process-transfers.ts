@@ -134,9 +134,9 @@ export class ProcessTransfers {
     // Sends start in the first half of the lease only: one call outlasts no half lease (TRANSFER_LEASE_MS), so every
     // send has ended, answered or not, before the lease does and another worker may ask the provider about it.
     const sendsUntil = lease.until.getTime() - this.policy.leaseMs / 2;
-    const leaseHeld = () => this.clock.now().getTime() < sendsUntil;
+    const mayStartSend = () => this.clock.now().getTime() < sendsUntil;
     const outcomes = await inParallel(transfers, this.policy.concurrency, (t) =>
-      payOut(this.bank, t, this.policy, leaseHeld, refused && { refusal: refused.get(t.id) }),
+      payOut(this.bank, t, this.policy, mayStartSend, refused && { refusal: refused.get(t.id) }),
     );
     const outcomeOf = new Map<number, PayoutOutcome>(transfers.map((t, i) => [t.id, outcomes[i]]));
     const changed = await this.write(async (tx) => {

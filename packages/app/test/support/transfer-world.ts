@@ -10,9 +10,22 @@ import { buildContainer, TYPES } from '../../src/container';
 import { fund, SIMULATED } from './transfer-fixtures';
 
 /** An application instance of its own (own pool) on a test database paying through the simulator at `bankUrl`. */
+/**
+ * The lease of the tests' transfer workers (transfer-child.js's too, told by its environment). A run starts no payout
+ * past half of it: long enough for a loaded machine's run to pay its first chunks, short enough to wait for one
+ * that a killed worker left.
+ */
+export const TEST_TRANSFER_LEASE_MS = 1_000;
+
 export function payingInstanceOn(db: TestDatabase, bankUrl: string, env: Record<string, string> = {}) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
-  const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false', TRANSFER_LEASE_MS: '300', ...env });
+  const config = loadConfig({
+    APP_MODE: 'sandbox',
+    JWT_SECRET: 'x'.repeat(40),
+    WORKERS_ENABLED: 'false',
+    TRANSFER_LEASE_MS: String(TEST_TRANSFER_LEASE_MS),
+    ...env,
+  });
   const app = buildContainer(config, pino({ level: 'silent' }), knex, {
     jwtSecret: 'x'.repeat(40),
     bankProviderUrl: bankUrl,

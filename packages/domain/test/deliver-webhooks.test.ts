@@ -98,6 +98,24 @@ describe('webhook delivery results', () => {
   });
 });
 
+describe('a webhook deleted while its attempts are out', () => {
+  it('records nothing and retries nothing for it, and the event purge takes its attempts', async () => {
+    const { claimed, send, ports, app } = await claimedAttempts(2, 5);
+    const webhookId = claimed[0].delivery.webhookId;
+    await app.webhooks.delete.execute({ customerId: 1, webhookId });
+    await send(claimed, [FAILED, FAILED]);
+    const attempts = () => [...ports.store.committed.webhookDeliveries.values()].filter((d) => d.webhookId === webhookId);
+    expect(attempts().map((d) => [d.eventId, d.attempt, d.status])).toEqual([
+      ['evt_0', 1, 'PENDING'],
+      ['evt_1', 1, 'PENDING'],
+    ]);
+    ports.clock.advance(30_001);
+    expect(await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 })).toEqual([]);
+    expect(await app.events.purge.execute({ retentionDays: 30 })).toMatchObject({ deletedWebhookAttempts: 2 });
+    expect(attempts()).toEqual([]);
+  });
+});
+
 describe('an attempt whose lease lapsed', () => {
   it('is recorded as lost and sent again as an attempt of its own, without counting as the endpoint’s failure', async () => {
     const { claimed, send, read, history, ports, app } = await claimedAttempts(2, 1);

@@ -87,7 +87,8 @@ const paths = {
       id: 'deleteWebhook',
       tag,
       summary: 'Delete a webhook',
-      description: 'Nothing more is sent to it; its delivery history goes with it.',
+      description:
+        'Nothing more is sent to it, and it and its delivery history are gone from every answer at once (404). The history is deleted from storage by the next event purge (EVENT_PURGE_CRON), in batches, so a deletion costs the same whatever the webhook sent.',
       scope: write,
       key: 'optional',
       responses: { '204': noContent('Deleted') },

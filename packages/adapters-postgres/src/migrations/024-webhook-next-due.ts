@@ -20,12 +20,33 @@ import type { Knex } from 'knex';
 const due = (row: string) => `COALESCE(${row}.claimed_until, ${row}.next_attempt_at)`;
 const WORK = (row: string) => `${row}.status = 'PENDING' AND ${due(row)} IS NOT NULL`;
 
-/** The earliest due time per webhook of the rows `n` of `from`, made the bound where it is earlier. */
-const lower = (from: string) => `
+/**
+ * The earliest due time per webhook of the rows `n` of `from`, made the bound where it is earlier; with
+ * `presentOnly`, for the webhooks that exist (migration 034: a deleted webhook's attempts outlive it).
+ */
+const lower = (from: string, presentOnly: boolean) => `
   INSERT INTO webhook_next_due AS b (webhook_id, due_at)
   SELECT n.webhook_id, min(${due('n')}) ${from}
-  GROUP BY n.webhook_id ORDER BY n.webhook_id
+  GROUP BY n.webhook_id ${presentOnly ? 'HAVING EXISTS (SELECT 1 FROM webhooks w WHERE w.id = n.webhook_id)' : ''} ORDER BY n.webhook_id
   ON CONFLICT (webhook_id) DO UPDATE SET due_at = LEAST(b.due_at, excluded.due_at);`;
+
+/** The function of the triggers lowering the bounds, created or replaced. */
+export const lowerNextDueFunctionSql = (presentOnly: boolean) => `
+    CREATE OR REPLACE FUNCTION lower_webhook_next_due() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        ${lower(`FROM new_rows n WHERE ${WORK('n')}`, presentOnly)}
+      ELSE
+        -- A lease taken or an attempt ended, held or sent moves nothing sooner: no row written.
+        ${lower(
+          `FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE ${WORK('n')} AND NOT (${WORK('o')} AND ${due('o')} <= ${due('n')})`,
+          presentOnly,
+        )}
+      END IF;
+      RETURN NULL;
+    END
+    $fn$;`;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -35,18 +56,7 @@ export async function up(knex: Knex): Promise<void> {
     );
     CREATE INDEX webhook_next_due_by_time ON webhook_next_due (due_at, webhook_id) WHERE due_at IS NOT NULL;
 
-    CREATE FUNCTION lower_webhook_next_due() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF TG_OP = 'INSERT' THEN
-        ${lower(`FROM new_rows n WHERE ${WORK('n')}`)}
-      ELSE
-        -- A lease taken or an attempt ended, held or sent moves nothing sooner: no row written.
-        ${lower(`FROM new_rows n JOIN old_rows o ON o.id = n.id
-          WHERE ${WORK('n')} AND NOT (${WORK('o')} AND ${due('o')} <= ${due('n')})`)}
-      END IF;
-      RETURN NULL;
-    END
-    $fn$;
+    ${lowerNextDueFunctionSql(false)}
     CREATE TRIGGER webhook_deliveries_due_insert AFTER INSERT ON webhook_deliveries REFERENCING NEW TABLE AS new_rows
       FOR EACH STATEMENT EXECUTE FUNCTION lower_webhook_next_due();
     CREATE TRIGGER webhook_deliveries_due_update AFTER UPDATE ON webhook_deliveries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows

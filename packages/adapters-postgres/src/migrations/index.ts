@@ -30,6 +30,7 @@ import * as receivablesOfOtherTypes from './030-receivables-of-other-types';
 import * as sumsWithoutOverflow from './031-sums-without-overflow';
 import * as pendingAmountsAsSums from './032-pending-amounts-as-sums';
 import * as provisioningQueueInOrder from './033-provisioning-queue-in-order';
+import * as webhookHistoryPurgedAfterDeletion from './034-webhook-history-purged-after-deletion';
 import pg from 'pg';
 
 interface Migration {
@@ -70,6 +71,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['031-sums-without-overflow', sumsWithoutOverflow],
   ['032-pending-amounts-as-sums', pendingAmountsAsSums],
   ['033-provisioning-queue-in-order', provisioningQueueInOrder],
+  ['034-webhook-history-purged-after-deletion', webhookHistoryPurgedAfterDeletion],
 ];
 
 /** Every migration's name, in order. */

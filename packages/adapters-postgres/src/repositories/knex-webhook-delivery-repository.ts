@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
 import {
-  CLAIM_SCAN_FACTOR,
   EXPIRED_REASON,
   type ClaimedDelivery,
   type Completion,
   type DeliveryClaim,
   type DeliveryLease,
-  type DeliveryStatus,
   type EventType,
   type NewWebhookDelivery,
   type ScheduledDelivery,
@@ -15,75 +13,11 @@ import {
 } from '@rcs/domain';
 import { prepared } from './prepared';
 import type { TransactionWrites } from './transaction-writes';
-
-export interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  customer_id: string;
-  event_id: string;
-  event_type: EventType;
-  attempt: number;
-  status: DeliveryStatus;
-  response_code: number | null;
-  duration_ms: number | null;
-  failure_reason: string | null;
-  created_at: Date;
-}
-
-/** The history's columns: never the payload, which only the sender reads. */
-const HISTORY_COLUMNS = [
-  'id',
-  'webhook_id',
-  'customer_id',
-  'event_id',
-  'event_type',
-  'attempt',
-  'status',
-  'response_code',
-  'duration_ms',
-  'failure_reason',
-  'created_at',
-] as const;
-
-/** Which attempt of which event at which webhook a row is. */
-const attemptOf = (row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'>) => ({
-  id: Number(row.id),
-  webhookId: Number(row.webhook_id),
-  customerId: Number(row.customer_id),
-  eventId: row.event_id,
-  eventType: row.event_type,
-  attempt: row.attempt,
-  createdAt: row.created_at,
-});
-
-export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
-  ...attemptOf(row),
-  status: row.status,
-  responseCode: row.response_code,
-  durationMs: row.duration_ms,
-  failureReason: row.failure_reason,
-});
-
-/** A leased attempt: what the sender needs of it. */
-type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & {
-  payload: string;
-  lapsed: boolean;
-};
+import { claimDueAttempts } from './webhook-delivery-claim';
+import { HISTORY_COLUMNS, toDelivery, type DeliveryRow } from './webhook-delivery-rows';
 
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
-
-/** When an attempt is due: its lease's end while leased, else its next attempt's time; neither while held. */
-const DUE = 'COALESCE(claimed_until, next_attempt_at)';
-
-/** Due or leased, not held: migration 023's index holds these, by webhook then due time. */
-const WORK = `status = 'PENDING' AND ${DUE} IS NOT NULL`;
-
-/**
- * DUE as the lock rechecks it, never due while held as DUE: not the index's expression, so the chosen ids are
- * read by primary key. Written as DUE, the planner scanned the whole of migration 023's index for it instead.
- */
-const RECHECKED_DUE = `COALESCE(claimed_until, next_attempt_at, 'infinity')`;
 
 /** The event type of test deliveries, which have no outbox event. */
 const TEST_EVENT: EventType = 'webhook.test';
@@ -92,6 +26,9 @@ const TEST_EVENT: EventType = 'webhook.test';
 const HELD = "status = 'PENDING' AND next_attempt_at IS NULL AND claimed_until IS NULL";
 /** Held, or a retry scheduled after a time (the parameter), not leased: what an activation makes due. */
 const HELD_OR_LATER = "status = 'PENDING' AND claimed_until IS NULL AND (next_attempt_at IS NULL OR next_attempt_at > ?)";
+
+/** The order of migration 011's history index (webhook_id, created_at DESC, id DESC) within one webhook. */
+const HISTORY_ORDER = 'created_at DESC, id DESC';
 
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(
@@ -176,84 +113,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       );
     }
   }
-
-  async claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-    // Webhook by webhook: the webhooks whose next-due bound (migration 024) has passed, oldest bound first (skipped
-    // ones and shares of 0 left out), the oldest `read` of them, share `read` of their own oldest due attempts
-    // equally (the port says how), read in due order from their part of migration 023's index; the oldest `read` of
-    // these are read by primary key, the oldest `limit` of them locked with SKIP LOCKED and rechecked: one another
-    // worker leased meanwhile is skipped or no longer due, and a worker claiming at the same time takes the next
-    // ones. Each webhook read gets its bound raised to when its next attempt is due once this claim's leases are
-    // taken (`next`), where its row is unlocked and still the version this snapshot read (`unmoved`): a transaction
-    // that made an attempt due after the snapshot wrote the row (migration 024's trigger), and its bound stands. A
-    // bound already right is not written again: each write leaves a dead entry in the range the next claims scan.
-    // What a claim reads grows with `limit` and the webhooks it reads, never with a backlog or with webhooks whose
-    // attempts are due later.
-    // Bitmap scans off: a burst newer than the statistics know looks like a few rows, and a bitmap would read a
-    // webhook's whole due range and sort it instead of stopping at its part. For this transaction only, put on its
-    // connection before the claim, so the claim is planned under it (one round trip with it when pipelining).
-    const plan = this.writes.send('webhook_deliveries.claim_plan', `SELECT set_config('enable_bitmapscan', 'off', true)`, []);
-    const shares = claim.shares ?? [];
-    const read = claim.limit * CLAIM_SCAN_FACTOR;
-    const claimed = prepared<ClaimedRow>(
-      this.trx,
-      'webhook_deliveries.claim',
-      `WITH oldest AS (
-         SELECT b.webhook_id, b.xmin AS seen, COALESCE(share.n, ?) AS share
-         FROM webhook_next_due b LEFT JOIN unnest(?::bigint[], ?::int[]) AS share (webhook_id, n) ON share.webhook_id = b.webhook_id
-         WHERE b.due_at <= ? AND b.webhook_id <> ALL(?::bigint[]) AND COALESCE(share.n, ?) > 0 ORDER BY b.due_at, b.webhook_id LIMIT ?
-       ), parts AS (
-         SELECT webhook_id, LEAST(share, ?, GREATEST(1, CEIL(?::numeric / count(*) OVER ()))::int) AS part FROM oldest
-       ), due AS (
-         SELECT attempt.id FROM parts CROSS JOIN LATERAL (
-           SELECT id, ${DUE} AS due_at FROM webhook_deliveries
-           WHERE ${WORK} AND webhook_id = parts.webhook_id AND ${DUE} <= ? ORDER BY webhook_id, ${DUE}, id LIMIT parts.part
-         ) attempt
-         ORDER BY attempt.due_at, attempt.id LIMIT ?
-       ), locked AS (
-         SELECT d.id, d.webhook_id, d.claimed_until IS NOT NULL AS lapsed FROM webhook_deliveries d
-         WHERE d.id = ANY(ARRAY(SELECT id FROM due)) AND d.status = 'PENDING' AND ${RECHECKED_DUE} <= ?
-         ORDER BY ${DUE}, d.id LIMIT ?
-         FOR UPDATE OF d SKIP LOCKED
-       ), leased AS (
-         UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
-         RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at, locked.lapsed
-       ), next AS (
-         SELECT o.webhook_id, o.seen, LEAST(
-           (SELECT ?::timestamptz FROM locked WHERE locked.webhook_id = o.webhook_id LIMIT 1),
-           (SELECT ${DUE} FROM webhook_deliveries
-            WHERE ${WORK} AND webhook_id = o.webhook_id AND id <> ALL(ARRAY(SELECT id FROM locked)) ORDER BY webhook_id, ${DUE}, id LIMIT 1)
-         ) AS due_at
-         FROM oldest o
-       ), unmoved AS (
-         SELECT b.webhook_id, b.xmin AS now_seen FROM webhook_next_due b
-         WHERE b.webhook_id = ANY(ARRAY(SELECT webhook_id FROM oldest)) FOR UPDATE OF b SKIP LOCKED
-       ), raised AS (
-         UPDATE webhook_next_due b SET due_at = next.due_at
-         FROM next JOIN unmoved ON unmoved.webhook_id = next.webhook_id AND unmoved.now_seen = next.seen
-         WHERE b.webhook_id = next.webhook_id AND b.due_at IS DISTINCT FROM next.due_at
-       )
-       SELECT * FROM leased`,
-      [
-        claim.perWebhook,
-        shares.map((share) => share.webhookId),
-        shares.map((share) => share.perWebhook),
-        claim.now,
-        claim.skipWebhooks,
-        claim.perWebhook,
-        read,
-        read,
-        read,
-        claim.now,
-        read,
-        claim.now,
-        claim.limit,
-        claim.claimedUntil,
-        claim.claimedUntil,
-      ],
-    );
-    const [, { rows }] = await Promise.all([plan, claimed]);
-    return rows.map((row) => ({ ...attemptOf(row), payload: row.payload, lapsed: row.lapsed }));
+  claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+    return claimDueAttempts(this.trx, this.writes, claim);
   }
 
   async hold(ids: readonly number[]): Promise<void> {
@@ -301,5 +162,41 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       .forUpdate()
       .skipLocked();
     return this.trx('webhook_deliveries').whereIn('id', oldest).delete();
+  }
+
+  async purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number> {
+    // Migration 034. Each deleted webhook's attempts in the history index's order, so the plan reads that index and
+    // stops at `limit`, whatever else the table holds (a LIMIT alone made it a sequential scan, reading every other
+    // webhook's attempts to find these). Those a worker still holds wait for a later run, and keep their webhook's
+    // deletion remembered until then.
+    const { rows } = await this.trx.raw<{ rows: Array<{ purged: string }> }>(
+      `WITH purged AS (
+         DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT d.id FROM deleted_webhooks g CROSS JOIN LATERAL (
+             SELECT id FROM webhook_deliveries WHERE webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT ? FOR UPDATE SKIP LOCKED
+           ) d
+           LIMIT ?
+         ) RETURNING 1
+       )
+       SELECT count(*) AS purged FROM purged`,
+      [limit, limit],
+    );
+    const purged = Number(rows[0].purged);
+    // The deletion's count triggers put back the webhook's counts, which its own deletion had removed.
+    if (purged > 0) {
+      await this.trx.raw(
+        `DELETE FROM list_counts c USING deleted_webhooks g
+         WHERE c.list = 'webhook_deliveries' AND c.customer_id = g.customer_id AND c.scope = 'webhook' AND c.scope_id = g.webhook_id`,
+      );
+    }
+    if (purged < limit) {
+      await this.trx.raw(
+        // A scalar subquery keeps its ORDER BY (an EXISTS drops it), so it too reads the index.
+        `DELETE FROM deleted_webhooks g
+         WHERE g.deleted_at < ? AND (SELECT id FROM webhook_deliveries d WHERE d.webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT 1) IS NULL`,
+        [deletedBefore],
+      );
+    }
+    return purged;
   }
 }

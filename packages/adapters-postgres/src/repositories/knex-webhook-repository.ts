@@ -19,7 +19,7 @@ import { maintainedTotal, type CountedList } from './list-counts';
 import { applyCommonFilter, fetchPage } from './paging';
 import { prepared } from './prepared';
 import { lockedForChange } from './row-locks';
-import { toDelivery, type DeliveryRow } from './knex-webhook-delivery-repository';
+import { toDelivery, type DeliveryRow } from './webhook-delivery-rows';
 
 interface WebhookRow {
   id: string;
@@ -94,8 +94,12 @@ export class KnexWebhookRepository implements WebhookRepository {
     if (changed !== 1) throw new ConcurrentModificationError('webhook', next.id);
   }
 
-  async delete(id: number): Promise<void> {
-    await this.trx('webhooks').where({ id }).delete();
+  async delete(id: number, at: Date): Promise<void> {
+    await this.trx.raw(
+      `WITH gone AS (DELETE FROM webhooks WHERE id = ? RETURNING id, customer_id)
+       INSERT INTO deleted_webhooks (webhook_id, customer_id, deleted_at) SELECT id, customer_id, ? FROM gone`,
+      [id, at],
+    );
   }
 
   async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
@@ -116,9 +120,15 @@ export class KnexWebhookRepository implements WebhookRepository {
     return rows[0] && runOfFailures(rows[0].before, outcomes).longest;
   }
 
-  async lockForRecording(ids: readonly number[]): Promise<void> {
+  async lockForRecording(ids: readonly number[]): Promise<ReadonlySet<number>> {
     // Prepared, the ids as one array: once per batch of results, built by Knex it cost more CPU than its round trip.
-    await prepared(this.trx, 'webhooks.lock_for_recording', 'SELECT id FROM webhooks WHERE id = ANY(?::bigint[]) ORDER BY id FOR NO KEY UPDATE', [ids]);
+    const { rows } = await prepared<{ id: string }>(
+      this.trx,
+      'webhooks.lock_for_recording',
+      'SELECT id FROM webhooks WHERE id = ANY(?::bigint[]) ORDER BY id FOR NO KEY UPDATE',
+      [ids],
+    );
+    return new Set(rows.map((row) => Number(row.id)));
   }
 
   async resetFailures(id: number): Promise<void> {

@@ -60,8 +60,8 @@ export function scheduleJobs(
     }),
     job('event-purge', config.eventPurgeCron, async () => {
       const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
-      if (purged.events + purged.testAttempts > 0)
-        logger.info({ job: 'event-purge', ...purged }, 'dispatched events and test attempts past their retention deleted');
+      if (purged.events + purged.testAttempts + purged.deletedWebhookAttempts > 0)
+        logger.info({ job: 'event-purge', ...purged }, "events and test attempts past their retention, and deleted webhooks' attempts, deleted");
     }),
     job('count-fold', config.countFoldCron, async () => {
       logger.info({ job: 'count-fold', ...(await upkeep.foldCounts()) }, 'list counts folded');

@@ -8,8 +8,12 @@ export interface WebhookRepository {
   insert(webhook: NewWebhook): Promise<Webhook>;
   /** Version-checked save; concurrent-modification when someone saved in between. */
   update(webhook: Webhook): Promise<void>;
-  /** Deletes the webhook and its delivery history. */
-  delete(id: number): Promise<void>;
+  /**
+   * Deletes the webhook as of `at`: gone from every read at once, its attempts never claimed again. Its delivery
+   * history, which the events' retention bounds but may hold millions, is left for
+   * WebhookDeliveryRepository.purgeOfDeletedWebhooks, so a deletion costs the same whatever the webhook sent.
+   */
+  delete(id: number, at: Date): Promise<void>;
   /**
    * Records the outcomes of attempts (one or more), in the order their endpoint answered them, without a version
    * check: a delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the
@@ -20,9 +24,10 @@ export interface WebhookRepository {
   recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined>;
   /**
    * Locks these webhooks' rows until the transaction ends, in id order, so transactions that record deliveries to
-   * several webhooks take shared rows in one order and never deadlock; the ones gone are passed over.
+   * several webhooks take shared rows in one order and never deadlock. Answers the ids of those that exist: a
+   * deleted webhook's attempts are left to the purge, neither ended nor retried.
    */
-  lockForRecording(ids: readonly number[]): Promise<void>;
+  lockForRecording(ids: readonly number[]): Promise<ReadonlySet<number>>;
   /**
    * These webhooks' statuses, their rows locked (shared, in id order) until the transaction ends; the ones gone are
    * left out, and so, with `wait` false, are those another transaction is changing, not waited for. Asked before
@@ -130,6 +135,12 @@ export interface WebhookDeliveryRepository {
    * outbox event takes them with it when it is purged. How many.
    */
   purgeTestAttempts(before: Date, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` attempts of deleted webhooks; how many. When fewer are left, it forgets the deletions
+   * made before `deletedBefore` (none of their attempts left): until then an attempt written for the webhook after
+   * its deletion (a dispatch that read the webhook before it went) is still taken.
+   */
+  purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number>;
 }
 
 /** An attempt whose lease lapsed in another worker's hands with no answer recorded, as the history ends it. */

@@ -51,7 +51,7 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       const customerId = await ctx.newCustomer();
       const [active, paused, gone] = [await register(customerId), await register(customerId), await register(customerId)];
       await ctx.h.uow.run((tx) => tx.webhooks.update(paused.pause(at(1))));
-      await ctx.h.uow.run((tx) => tx.webhooks.delete(gone.id));
+      await ctx.h.uow.run((tx) => tx.webhooks.delete(gone.id, at(1)));
       for (const wait of [true, false]) {
         const answered = await ctx.h.uow.run((tx) => tx.webhooks.lockedStatuses([gone.id, paused.id, active.id], wait));
         expect([...answered]).toEqual([
@@ -94,17 +94,33 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       expect(await ids({ fromDate: at(2), toDate: at(3) })).toEqual([second.id]);
     });
 
-    it('deletes a webhook with its history', async () => {
+    it('deletes a webhook at once, its history left to a purge that also takes attempts written after the deletion, until it forgets the deletion', async () => {
       const webhook = await register(await ctx.newCustomer());
-      const delivery = await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook)));
-      await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id));
+      const history = () => ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId }, { page: 1, count: 20 });
+      const purge = (deletedBefore: Date) => ctx.h.uow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(deletedBefore, 1_000));
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook)));
+      await ctx.h.uow.run((tx) => tx.webhooks.delete(webhook.id, at(10)));
       expect(await ctx.h.webhookQueries.get(webhook.id)).toBeUndefined();
-      expect(
-        await ctx.h.uow.run((tx) =>
-          tx.webhookDeliveries.complete([{ id: delivery.id, result: { status: 'SUCCESS', responseCode: 200, durationMs: 1, failureReason: null } }]),
-        ),
-      ).toEqual([]);
-      expect((await ctx.h.webhookQueries.deliveries({ webhookId: webhook.id, customerId: webhook.customerId }, { page: 1, count: 20 })).total).toBe(0);
+      expect([...(await ctx.h.uow.run((tx) => tx.webhooks.lockForRecording([webhook.id])))]).toEqual([]);
+      expect((await history()).items).toHaveLength(1);
+
+      await purge(at(5));
+      expect((await history()).items).toEqual([]);
+      // A dispatch that read the webhook before its deletion writes after it: the deletion is still remembered.
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook, { eventId: 'evt_late' })));
+      await purge(at(11));
+      expect((await history()).items).toEqual([]);
+      // Forgotten by the purge above (deleted before at(11), nothing left): what comes after it stays.
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert(attempt(webhook, { eventId: 'evt_later' })));
+      await purge(at(20));
+      expect((await history()).items.map((d) => d.eventId)).toEqual(['evt_later']);
+    });
+
+    it('answers which of the webhooks it locks for recording exist', async () => {
+      const customerId = await ctx.newCustomer();
+      const [kept, gone] = [await register(customerId), await register(customerId)];
+      await ctx.h.uow.run((tx) => tx.webhooks.delete(gone.id, at(1)));
+      expect([...(await ctx.h.uow.run((tx) => tx.webhooks.lockForRecording([gone.id, kept.id])))]).toEqual([kept.id]);
     });
   });
 }

@@ -58,6 +58,8 @@ export interface Tables {
   webhookDeliveries: Map<number, StoredDelivery>;
   /** Webhook id to its run of consecutive failed attempts. */
   webhookFailures: Map<number, number>;
+  /** Deleted webhook id to when it was deleted, until the purge forgets it. */
+  deletedWebhooks: Map<number, Date>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: OutboxRow[];
   /** Positions (seq) of the events no dispatch has taken yet. */
@@ -84,6 +86,7 @@ export function emptyTables(): Tables {
     webhooks: new Map(),
     webhookDeliveries: new Map(),
     webhookFailures: new Map(),
+    deletedWebhooks: new Map(),
     idempotency: new Map(),
     outbox: [],
     pendingEvents: new Set(),

@@ -50,11 +50,9 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     saveVersioned(this.ref.tables.webhooks, next, () => new ConcurrentModificationError('webhook', next.id));
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, at: Date): Promise<void> {
     this.ref.tables.webhooks.delete(id);
-    for (const [deliveryId, delivery] of this.ref.tables.webhookDeliveries) {
-      if (delivery.webhookId === id) this.ref.tables.webhookDeliveries.delete(deliveryId);
-    }
+    this.ref.tables.deletedWebhooks.set(id, at);
   }
 
   async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
@@ -68,7 +66,9 @@ export class InMemoryWebhookRepository implements WebhookRepository {
   }
 
   /** Transactions run one at a time here: nothing to order. */
-  async lockForRecording(): Promise<void> {}
+  async lockForRecording(ids: readonly number[]): Promise<ReadonlySet<number>> {
+    return new Set(ids.filter((id) => this.ref.tables.webhooks.has(id)));
+  }
 
   /** Transactions run one at a time here: none is ever being changed by another, and a status read holds to the end. */
   async lockedStatuses(ids: readonly number[]): Promise<Map<number, WebhookStatus>> {
@@ -151,7 +151,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     const shareOf = (webhookId: number) => shares.get(webhookId) ?? claim.perWebhook;
     const due = [...this.ref.tables.webhookDeliveries.values()]
       .filter((d) => d.status === 'PENDING' && dueAt(d) !== null && dueAt(d)! <= claim.now)
-      .filter((d) => !claim.skipWebhooks.includes(d.webhookId) && shareOf(d.webhookId) > 0)
+      .filter((d) => this.ref.tables.webhooks.has(d.webhookId) && !claim.skipWebhooks.includes(d.webhookId) && shareOf(d.webhookId) > 0)
       .sort(byDue);
     // In due order, so the webhooks come in the order of their oldest due attempt.
     const byWebhook = new Map<number, StoredDelivery[]>();
@@ -221,6 +221,17 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       .slice(0, limit);
     for (const d of old) rows.delete(d.id);
     return old.length;
+  }
+
+  async purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number> {
+    const { webhookDeliveries: rows, deletedWebhooks } = this.ref.tables;
+    const doomed = [...rows.values()].filter((d) => deletedWebhooks.has(d.webhookId)).slice(0, limit);
+    for (const d of doomed) rows.delete(d.id);
+    if (doomed.length < limit) {
+      const left = new Set([...rows.values()].map((d) => d.webhookId));
+      for (const [id, at] of deletedWebhooks) if (at < deletedBefore && !left.has(id)) deletedWebhooks.delete(id);
+    }
+    return doomed.length;
   }
 
   private update(ids: readonly number[], change: (d: StoredDelivery) => StoredDelivery): void {

@@ -86,16 +86,20 @@ export class RotateWebhookSecret {
 }
 
 /**
- * Deletes the webhook with its delivery history: no attempt of it goes out after a worker next reads it (a worker
- * reads a webhook at most about a second before it hands one of its attempts to the sender); those out finish.
+ * Deletes the webhook: no attempt of it goes out after a worker next reads it (a worker reads a webhook at most about
+ * a second before it hands one of its attempts to the sender); those out finish, unrecorded. Its delivery history
+ * goes with the event purge's next run (PurgeEvents), in batches, not in this request.
  */
 export class DeleteWebhook {
-  constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>) {}
+  constructor(
+    private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>,
+    private readonly clock: Clock,
+  ) {}
 
   execute(input: WebhookTarget): Promise<void> {
     return this.uow.run(async (tx) => {
       ownedBy(await tx.webhooks.getForUpdate(input.webhookId), input.customerId, 'webhook', input.webhookId);
-      await tx.webhooks.delete(input.webhookId);
+      await tx.webhooks.delete(input.webhookId, this.clock.now());
     });
   }
 }

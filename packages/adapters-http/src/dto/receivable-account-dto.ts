@@ -26,8 +26,8 @@ export class OpenReceivableAccountBody {
 
 /**
  * PUT /v1/receivable-accounts/{id}: a new alias and/or an associate bound afterwards (neither can be removed); the
- * account's identity may be sent again (owner, currencyCode and cvu as read, clientId as opened), and another
- * value is 400.
+ * account's identity may be sent again (owner and currencyCode as read, clientId as opened), and another value is
+ * 400. The cvu, the provider's, is derived: ignored if sent (SPEC), as status is.
  */
 export class UpdateReceivableAccountBody {
   @Omittable()
@@ -40,7 +40,6 @@ export class UpdateReceivableAccountBody {
 
   @IsOptional() @EntityId() clientId?: number | null;
   @IsOptional() @IsString() currencyCode?: string;
-  @IsOptional() @IsString() cvu?: string | null;
   @IsOptional() @IsObject() owner?: Record<string, unknown>;
 }
 

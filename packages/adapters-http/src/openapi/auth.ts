@@ -24,7 +24,8 @@ const paths = {
         }),
       },
       refusals: {
-        validation: 'clientId or clientSecret is missing or not a string',
+        validation: 'the body is not an object, or clientId or clientSecret is not a string (or is too long)',
+        unauthorized: 'clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says',
         'invalid-credentials': 'no active credential has this clientId and clientSecret',
         'rate-limit-exceeded': 'too many logins from this source address, or to this clientId from it; see Retry-After',
         'internal-error': 'an unexpected failure; requestId names it in the service log',

@@ -35,7 +35,7 @@ export const receivableAccountSchemas = {
         description: "What the account was opened for: may be sent again, another of the customer's clients is 400 validation (another customer's, 403)",
       },
       currencyCode: { type: 'string', description: 'May be sent again, another value is 400 validation' },
-      cvu: { type: ['string', 'null'], description: 'May be sent again, another value is 400 validation' },
+      cvu: { description: "The banking provider's: derived, ignored if sent (SPEC), whatever its value" },
       owner: {
         type: 'object',
         description: 'As the account shows it: may be sent again, another owner is 400 validation (an associate is bound with associateId)',

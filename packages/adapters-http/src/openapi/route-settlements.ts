@@ -38,9 +38,12 @@ const routeSettlement = {
   },
   creationDate: '2026-03-02T09:00:00.000Z',
 };
+/**
+ * A route code names a route within its customer (another customer may use the same code): one the caller's
+ * customer has not used is not found, whoever else has.
+ */
 const byCode = {
-  'resource-not-found': 'no route settlement has this routeCode',
-  'resource-not-accessible': "the route settlement is another customer's",
+  'resource-not-found': "the caller's customer has no route settlement with this routeCode (codes are per customer: another customer's is not named here)",
 } as const;
 
 const routeSettlementFilters = [

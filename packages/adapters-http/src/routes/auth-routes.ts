@@ -1,10 +1,26 @@
 import { Router, type RequestHandler } from 'express';
-import type { Application } from '@rcs/domain';
+import { DomainError, type Application } from '@rcs/domain';
 import { authOf } from '../auth/authenticate';
 import { LoginBody } from '../dto/login-dto';
 import { rateLimit } from '../middleware/rate-limit';
 import type { RateLimitRules } from '../middleware/rate-limit-rules';
 import { validBody } from './respond';
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * SPEC's `unauthorized` (401) is "token or credentials missing": a login body without a clientId or a clientSecret
+ * (absent, null or empty) is refused so, before it is validated; one that is not an object, or whose credentials are
+ * not strings, is malformed (400 validation).
+ */
+const credentialsGiven: RequestHandler = (req, _res, next) => {
+  const body: unknown = req.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const { clientId, clientSecret } = body as Record<string, unknown>;
+    if (!given(clientId) || !given(clientSecret)) throw new DomainError('unauthorized', 'clientId and clientSecret are both required to log in');
+  }
+  next();
+};
 
 /**
  * POST /v1/auth/login (public; counted per source address before anything else, then per clientId and source
@@ -13,7 +29,7 @@ import { validBody } from './respond';
 export function authRoutes(app: Application, limits: Pick<RateLimitRules, 'bySource' | 'byClientAtSource'>, authenticated: RequestHandler[]): Router {
   const router = Router();
 
-  router.post('/auth/login', rateLimit(limits.bySource), validBody(LoginBody), rateLimit(limits.byClientAtSource), async (req, res) => {
+  router.post('/auth/login', rateLimit(limits.bySource), credentialsGiven, validBody(LoginBody), rateLimit(limits.byClientAtSource), async (req, res) => {
     res.json(await app.auth.login.execute(req.body as LoginBody));
   });
 

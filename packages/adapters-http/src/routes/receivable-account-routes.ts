@@ -72,8 +72,8 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     '/receivable-accounts/:id',
     write,
     ...keyedBody(keys, 'optional', validBody(UpdateReceivableAccountBody), async (req, app) => {
-      const { alias, associateId, clientId, currencyCode, cvu, owner } = req.body as UpdateReceivableAccountBody;
-      const identity = { clientId, currencyCode, cvu, owner };
+      const { alias, associateId, clientId, currencyCode, owner } = req.body as UpdateReceivableAccountBody;
+      const identity = { clientId, currencyCode, owner };
       return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), alias, associateId, identity })));
     }),
   );

@@ -27,11 +27,24 @@ describe('authentication', () => {
     }
   });
 
-  it('answers a login without clientSecret with 400 validation naming the field', async () => {
-    const res = await ctx.api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client' } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('validation');
-    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toContain('clientSecret');
+  it('answers a login with a credential missing (absent, null or empty) 401 unauthorized, as SPEC says', async () => {
+    for (const body of [
+      {},
+      { clientId: 'sandbox-client' },
+      { clientSecret: 'sandbox-secret' },
+      { clientId: '', clientSecret: '' },
+      { ...SANDBOX, clientSecret: null },
+    ]) {
+      const res = await ctx.api.call('post', '/v1/auth/login', { body });
+      expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
+    }
+  });
+
+  it('answers a malformed login (credentials not strings, or not an object) 400 validation naming the field', async () => {
+    const res = await ctx.api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client', clientSecret: 42 } });
+    expect([res.status, res.body.code]).toEqual([400, 'validation']);
+    expect(res.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(['clientSecret']);
+    expect((await ctx.api.call('post', '/v1/auth/login', { body: [SANDBOX] })).status).toBe(400);
   });
 
   it('tells who the token acts for on GET /v1/me', async () => {

@@ -116,7 +116,7 @@ describe('rate limiting', () => {
     withApi({ SOURCE_RATE_LIMIT_PER_MINUTE: '10', LOGIN_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }, async (api) => {
       const headers = from('203.0.113.7');
       const wrong = await api.call('post', '/v1/auth/login', { body: { ...SANDBOX, clientSecret: 'guess' }, headers });
-      const invalid = await api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client' }, headers });
+      const invalid = await api.call('post', '/v1/auth/login', { body: { clientId: 'sandbox-client', clientSecret: 42 }, headers });
       expect([wrong, invalid].map(allowanceOf)).toEqual([
         [401, '2', '1'],
         [400, '10', '8'],

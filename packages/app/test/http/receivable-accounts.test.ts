@@ -200,7 +200,7 @@ describe('receivable accounts', () => {
     expect(duplicate.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: account.id });
   });
 
-  it('refuses a PUT that changes what the account is (client, owner, currency, CVU) with 400 naming each, and changes nothing; the account as read is taken back', async () => {
+  it('refuses a PUT that changes what the account is (client, owner, currency) with 400 naming each, and changes nothing; the account as read is taken back, its CVU ignored as SPEC ignores derived fields', async () => {
     const { client } = await parties(ctx.api, ctx.token);
     const otherClient = (await parties(ctx.api, ctx.token)).client;
     const account = (await open({ clientId: client.id })).body;
@@ -208,13 +208,18 @@ describe('receivable accounts', () => {
     const read = (await get(account.id)).body;
     const put = (body: object) => ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body });
     const refused = await put({ alias: 'cambio.de.cliente', clientId: otherClient.id, currencyCode: 'USD', cvu: '0000003100000000000017' });
-    expect([refused.status, refused.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['clientId', 'currencyCode', 'cvu']]);
+    expect([refused.status, refused.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['clientId', 'currencyCode']]);
     expect((await get(account.id)).body).toEqual(read);
     const otherOwner = await put({ alias: 'cambio.de.owner', owner: { type: 'CLIENT', id: otherClient.id } });
     expect([otherOwner.status, otherOwner.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([400, ['owner']]);
     expect((await get(account.id)).body).toEqual(read);
     const repeated = await put({ ...read, alias: 'mismo.cliente.1', clientId: client.id });
     expect([repeated.status, repeated.body.alias, repeated.body.owner]).toEqual([200, 'mismo.cliente.1', read.owner]);
+    // The CVU is the provider's (SPEC: derived, ignored if sent), whatever is sent in its place.
+    for (const cvu of ['0000003100000000000017', null, 42]) {
+      const ignored = await put({ alias: 'mismo.cliente.2', cvu });
+      expect([ignored.status, ignored.body.cvu]).toEqual([200, read.cvu]);
+    }
   });
 
   it('disables with 204 and re-enables; one that never got a CVU goes back to PROVISIONING', async () => {

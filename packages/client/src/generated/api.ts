@@ -1049,7 +1049,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook
-     * @description Nothing more is sent to it; its delivery history goes with it.
+     * @description Nothing more is sent to it, and it and its delivery history are gone from every answer at once (404). The history is deleted from storage by the next event purge (EVENT_PURGE_CRON), in batches, so a deletion costs the same whatever the webhook sent.
      *
      *     Needs the scope `webhooks:write`.
      */
@@ -1710,8 +1710,8 @@ export interface components {
       clientId?: number | null;
       /** @description May be sent again, another value is 400 validation */
       currencyCode?: string;
-      /** @description May be sent again, another value is 400 validation */
-      cvu?: string | null;
+      /** @description The banking provider's: derived, ignored if sent (SPEC), whatever its value */
+      cvu?: unknown;
       /** @description As the account shows it: may be sent again, another owner is 400 validation (an associate is bound with associateId) */
       owner?: Record<string, never>;
     };
@@ -2438,7 +2438,7 @@ export interface operations {
           'application/json': components['schemas']['LoginResponse'];
         };
       };
-      /** @description validation: clientId or clientSecret is missing or not a string */
+      /** @description validation: the body is not an object, or clientId or clientSecret is not a string (or is too long) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2454,7 +2454,7 @@ export interface operations {
           };
         };
       };
-      /** @description invalid-credentials: no active credential has this clientId and clientSecret */
+      /** @description unauthorized: clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says; invalid-credentials: no active credential has this clientId and clientSecret */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2466,7 +2466,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'invalid-credentials';
+            code?: 'unauthorized' | 'invalid-credentials';
           };
         };
       };
@@ -9021,7 +9021,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
+      /** @description insufficient-scope: the token lacks route-settlements:read (requiredScope names it) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9033,11 +9033,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'insufficient-scope' | 'resource-not-accessible';
+            code?: 'insufficient-scope';
           };
         };
       };
-      /** @description resource-not-found: no route settlement has this routeCode */
+      /** @description resource-not-found: the caller's customer has no route settlement with this routeCode (codes are per customer: another customer's is not named here) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9214,7 +9214,7 @@ export interface operations {
           };
         };
       };
-      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it); resource-not-accessible: the route settlement is another customer's */
+      /** @description insufficient-scope: the token lacks receivables:read (requiredScope names it) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9226,11 +9226,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'insufficient-scope' | 'resource-not-accessible';
+            code?: 'insufficient-scope';
           };
         };
       };
-      /** @description resource-not-found: no route settlement has this routeCode */
+      /** @description resource-not-found: the caller's customer has no route settlement with this routeCode (codes are per customer: another customer's is not named here) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -55,12 +55,10 @@ async function assertAliasFree(tx: Pick<TransactionScope, 'customers' | 'receiva
   if (await tx.receivableAccounts.aliasInUse(alias, accountId)) throw new DomainError('alias-already-in-use', `alias ${alias} is already in use`);
 }
 
-/** PUT: change the alias and/or bind an associate to an account that has none. */
 /** What an account is, sent back on PUT as it was read (or as opened: clientId): each may be repeated, not changed (CONTRACT). */
 export interface ReceivableAccountIdentity {
   readonly clientId?: number | null;
   readonly currencyCode?: string;
-  readonly cvu?: string | null;
   /** As the account shows it (members it does not show, such as an expanded displayName, are not compared). */
   readonly owner?: Readonly<Record<string, unknown>>;
 }
@@ -69,6 +67,7 @@ export interface ReceivableAccountIdentity {
 const sameOwner = (sent: Readonly<Record<string, unknown>>, account: ReceivableAccount) =>
   Object.entries(ownerView(account.owner)).every(([member, value]) => sent[member] === value);
 
+/** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {
   constructor(
     private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'clients' | 'customers' | 'outbox'>>,

@@ -53,7 +53,7 @@ const paths = {
       tag,
       summary: 'Run the daily expiry job now',
       description:
-        "For the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day " +
+        "For the caller's customer alone, as if on `date`: its PENDING receivables (children too) due before that day " +
         `become EXPIRED (event receivable.expired each). ${onlyInSandbox}`,
       scope: 'receivables:write',
       key: 'optional',

@@ -31,6 +31,7 @@ import * as sumsWithoutOverflow from './031-sums-without-overflow';
 import * as pendingAmountsAsSums from './032-pending-amounts-as-sums';
 import * as provisioningQueueInOrder from './033-provisioning-queue-in-order';
 import * as webhookHistoryPurgedAfterDeletion from './034-webhook-history-purged-after-deletion';
+import * as childrenExpire from './035-children-expire';
 import pg from 'pg';
 
 interface Migration {
@@ -72,6 +73,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['032-pending-amounts-as-sums', pendingAmountsAsSums],
   ['033-provisioning-queue-in-order', provisioningQueueInOrder],
   ['034-webhook-history-purged-after-deletion', webhookHistoryPurgedAfterDeletion],
+  ['035-children-expire', childrenExpire],
 ];
 
 /** Every migration's name, in order. */

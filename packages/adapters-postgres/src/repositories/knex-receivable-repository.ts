@@ -10,7 +10,7 @@ import {
 } from '@rcs/domain';
 import { violatedConstraint } from './pg-errors';
 import { prepared } from './prepared';
-import { POSITIVE_TYPES_SQL, toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
+import { toReceivable, toReceivableRow, type ReceivableRow } from './receivable-rows';
 import { lockedForChange } from './row-locks';
 import { familiesForUpdate, insertReceivables, legalNumbersInUse } from './receivable-batches';
 import type { TransactionWrites } from './transaction-writes';
@@ -149,15 +149,14 @@ export class KnexReceivableRepository implements ReceivableRepository {
   }
 
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
-    // Customer by customer, each one's queue in due order from migration 026's index, so a batch reads what it takes
-    // (and one probe per customer with nothing due), never the settled history or the children that never expire.
-    // The types written as literals, as migration 026's index predicate spells them: the planner matches the text.
+    // Customer by customer, each one's queue in due order from migration 035's index, so a batch reads what it takes
+    // (and one probe per customer with nothing due), never the paid or settled history.
     // Locked as each is read (NO KEY: row-locks.ts says why), SKIP LOCKED: one being paid right now is left for the
     // next run, and the scan goes on past it, so a batch comes short only when the queue is done.
     const { rows } = await this.trx.raw<{ rows: ReceivableRow[] }>(
       `SELECT due.* FROM customers c CROSS JOIN LATERAL (
          SELECT * FROM receivables r
-         WHERE r.customer_id = c.id AND r.status = 'PENDING' AND r.receivable_type IN (${POSITIVE_TYPES_SQL}) AND r.due_date < ?
+         WHERE r.customer_id = c.id AND r.status = 'PENDING' AND r.due_date < ?
          ORDER BY r.due_date, r.id LIMIT ?
          FOR NO KEY UPDATE SKIP LOCKED
        ) due

@@ -79,7 +79,7 @@ export const toReceivableRow = (r: NewReceivable & Partial<Pick<ReceivableSnapsh
 });
 
 /** The domain's positive types (those that add, and expire) as a SQL list of literals. */
-export const POSITIVE_TYPES_SQL = POSITIVE_TYPES.map((type) => `'${type}'`).join(', ');
+const POSITIVE_TYPES_SQL = POSITIVE_TYPES.map((type) => `'${type}'`).join(', ');
 
 /** SQL for a receivable's amount signed by its type (positive types add, the rest subtract), as the domain says. */
 export function signedAmountSql(table: string): string {

@@ -75,6 +75,21 @@ describe('receivable families', () => {
     ]);
   });
 
+  it('expires a child past its own due date with the daily job (CONTRACT), which still follows its parent to PAID and back', async () => {
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    const parent = (await invoice(account.id, 100, { dueDate: '2027-01-10' })).body;
+    const note = { receivableAccountId: account.id, currencyCode: 'ARS', receivableType: 'CREDIT_NOTE', parentReceivableId: parent.id };
+    const early = (await issue({ ...note, amount: 10, dueDate: '2026-12-01' })).body;
+    const late = (await issue({ ...note, amount: 5, dueDate: '2027-02-01' })).body;
+    const run = await ctx.api.call('post', '/v1/sandbox/expiration-runs', { token: ctx.token, body: { date: '2026-12-15' } });
+    expect(run.body).toEqual({ expiredReceivables: 1 });
+    expect([(await get(parent.id)).status, (await get(early.id)).status, (await get(late.id)).status]).toEqual(['PENDING', 'EXPIRED', 'PENDING']);
+    await status(parent.id, 'PAID');
+    expect([(await get(early.id)).status, (await get(late.id)).status]).toEqual(['PAID', 'PAID']);
+    await status(parent.id, 'PENDING');
+    expect([(await get(early.id)).status, (await get(late.id)).status]).toEqual(['PENDING', 'PENDING']);
+  });
+
   it('serialises changes to one family arriving together: none deadlocks, children end in their parent status', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const parent = (await invoice(account.id, 1000)).body;

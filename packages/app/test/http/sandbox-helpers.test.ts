@@ -132,7 +132,7 @@ describe('sandbox helpers', () => {
       }
     });
 
-    it("leaves receivables due on `date` or later, PAID ones, children and other customers' receivables as they were", async () => {
+    it("leaves receivables due on `date` or later, PAID ones and other customers' receivables as they were; a child past due expires too", async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       const onTheDay = await issue(ctx.token, account.id, { dueDate: '2004-06-01' });
       const paid = await issue(ctx.token, account.id, { dueDate: '2004-01-01' });
@@ -144,7 +144,7 @@ describe('sandbox helpers', () => {
       expect([await statusOf(ctx.token, onTheDay.id), await statusOf(ctx.token, paid.id), await statusOf(ctx.token, child.id)]).toEqual([
         'PENDING',
         'PAID',
-        'PENDING',
+        'EXPIRED',
       ]);
       expect(await statusOf(ctx.otherToken, theirs.id)).toBe('PENDING');
     });

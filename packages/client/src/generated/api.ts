@@ -1220,7 +1220,7 @@ export interface paths {
     put?: never;
     /**
      * Run the daily expiry job now
-     * @description For the caller's customer alone, as if on `date`: its PENDING receivables of positive types due before that day become EXPIRED (event receivable.expired each). Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
+     * @description For the caller's customer alone, as if on `date`: its PENDING receivables (children too) due before that day become EXPIRED (event receivable.expired each). Served in sandbox mode only (APP_MODE=sandbox); in production the whole path answers 404 resource-not-found.
      *
      *     Needs the scope `receivables:write`.
      */

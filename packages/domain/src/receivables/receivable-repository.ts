@@ -53,7 +53,7 @@ export interface ReceivableRepository {
    */
   updateMany(receivables: readonly Receivable[]): Promise<void>;
   /**
-   * PENDING receivables of positive types due before `today`, up to `limit`, locked for expiring: only
+   * PENDING receivables due before `today`, children too, up to `limit`, locked for expiring: only
    * `customerId`'s when given (the sandbox helper), every customer's without (the daily job).
    */
   dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]>;

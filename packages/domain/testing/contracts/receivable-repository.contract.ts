@@ -100,7 +100,7 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       await expect(ctx.h.uow.run((tx) => tx.receivables.updateMany([fresh, fresh]))).rejects.toThrow('more than once');
     });
 
-    it('finds active children, and the expiry queue of PENDING positive receivables past due', async () => {
+    it('finds active children, and the expiry queue of PENDING receivables past due, children included', async () => {
       const base = await setUp();
       const [parent, due, notYet] = await ctx.h.uow.run(async (tx) => [
         await tx.receivables.insert(aDraft(base, { dueDate: '2026-03-01' })),
@@ -114,9 +114,9 @@ export function receivableRepositoryContract(factory: HarnessFactory, itRacing: 
       await ctx.h.uow.run((tx) => tx.receivables.update(cancelled.cancel(at(1))));
       expect((await ctx.h.uow.run((tx) => tx.receivables.activeChildren(parent.id))).map((c) => c.id)).toEqual([kept.id]);
       const queue = (await ctx.h.uow.run((tx) => tx.receivables.dueForExpiry('2026-03-10', 10_000))).map((r) => r.id);
-      expect(queue).toEqual(expect.arrayContaining([parent.id, due.id]));
+      expect(queue).toEqual(expect.arrayContaining([parent.id, due.id, kept.id]));
       expect(queue).not.toContain(notYet.id);
-      expect(queue).not.toContain(kept.id);
+      expect(queue).not.toContain(cancelled.id);
     });
 
     it("keeps the expiry queue to one customer's receivables when asked for that customer", async () => {

@@ -2,7 +2,6 @@ import {
   assertDistinct,
   ConcurrentModificationError,
   duplicatedLegalNumber,
-  isPositive,
   Receivable,
   type NewReceivable,
   type Page,
@@ -84,14 +83,7 @@ export class InMemoryReceivableRepository implements ReceivableRepository {
 
   async dueForExpiry(today: string, limit: number, customerId?: number): Promise<Receivable[]> {
     return [...this.ref.tables.receivables.values()]
-      .filter(
-        (r) =>
-          r.status === 'PENDING' &&
-          isPositive(r.receivableType) &&
-          r.dueDate !== null &&
-          r.dueDate < today &&
-          (customerId === undefined || r.customerId === customerId),
-      )
+      .filter((r) => r.status === 'PENDING' && r.dueDate !== null && r.dueDate < today && (customerId === undefined || r.customerId === customerId))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map((row) => Receivable.rehydrate(row));

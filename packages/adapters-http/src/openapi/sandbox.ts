@@ -44,7 +44,12 @@ const paths = {
       responses: {
         '201': one('SettlementRun', "What the cycle did for the caller's customer", { settlements: 1, settledReceivables: 1, settledAmount: 15000.5 }),
       },
-      refusals: { 'resource-not-found': 'in production: the path' },
+      refusals: {
+        'resource-not-found': 'in production: the path',
+        'concurrent-modification':
+          'some accounts met concurrent changes (a deadlock, or a row lock held past the lock wait) and were left as they were, the ' +
+          'detail names them; the other accounts were settled. Sending the request again (the same key too) settles them',
+      },
     }),
   },
   '/v1/sandbox/expiration-runs': {

@@ -15860,7 +15860,7 @@ export interface operations {
           };
         };
       };
-      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: some accounts met concurrent changes (a deadlock, or a row lock held past the lock wait) and were left as they were, the detail names them; the other accounts were settled. Sending the request again (the same key too) settles them */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

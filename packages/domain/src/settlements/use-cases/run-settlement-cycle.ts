@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
 import type { DomainEvent } from '../../shared/events';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -53,6 +54,30 @@ export class SettlementRunIncompleteError extends Error {
 }
 
 /**
+ * A run whose only failures were conflicts with concurrent changes (a deadlock's victim, a row lock waited for past
+ * the lock timeout): the other accounts were settled, these wait as they were, and the same request sent again
+ * settles them. 409 concurrent-modification, as any request meeting such a conflict is answered (not a 500: nothing
+ * is broken), and it keeps nothing under an Idempotency-Key.
+ */
+export class SettlementRunConflictError extends DomainError {
+  constructor(
+    readonly settled: SettlementRunResult,
+    readonly accountIds: readonly number[],
+  ) {
+    const named =
+      accountIds.slice(0, NAMED_FAILURES).join(', ') + (accountIds.length > NAMED_FAILURES ? ` and ${accountIds.length - NAMED_FAILURES} more` : '');
+    super(
+      'concurrent-modification',
+      `other operations changed receivable accounts ${named} at the same time: they were left as they were, and the run settled the other ` +
+        `accounts it took (${settled.settlements} settlements); send the request again to settle them`,
+    );
+    this.name = 'SettlementRunConflictError';
+  }
+}
+
+const isConflict = (error: unknown) => error instanceof DomainError && error.code === 'concurrent-modification';
+
+/**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
  * receivable, settlement.completed per settlement, and movement.created per movement, which the settlement
  * repository writes with the movements). Chunks skip accounts another transaction holds, so `workers` loops run
@@ -82,6 +107,7 @@ export class RunSettlementCycle {
     const failed = loops.find((loop): loop is PromiseRejectedResult => loop.status === 'rejected');
     if (failed) throw failed.reason;
     const settled = loops.reduce((total, loop) => add(total, (loop as PromiseFulfilledResult<SettlementRunResult>).value), NOTHING);
+    if (failures.size > 0 && [...failures.values()].every(isConflict)) throw new SettlementRunConflictError(settled, [...failures.keys()]);
     if (failures.size > 0) throw new SettlementRunIncompleteError(settled, failures);
     return settled;
   }

@@ -1,6 +1,7 @@
-import { DEFAULT_CUSTOMER_SETTINGS, Webhook } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { readsOf } from './support/reads';
+import { webhookWithAttempts } from './support/webhook-attempts';
 import { openTestDatabase, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -23,26 +24,8 @@ describe(`the purge of a deleted webhook's attempts (${process.env.RCS_TEST_STOR
   });
   afterAll(async () => db.close());
 
-  const webhookWith = async (attempts: number) => {
-    const webhook = await uow.run((tx) =>
-      tx.webhooks.insert(Webhook.register(customerId, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0)),
-    );
-    await uow.run((tx) =>
-      tx.webhookDeliveries.schedule(
-        Array.from({ length: attempts }, (_, n) => ({
-          webhookId: webhook.id,
-          customerId,
-          eventId: `evt_purge_${webhook.id}_${n}`,
-          eventType: 'receivable.paid' as const,
-          attempt: 1,
-          payload: '{}',
-          createdAt: new Date(T0.getTime() + n),
-          nextAttemptAt: null,
-        })),
-      ),
-    );
-    return webhook.id;
-  };
+  const webhookWith = (attempts: number) =>
+    webhookWithAttempts(uow, customerId, attempts, (n) => ({ createdAt: new Date(T0.getTime() + n), nextAttemptAt: null }), T0);
   const countRows = async (webhookId: number) =>
     Number(
       (

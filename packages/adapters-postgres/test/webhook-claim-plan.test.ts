@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CUSTOMER_SETTINGS, Webhook } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { readByClaim } from './support/claim-reads';
+import { webhookWithAttempts } from './support/webhook-attempts';
 import { openTestDatabase, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -26,26 +27,7 @@ describe(`the webhook claim's plan (${process.env.RCS_TEST_STORAGE})`, () => {
     (await on.executor().raw<{ rows: { enable_bitmapscan: string }[] }>('SHOW enable_bitmapscan')).rows[0].enable_bitmapscan;
 
   let customerId: number;
-  const webhookWith = async (attempts: number, due: Date) => {
-    const webhook = await uow.run((tx) =>
-      tx.webhooks.insert(Webhook.register(customerId, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0)),
-    );
-    await uow.run((tx) =>
-      tx.webhookDeliveries.schedule(
-        Array.from({ length: attempts }, (_, n) => ({
-          webhookId: webhook.id,
-          customerId,
-          eventId: `evt_plan_${webhook.id}_${n}`,
-          eventType: 'receivable.paid' as const,
-          attempt: 1,
-          payload: '{}',
-          createdAt: due,
-          nextAttemptAt: due,
-        })),
-      ),
-    );
-    return webhook.id;
-  };
+  const webhookWith = (attempts: number, due: Date) => webhookWithAttempts(uow, customerId, attempts, () => ({ createdAt: due, nextAttemptAt: due }), T0);
 
   beforeAll(async () => {
     ({ id: customerId } = (

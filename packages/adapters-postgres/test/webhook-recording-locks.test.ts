@@ -1,6 +1,7 @@
-import { DEFAULT_CUSTOMER_SETTINGS, Webhook, type ScheduledDelivery } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, type ScheduledDelivery, type Webhook } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { SLOTS } from '../src/migrations/counted-lists';
+import { registerWebhook } from './support/webhook-attempts';
 import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -23,10 +24,7 @@ describe(`rows of several webhooks, locked (${process.env.RCS_TEST_STORAGE})`, (
 
   const customer = async (name: string) =>
     (await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: T0 }))).customer.id;
-  const register = (customerId: number) =>
-    uow.run((tx) =>
-      tx.webhooks.insert(Webhook.register(customerId, { url: 'https://erp.example/hooks', events: ['receivable.paid'] }, { sealed: 's', tail: '0000' }, T0)),
-    );
+  const register = (customerId: number) => registerWebhook(uow, customerId, T0);
 
   itOnRealServer('rows wait on each other only across two connections; PGlite has one')(
     'webhook rows in id order: a recording waiting for the lower one holds no higher one',

@@ -204,7 +204,7 @@ function useCasesOn(ports: ApplicationPorts) {
     webhooks: {
       register: new RegisterWebhook(uow, clock, vault, ports.webhookUrls),
       replace: new ReplaceWebhook(uow, clock, ports.webhookUrls),
-      delete: new DeleteWebhook(uow, clock),
+      delete: new DeleteWebhook(uow),
       pause: new PauseWebhook(uow, clock),
       activate: new ActivateWebhook(uow, clock, retentionMs),
       rotateSecret: new RotateWebhookSecret(uow, clock, vault),

@@ -24,8 +24,8 @@ const paths = {
         }),
       },
       refusals: {
-        validation: 'the body is not an object, or clientId or clientSecret is not a string (or is too long)',
-        unauthorized: 'clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says',
+        validation: 'the body is not an object, or clientId and clientSecret are both there but one is not a string (or is too long)',
+        unauthorized: 'clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says; checked before their types',
         'invalid-credentials': 'no active credential has this clientId and clientSecret',
         'rate-limit-exceeded': 'too many logins from this source address, or to this clientId from it; see Retry-After',
         'internal-error': 'an unexpected failure; requestId names it in the service log',

@@ -22,12 +22,14 @@ const WORK = (row: string) => `${row}.status = 'PENDING' AND ${due(row)} IS NOT 
 
 /**
  * The earliest due time per webhook of the rows `n` of `from`, made the bound where it is earlier; with
- * `presentOnly`, for the webhooks that exist (migration 034: a deleted webhook's attempts outlive it).
+ * `presentOnly`, for the webhooks that exist (migration 034: a deleted webhook's attempts outlive it), each read
+ * under a key-share lock, as the foreign key's check takes it: one being deleted is waited for, and passed over
+ * once gone, where the check would fail the statement.
  */
 const lower = (from: string, presentOnly: boolean) => `
   INSERT INTO webhook_next_due AS b (webhook_id, due_at)
   SELECT n.webhook_id, min(${due('n')}) ${from}
-  GROUP BY n.webhook_id ${presentOnly ? 'HAVING EXISTS (SELECT 1 FROM webhooks w WHERE w.id = n.webhook_id)' : ''} ORDER BY n.webhook_id
+  GROUP BY n.webhook_id ${presentOnly ? 'HAVING EXISTS (SELECT 1 FROM webhooks w WHERE w.id = n.webhook_id FOR KEY SHARE)' : ''} ORDER BY n.webhook_id
   ON CONFLICT (webhook_id) DO UPDATE SET due_at = LEAST(b.due_at, excluded.due_at);`;
 
 /** The function of the triggers lowering the bounds, created or replaced. */

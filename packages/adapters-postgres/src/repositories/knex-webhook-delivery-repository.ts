@@ -89,6 +89,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     // Prepared, a column an array: built by Knex, a dispatch's 1,000 rows were 9,000 bindings to place and send.
     // In webhook order (a webhook's own in the order given): each chunk's insert locks its webhooks' next-due rows
     // (migration 024), and transactions scheduling for several webhooks then take them in one order.
+    // For the webhooks that exist, each locked once (key share, as a foreign key's check would): a deletion racing
+    // the dispatch waits for it, or is waited for and leaves its attempts unwritten, so none appears after it.
     const inOrder = [...deliveries].sort((a, b) => a.webhookId - b.webhookId);
     for (let start = 0; start < inOrder.length; start += INSERT_CHUNK) {
       const chunk = inOrder.slice(start, start + INSERT_CHUNK);
@@ -99,6 +101,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
          SELECT webhook_id, customer_id, event_id, event_type, attempt, 'PENDING', payload, created_at, next_attempt_at
          FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[])
            AS r (webhook_id, customer_id, event_id, event_type, attempt, payload, created_at, next_attempt_at)
+         WHERE r.webhook_id = ANY(ARRAY(SELECT w.id FROM webhooks w WHERE w.id = ANY(?::bigint[]) ORDER BY w.id FOR KEY SHARE))
          ON CONFLICT (webhook_id, event_id, attempt) DO NOTHING`,
         [
           chunk.map((d) => d.webhookId),
@@ -109,10 +112,12 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
           chunk.map((d) => d.payload),
           chunk.map((d) => d.createdAt),
           chunk.map((d) => d.nextAttemptAt),
+          [...new Set(chunk.map((d) => d.webhookId))],
         ],
       );
     }
   }
+
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
     return claimDueAttempts(this.trx, this.writes, claim);
   }
@@ -164,37 +169,38 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return this.trx('webhook_deliveries').whereIn('id', oldest).delete();
   }
 
-  async purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number> {
+  async purgeOfDeletedWebhooks(limit: number): Promise<number> {
     // Migration 034. Each deleted webhook's attempts in the history index's order, so the plan reads that index and
     // stops at `limit`, whatever else the table holds (a LIMIT alone made it a sequential scan, reading every other
     // webhook's attempts to find these). Those a worker still holds wait for a later run, and keep their webhook's
-    // deletion remembered until then.
-    const { rows } = await this.trx.raw<{ rows: Array<{ purged: string }> }>(
+    // deletion until then. The deletions are few: each is forgotten once its attempts are gone.
+    const { rows } = await this.trx.raw<{ rows: Array<{ webhook_id: string; purged: string }> }>(
       `WITH purged AS (
          DELETE FROM webhook_deliveries WHERE id IN (
            SELECT d.id FROM deleted_webhooks g CROSS JOIN LATERAL (
              SELECT id FROM webhook_deliveries WHERE webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT ? FOR UPDATE SKIP LOCKED
            ) d
            LIMIT ?
-         ) RETURNING 1
+         ) RETURNING webhook_id
        )
-       SELECT count(*) AS purged FROM purged`,
+       SELECT webhook_id, count(*) AS purged FROM purged GROUP BY webhook_id`,
       [limit, limit],
     );
-    const purged = Number(rows[0].purged);
-    // The deletion's count triggers put back the webhook's counts, which its own deletion had removed.
-    if (purged > 0) {
+    const purged = rows.reduce((sum, row) => sum + Number(row.purged), 0);
+    // The deletion's count triggers put back counts of these webhooks, which their own deletion had removed.
+    if (rows.length > 0) {
       await this.trx.raw(
         `DELETE FROM list_counts c USING deleted_webhooks g
-         WHERE c.list = 'webhook_deliveries' AND c.customer_id = g.customer_id AND c.scope = 'webhook' AND c.scope_id = g.webhook_id`,
+         WHERE g.webhook_id = ANY(?::bigint[])
+           AND c.list = 'webhook_deliveries' AND c.customer_id = g.customer_id AND c.scope = 'webhook' AND c.scope_id = g.webhook_id`,
+        [rows.map((row) => row.webhook_id)],
       );
     }
     if (purged < limit) {
+      // A scalar subquery keeps its ORDER BY (an EXISTS drops it), so it too reads the index.
       await this.trx.raw(
-        // A scalar subquery keeps its ORDER BY (an EXISTS drops it), so it too reads the index.
         `DELETE FROM deleted_webhooks g
-         WHERE g.deleted_at < ? AND (SELECT id FROM webhook_deliveries d WHERE d.webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT 1) IS NULL`,
-        [deletedBefore],
+         WHERE (SELECT id FROM webhook_deliveries d WHERE d.webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT 1) IS NULL`,
       );
     }
     return purged;

@@ -94,11 +94,11 @@ export class KnexWebhookRepository implements WebhookRepository {
     if (changed !== 1) throw new ConcurrentModificationError('webhook', next.id);
   }
 
-  async delete(id: number, at: Date): Promise<void> {
+  async delete(id: number): Promise<void> {
     await this.trx.raw(
       `WITH gone AS (DELETE FROM webhooks WHERE id = ? RETURNING id, customer_id)
-       INSERT INTO deleted_webhooks (webhook_id, customer_id, deleted_at) SELECT id, customer_id, ? FROM gone`,
-      [id, at],
+       INSERT INTO deleted_webhooks (webhook_id, customer_id) SELECT id, customer_id FROM gone`,
+      [id],
     );
   }
 
@@ -173,7 +173,11 @@ export class KnexWebhookQueries implements WebhookQueries {
   }
 
   deliveries(filter: WebhookDeliveryListFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
-    const query = this.db()('webhook_deliveries').where('webhook_id', filter.webhookId);
+    // Of a webhook that exists: a deleted one's attempts wait for the purge (migration 034), in no answer, even one
+    // read between the webhook's and its history's.
+    const query = this.db()('webhook_deliveries')
+      .where('webhook_id', filter.webhookId)
+      .whereExists(this.db()('webhooks').where({ id: filter.webhookId, customer_id: filter.customerId }).select(this.db().raw('1')));
     if (filter.fromDate !== undefined) query.where('created_at', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('created_at', '<=', filter.toDate);
     if (filter.status !== undefined) query.where('status', filter.status);

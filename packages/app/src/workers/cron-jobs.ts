@@ -1,6 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import type { Application } from '@rcs/domain';
+import { DomainError, type Application } from '@rcs/domain';
 import type { FoldResult } from '@rcs/adapters-postgres';
 import { hostname } from 'node:os';
 import type { Config } from '../config';
@@ -36,7 +36,9 @@ export function scheduleJobs(
           metrics.jobRan(name, 'ok');
         } catch (err) {
           metrics.jobRan(name, 'failed');
-          logger.error({ job: name, err }, `${name} run failed; the next run takes over what it left`);
+          // A conflict with concurrent changes is transient, nothing is broken: a warning, where a failure is an error.
+          const level = err instanceof DomainError && err.code === 'concurrent-modification' ? 'warn' : 'error';
+          logger[level]({ job: name, err }, `${name} run failed; the next run takes over what it left`);
         }
       },
       { noOverlap: true, timezone: SERVICE_TIMEZONE, name },

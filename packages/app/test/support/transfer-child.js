@@ -17,6 +17,7 @@ async function main() {
       process.kill(process.pid, 'SIGKILL');
     }
   });
+  if (!process.env.TRANSFER_LEASE_MS) throw new Error("TRANSFER_LEASE_MS is the parent test's lease: pass it in the environment");
   const env = { APP_MODE: 'sandbox', JWT_SECRET: 'x'.repeat(40), WORKERS_ENABLED: 'false', TRANSFER_LEASE_MS: process.env.TRANSFER_LEASE_MS };
   const config = loadConfig({ ...env, TRANSFER_BATCH_SIZE: '4', TRANSFER_PAYOUT_CONCURRENCY: '1' });
   const app = buildContainer(config, pino({ level: 'silent' }), knex, {

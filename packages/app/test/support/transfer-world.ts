@@ -9,7 +9,6 @@ import { loadConfig } from '../../src/config';
 import { buildContainer, TYPES } from '../../src/container';
 import { fund, SIMULATED } from './transfer-fixtures';
 
-/** An application instance of its own (own pool) on a test database paying through the simulator at `bankUrl`. */
 /**
  * The lease of the tests' transfer workers (transfer-child.js's too, told by its environment). A run starts no payout
  * past half of it: long enough for a loaded machine's run to pay its first chunks, short enough to wait for one
@@ -17,6 +16,7 @@ import { fund, SIMULATED } from './transfer-fixtures';
  */
 export const TEST_TRANSFER_LEASE_MS = 1_000;
 
+/** An application instance of its own (own pool) on a test database paying through the simulator at `bankUrl`. */
 export function payingInstanceOn(db: TestDatabase, bankUrl: string, env: Record<string, string> = {}) {
   const knex = createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' });
   const config = loadConfig({

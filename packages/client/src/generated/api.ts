@@ -2438,7 +2438,7 @@ export interface operations {
           'application/json': components['schemas']['LoginResponse'];
         };
       };
-      /** @description validation: the body is not an object, or clientId or clientSecret is not a string (or is too long) */
+      /** @description validation: the body is not an object, or clientId and clientSecret are both there but one is not a string (or is too long) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2454,7 +2454,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says; invalid-credentials: no active credential has this clientId and clientSecret */
+      /** @description unauthorized: clientId or clientSecret is missing (absent, null or empty): credentials missing, as SPEC says; checked before their types; invalid-credentials: no active credential has this clientId and clientSecret */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -9,11 +9,11 @@ export interface WebhookRepository {
   /** Version-checked save; concurrent-modification when someone saved in between. */
   update(webhook: Webhook): Promise<void>;
   /**
-   * Deletes the webhook as of `at`: gone from every read at once, its attempts never claimed again. Its delivery
-   * history, which the events' retention bounds but may hold millions, is left for
-   * WebhookDeliveryRepository.purgeOfDeletedWebhooks, so a deletion costs the same whatever the webhook sent.
+   * Deletes the webhook: gone from every read at once, its attempts never claimed again. Its delivery history, which
+   * the events' retention bounds but may hold millions, is left for WebhookDeliveryRepository.purgeOfDeletedWebhooks,
+   * so a deletion costs the same whatever the webhook sent.
    */
-  delete(id: number, at: Date): Promise<void>;
+  delete(id: number): Promise<void>;
   /**
    * Records the outcomes of attempts (one or more), in the order their endpoint answered them, without a version
    * check: a delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the
@@ -94,13 +94,16 @@ export interface WebhookDeliveryRepository {
   insert(delivery: NewWebhookDelivery): Promise<WebhookDelivery>;
   /**
    * Ends PENDING attempts with what their endpoint did; their leases go with them. Answers the attempts it ended, in
-   * no particular order: one gone (its webhook was deleted) or already ended (a second sender, after a lapsed lease,
+   * no particular order: one gone (purged after its webhook's deletion) or already ended (a second sender, after a lapsed lease,
    * recorded it first) is left out. One statement for the lot; each attempt at most once in `completions`.
    */
   complete(completions: readonly Completion[]): Promise<WebhookDelivery[]>;
   /** The highest attempt number of the event at the webhook; 0 when none. */
   lastAttempt(webhookId: number, eventId: string): Promise<number>;
-  /** Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is. */
+  /**
+   * Stores attempts to be sent; one already stored (same webhook, event and attempt) is left as it is, and those of a
+   * webhook that is gone are not stored (a dispatch that read it before its deletion committed).
+   */
   schedule(deliveries: readonly ScheduledDelivery[]): Promise<void>;
   /**
    * Leases due PENDING attempts (nextAttemptAt passed, or a lease that lapsed: its sender died), skipping those
@@ -137,10 +140,9 @@ export interface WebhookDeliveryRepository {
   purgeTestAttempts(before: Date, limit: number): Promise<number>;
   /**
    * Deletes up to `limit` attempts of deleted webhooks; how many. When fewer are left, it forgets the deletions
-   * made before `deletedBefore` (none of their attempts left): until then an attempt written for the webhook after
-   * its deletion (a dispatch that read the webhook before it went) is still taken.
+   * whose attempts are all gone (none is written after a deletion: `schedule` passes over webhooks that are gone).
    */
-  purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number>;
+  purgeOfDeletedWebhooks(limit: number): Promise<number>;
 }
 
 /** An attempt whose lease lapsed in another worker's hands with no answer recorded, as the history ends it. */

@@ -58,8 +58,8 @@ export interface Tables {
   webhookDeliveries: Map<number, StoredDelivery>;
   /** Webhook id to its run of consecutive failed attempts. */
   webhookFailures: Map<number, number>;
-  /** Deleted webhook id to when it was deleted, until the purge forgets it. */
-  deletedWebhooks: Map<number, Date>;
+  /** Deleted webhooks whose attempts the purge has not taken yet. */
+  deletedWebhooks: Set<number>;
   idempotency: Map<string, StoredIdempotencyRecord>;
   outbox: OutboxRow[];
   /** Positions (seq) of the events no dispatch has taken yet. */
@@ -86,7 +86,7 @@ export function emptyTables(): Tables {
     webhooks: new Map(),
     webhookDeliveries: new Map(),
     webhookFailures: new Map(),
-    deletedWebhooks: new Map(),
+    deletedWebhooks: new Set(),
     idempotency: new Map(),
     outbox: [],
     pendingEvents: new Set(),

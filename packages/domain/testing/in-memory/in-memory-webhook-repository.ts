@@ -50,9 +50,8 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     saveVersioned(this.ref.tables.webhooks, next, () => new ConcurrentModificationError('webhook', next.id));
   }
 
-  async delete(id: number, at: Date): Promise<void> {
-    this.ref.tables.webhooks.delete(id);
-    this.ref.tables.deletedWebhooks.set(id, at);
+  async delete(id: number): Promise<void> {
+    if (this.ref.tables.webhooks.delete(id)) this.ref.tables.deletedWebhooks.add(id);
   }
 
   async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
@@ -137,7 +136,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     for (const delivery of deliveries) {
       const key = `${delivery.webhookId} ${delivery.eventId} ${delivery.attempt}`;
       // The first of two alike in one call too, as PostgreSQL's ON CONFLICT DO NOTHING keeps it.
-      if (stored.has(key)) continue;
+      if (stored.has(key) || !this.ref.tables.webhooks.has(delivery.webhookId)) continue;
       stored.add(key);
       const id = nextId(this.ref.tables, 'webhook-delivery');
       rows.set(id, { ...delivery, id, status: 'PENDING', responseCode: null, durationMs: null, failureReason: null, claimedUntil: null });
@@ -223,13 +222,13 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return old.length;
   }
 
-  async purgeOfDeletedWebhooks(deletedBefore: Date, limit: number): Promise<number> {
+  async purgeOfDeletedWebhooks(limit: number): Promise<number> {
     const { webhookDeliveries: rows, deletedWebhooks } = this.ref.tables;
     const doomed = [...rows.values()].filter((d) => deletedWebhooks.has(d.webhookId)).slice(0, limit);
     for (const d of doomed) rows.delete(d.id);
     if (doomed.length < limit) {
       const left = new Set([...rows.values()].map((d) => d.webhookId));
-      for (const [id, at] of deletedWebhooks) if (at < deletedBefore && !left.has(id)) deletedWebhooks.delete(id);
+      for (const id of deletedWebhooks) if (!left.has(id)) deletedWebhooks.delete(id);
     }
     return doomed.length;
   }
@@ -254,7 +253,9 @@ export class InMemoryWebhookQueries implements WebhookQueries {
   }
 
   async deliveries(filter: WebhookDeliveryListFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
-    const rows = [...this.source.visibleTables().webhookDeliveries.values()]
+    const tables = this.source.visibleTables();
+    const present = tables.webhooks.get(filter.webhookId)?.customerId === filter.customerId;
+    const rows = [...(present ? tables.webhookDeliveries.values() : [])]
       .filter(
         (d) =>
           d.webhookId === filter.webhookId &&

@@ -20,8 +20,8 @@ export interface PurgedEvents {
  * in batches, each its own short transaction, so the outbox stops growing without holding locks for long. An
  * event not yet dispatched is kept whatever its age: purging it would lose it for every webhook. An event's
  * attempts go with it; those of test events, which the outbox never held, go after the same retention. First, the
- * history of the webhooks deleted since the last run (their attempts still PENDING would keep their events); a
- * deletion is remembered for the retention window, for attempts a dispatch racing it wrote after it.
+ * history of the webhooks deleted since the last run, whatever its age (their attempts still PENDING would keep
+ * their events).
  */
 export class PurgeEvents {
   constructor(
@@ -32,7 +32,7 @@ export class PurgeEvents {
   async execute(input: { retentionDays: number; batchSize?: number }): Promise<PurgedEvents> {
     const before = new Date(this.clock.now().getTime() - input.retentionDays * DAY_MS);
     const batchSize = input.batchSize ?? 5_000;
-    const deletedWebhookAttempts = await drain(batchSize, () => this.uow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(before, batchSize)));
+    const deletedWebhookAttempts = await drain(batchSize, () => this.uow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(batchSize)));
     let purged = 0;
     let after: PurgePosition | undefined;
     do {

@@ -91,15 +91,12 @@ export class RotateWebhookSecret {
  * goes with the event purge's next run (PurgeEvents), in batches, not in this request.
  */
 export class DeleteWebhook {
-  constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly uow: UnitOfWork<Pick<TransactionScope, 'webhooks'>>) {}
 
   execute(input: WebhookTarget): Promise<void> {
     return this.uow.run(async (tx) => {
       ownedBy(await tx.webhooks.getForUpdate(input.webhookId), input.customerId, 'webhook', input.webhookId);
-      await tx.webhooks.delete(input.webhookId, this.clock.now());
+      await tx.webhooks.delete(input.webhookId);
     });
   }
 }

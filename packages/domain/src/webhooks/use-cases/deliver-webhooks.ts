@@ -5,7 +5,8 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
-import type { AttemptEnd, ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
+import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
+import { endAttempts } from './end-attempts';
 import { LOST_ATTEMPT, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
@@ -18,21 +19,6 @@ interface Answered {
   readonly delivery: ClaimedDelivery;
   readonly result: DeliveryResult;
   readonly sentAt: Date;
-}
-
-/**
- * Ends attempts of the webhooks still there, with their results; the ids ended (those still PENDING). The webhooks'
- * rows are taken first, all at once, in id order: two instances whose batches share webhooks then never each hold
- * a row the other waits for (a deadlock, found only after deadlock_timeout). A deleted webhook's attempts are left
- * to the purge: ended, they would be retried for an endpoint no one receives for.
- */
-async function endAttempts(tx: Scope, ends: ReadonlyArray<{ delivery: ClaimedDelivery; result: AttemptEnd; sentAt?: Date }>): Promise<Set<number>> {
-  const present = await tx.webhooks.lockForRecording([...new Set(ends.map(({ delivery }) => delivery.webhookId))]);
-  const completions = ends
-    .filter(({ delivery }) => present.has(delivery.webhookId))
-    .map(({ delivery, result, sentAt }) => ({ id: delivery.id, result, sentAt }));
-  if (completions.length === 0) return new Set();
-  return new Set((await tx.webhookDeliveries.complete(completions)).map((d) => d.id));
 }
 
 /** A leased attempt and the request that sends it. */
@@ -95,7 +81,7 @@ export class DeliverWebhooks {
       const held: ClaimedDelivery[] = [];
       for (const delivery of claimed) {
         const webhook = webhooks.get(delivery.webhookId);
-        if (!webhook) continue; // Deleted in between: its attempts went with it.
+        if (!webhook) continue; // Deleted in between: its attempts wait, leased, for the purge.
         if (webhook.status !== 'ACTIVE') {
           held.push(delivery);
           continue;
@@ -134,9 +120,13 @@ export class DeliverWebhooks {
     const now = this.clock.now();
     const again = await this.uow
       .run(async (tx) => {
-        const ended = await endAttempts(
-          tx,
-          lost.map(({ delivery }) => ({ delivery, result: LOST_ATTEMPT })),
+        const ended = new Set(
+          (
+            await endAttempts(
+              tx,
+              lost.map(({ delivery }) => ({ delivery, result: LOST_ATTEMPT })),
+            )
+          ).map((d) => d.id),
         );
         const made = new Map<number, ClaimedDelivery>();
         for (const { delivery, leasedUntil } of lost) {
@@ -216,7 +206,7 @@ export class DeliverWebhooks {
       else byWebhook.set(webhookId, [answered]);
     }
     // Not ended here: its lease lapsed and another worker ended it as lost (and sent it again as the next attempt).
-    const ended = await endAttempts(tx, [...first.values()]);
+    const ended = new Set((await endAttempts(tx, [...first.values()])).map((d) => d.id));
     const now = this.clock.now();
     const retries: ScheduledDelivery[] = [];
     // Different webhooks side by side, so their statements travel together.

@@ -9,6 +9,7 @@ import { parseEventTypes, type Webhook } from '../webhook';
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts } from '../webhook-ports';
 import type { WebhookTarget } from './change-webhook';
+import { endAttempts } from './end-attempts';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
 type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'payload'>;
@@ -51,8 +52,8 @@ async function sendNow(
   });
   const result = await ports.sender.send(request);
   return uow.run(async (tx) => {
-    // Deleted meanwhile, the webhook took its history with it: the answer still tells what the endpoint did.
-    const [done] = await tx.webhookDeliveries.complete([{ id: delivery.id, result }]);
+    // Deleted meanwhile, the webhook leaves its attempt to the purge: the answer still tells what the endpoint did.
+    const [done] = await endAttempts(tx, [{ delivery, result }]);
     if (done) {
       const recordedAt = clock.now();
       const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, [result.status]);

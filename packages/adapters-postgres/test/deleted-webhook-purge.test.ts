@@ -2,7 +2,7 @@ import { DEFAULT_CUSTOMER_SETTINGS } from '@rcs/domain';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { readsOf } from './support/reads';
 import { webhookWithAttempts } from './support/webhook-attempts';
-import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
+import { openTestDatabase, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
@@ -52,31 +52,4 @@ describe(`the purge of a deleted webhook's attempts (${process.env.RCS_TEST_STOR
     expect([await countRows(gone), await countRows(live)]).toEqual([0, 1]);
     expect(await db.knex('deleted_webhooks').where({ webhook_id: gone })).toEqual([]);
   });
-
-  itOnRealServer('a deletion that writers wait for needs a second connection; PGlite has one')(
-    'a dispatch and a release waiting for a deletion write no attempt and no bound for the webhook, and do not fail',
-    async () => {
-      const gone = await webhookWith(1);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let deleted!: () => void;
-      const deletedUncommitted = new Promise<void>((resolve) => (deleted = resolve));
-      const deleting = uow.run(async (tx) => {
-        await tx.webhooks.delete(gone);
-        deleted();
-        await released;
-      });
-      await deletedUncommitted;
-      const now = new Date();
-      const due = { webhookId: gone, customerId, eventId: 'evt_racing', eventType: 'receivable.paid' as const, attempt: 1, payload: '{}', createdAt: now };
-      // A dispatch that read the webhook before the deletion, and an activation's release of its held attempt.
-      const dispatching = uow.run((tx) => tx.webhookDeliveries.schedule([{ ...due, nextAttemptAt: now }]));
-      const releasing = uow.run((tx) => tx.webhookDeliveries.release(gone, now, T0));
-      await waitForLockWaiters(db.knex, 2);
-      release();
-      await Promise.all([deleting, dispatching, releasing]);
-      expect(await db.knex('webhook_deliveries').where({ webhook_id: gone, event_id: 'evt_racing' })).toEqual([]);
-      expect(await db.knex('webhook_next_due').where({ webhook_id: gone })).toEqual([]);
-    },
-  );
 });

@@ -7,7 +7,7 @@ import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
 import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
 import { endAttempts } from './end-attempts';
-import { LOST_ATTEMPT, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
+import { LOST_ATTEMPT, type DeliveryLease, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
 
@@ -62,7 +62,7 @@ export class DeliverWebhooks {
   }): Promise<DeliveryToSend[]> {
     const now = this.clock.now();
     const leasedUntil = new Date(now.getTime() + this.ports.leaseMs);
-    const toSend = await this.uow.run(async (tx) => {
+    const { toSend, changing } = await this.uow.run(async (tx) => {
       const claimed = await tx.webhookDeliveries.claimDue({
         now,
         claimedUntil: leasedUntil,
@@ -71,7 +71,7 @@ export class DeliverWebhooks {
         skipWebhooks: input.skipWebhooks ?? [],
         shares: input.shares ?? [],
       });
-      if (claimed.length === 0) return [];
+      if (claimed.length === 0) return { toSend: [], changing: [] };
       const webhooks = new Map((await tx.webhooks.findMany([...new Set(claimed.map((d) => d.webhookId))])).map((w) => [w.id, w]));
       // Opened once a webhook, not once an attempt (a claim holds many attempts of few webhooks), and only for the
       // ACTIVE ones, whose attempts are sent.
@@ -98,9 +98,12 @@ export class DeliverWebhooks {
           leasedUntil,
         });
       }
-      if (held.length > 0) await this.hold(tx, held, leasedUntil, now);
-      return toSend;
+      return { toSend, changing: held.length > 0 ? await this.hold(tx, held, leasedUntil) : [] };
     });
+    // Given back once the claim's locks are released: in the claim, their next-due bound waited for the webhook's
+    // row, which a deletion held while it waited for that bound (a deadlock). Should this fail, their leases lapse
+    // and a later claim takes them as lost, sent again.
+    if (changing.length > 0) await this.unclaim(changing).catch(() => undefined);
     const lost = (item: DeliveryToSend) => item.delivery.lapsed && !input.held?.has(item.delivery.id);
     return toSend.some(lost) ? this.resendLost(toSend, lost) : toSend;
   }
@@ -152,18 +155,18 @@ export class DeliverWebhooks {
   }
 
   /**
-   * Holds claimed attempts of webhooks read as PAUSED or FAILED, once checked again under a lock: those whose webhook
-   * an activation brought back meanwhile, or is changing right now, are given back due instead, for the next claim,
-   * which reads their webhook afresh. Not waited for: the claim holds attempts and their next-due rows, which a
-   * webhook's changes (an activation, a recording, a deletion) take after the webhook's row.
+   * Holds claimed attempts of webhooks read as PAUSED or FAILED, once checked again under a lock; answers the leases
+   * of those whose webhook an activation brought back meanwhile, or is changing right now, to be given back due
+   * once the claim commits, for the next claim, which reads their webhook afresh. Not waited for: the claim holds
+   * attempts and their next-due rows, which a webhook's changes (an activation, a recording, a deletion) take after
+   * the webhook's row.
    */
-  private async hold(tx: Scope, claimed: readonly ClaimedDelivery[], leasedUntil: Date, now: Date): Promise<void> {
+  private async hold(tx: Scope, claimed: readonly ClaimedDelivery[], leasedUntil: Date): Promise<DeliveryLease[]> {
     const statuses = await tx.webhooks.lockedStatuses([...new Set(claimed.map((d) => d.webhookId))], false);
     const stays = (d: ClaimedDelivery) => ![undefined, 'ACTIVE'].includes(statuses.get(d.webhookId));
-    const [due, held] = [claimed.filter((d) => !stays(d)), claimed.filter(stays)];
-    const leases = due.map((d) => ({ id: d.id, claimedUntil: leasedUntil }));
+    const held = claimed.filter(stays);
     if (held.length > 0) await tx.webhookDeliveries.hold(held.map((d) => d.id));
-    if (leases.length > 0) await tx.webhookDeliveries.unclaim(leases, now);
+    return claimed.filter((d) => !stays(d)).map((d) => ({ id: d.id, claimedUntil: leasedUntil }));
   }
 
   /**
@@ -171,7 +174,10 @@ export class DeliverWebhooks {
    * at once, for the next claim, which reads their webhook afresh (paused, deleted or re-pointed meanwhile).
    */
   giveBack(attempts: readonly DeliveryToSend[]): Promise<void> {
-    const leases = attempts.map(({ delivery, leasedUntil }) => ({ id: delivery.id, claimedUntil: leasedUntil }));
+    return this.unclaim(attempts.map(({ delivery, leasedUntil }) => ({ id: delivery.id, claimedUntil: leasedUntil })));
+  }
+
+  private unclaim(leases: readonly DeliveryLease[]): Promise<void> {
     return this.uow.run((tx) => tx.webhookDeliveries.unclaim(leases, this.clock.now()));
   }
 

@@ -1,0 +1,115 @@
+import { DEFAULT_CUSTOMER_SETTINGS, DeliverWebhooks, type TransactionScope, type UnitOfWork } from '@rcs/domain';
+import { fakeWebhookPorts } from '@rcs/domain/testing';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { webhookWithAttempts } from './support/webhook-attempts';
+import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
+
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+
+/** A transaction of its own, open until `release`d; `started` once `work` ran in it. */
+function heldOpen(uow: KnexUnitOfWork, work: (tx: TransactionScope) => Promise<unknown>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const begun = new Promise<void>((resolve) => (started = resolve));
+  const done = uow.run(async (tx) => {
+    await work(tx);
+    started();
+    await released;
+  });
+  return { begun, release, done };
+}
+
+/**
+ * Writers racing a webhook's deletion, which no foreign key from its attempts orders any more (migration 034): none
+ * fails or deadlocks, and none leaves an attempt or a next-due bound for the webhook once it is gone.
+ */
+describe(`writers racing a webhook's deletion (${process.env.RCS_TEST_STORAGE})`, () => {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  let customerId: number;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    uow = new KnexUnitOfWork(db.knex);
+    ({ id: customerId } = (
+      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'deletion races', creationDate: T0 }))
+    ).customer);
+  });
+  afterAll(async () => db.close());
+
+  const webhookWith = (attempts: number, due: Date | null) => webhookWithAttempts(uow, customerId, attempts, () => ({ createdAt: T0, nextAttemptAt: due }), T0);
+  const leftOf = async (webhookId: number) => ({
+    bounds: (await db.knex('webhook_next_due').where({ webhook_id: webhookId })).length,
+    due: (await db.knex('webhook_deliveries').where({ webhook_id: webhookId }).whereNotNull('next_attempt_at')).length,
+  });
+
+  itOnRealServer('a deletion that writers wait for needs a second connection; PGlite has one')(
+    'a dispatch and a release waiting for a deletion write no attempt and no bound for the webhook, and do not fail',
+    async () => {
+      const gone = await webhookWith(1, null);
+      const deleting = heldOpen(uow, (tx) => tx.webhooks.delete(gone));
+      await deleting.begun;
+      const now = new Date();
+      const due = { webhookId: gone, customerId, eventId: 'evt_racing', eventType: 'receivable.paid' as const, attempt: 1, payload: '{}', createdAt: now };
+      // A dispatch that read the webhook before the deletion, and an activation's release of its held attempt.
+      const dispatching = uow.run((tx) => tx.webhookDeliveries.schedule([{ ...due, nextAttemptAt: now }]));
+      const releasing = uow.run((tx) => tx.webhookDeliveries.release(gone, now, T0));
+      await waitForLockWaiters(db.knex, 2);
+      deleting.release();
+      await Promise.all([deleting.done, dispatching, releasing]);
+      expect(await db.knex('webhook_deliveries').where({ webhook_id: gone, event_id: 'evt_racing' })).toEqual([]);
+      expect(await db.knex('webhook_next_due').where({ webhook_id: gone })).toEqual([]);
+    },
+  );
+
+  itOnRealServer('a claim and a deletion racing need two connections; PGlite has one')(
+    "a claim giving back a changing webhook's attempts and that webhook's deletion do not deadlock",
+    async () => {
+      const gone = await webhookWith(1, T0);
+      await uow.run(async (tx) => tx.webhooks.update((await tx.webhooks.getForUpdate(gone))!.pause(T0)));
+      // The deletion reads the webhook for change; the claim then leases its due attempt (raising its next-due
+      // bound), finds it locked and gives the attempt back; meanwhile the deletion deletes, which takes the bound.
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      let go!: () => void;
+      const going = new Promise<void>((resolve) => (go = resolve));
+      const deletion = uow.run(async (tx) => {
+        await tx.webhooks.getForUpdate(gone);
+        locked();
+        await going;
+        await tx.webhooks.delete(gone);
+      });
+      await isLocked;
+      let statusesRead!: () => void;
+      const read = new Promise<void>((resolve) => (statusesRead = resolve));
+      let proceed!: () => void;
+      const proceeding = new Promise<void>((resolve) => (proceed = resolve));
+      const gated: UnitOfWork<TransactionScope> = {
+        run: (work) =>
+          uow.run((tx) => {
+            const webhooks = Object.create(tx.webhooks) as TransactionScope['webhooks'];
+            webhooks.lockedStatuses = async (ids, wait) => {
+              const statuses = await tx.webhooks.lockedStatuses(ids, wait);
+              statusesRead();
+              await proceeding;
+              return statuses;
+            };
+            return work(Object.defineProperty(Object.create(tx) as TransactionScope, 'webhooks', { value: webhooks }));
+          }),
+        inTransaction: () => uow.inTransaction(),
+      } as UnitOfWork<TransactionScope>;
+      const claiming = new DeliverWebhooks(gated, { now: () => new Date() }, fakeWebhookPorts().webhookDelivery).claim({ limit: 10, perWebhook: 10 });
+      try {
+        await read;
+        go();
+        await waitForLockWaiters(db.knex, 1);
+      } finally {
+        go();
+        proceed();
+      }
+      await expect(Promise.all([claiming, deletion])).resolves.toEqual([[], undefined]);
+      expect((await leftOf(gone)).bounds).toBe(0);
+    },
+  );
+});

@@ -1,6 +1,7 @@
 import { DEFAULT_CUSTOMER_SETTINGS, DeliverWebhooks, type TransactionScope, type UnitOfWork } from '@rcs/domain';
 import { fakeWebhookPorts } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { readsOf } from './support/reads';
 import { webhookWithAttempts } from './support/webhook-attempts';
 import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
 
@@ -21,10 +22,11 @@ function heldOpen(uow: KnexUnitOfWork, work: (tx: TransactionScope) => Promise<u
 }
 
 /**
- * Writers racing a webhook's deletion, which no foreign key from its attempts orders any more (migration 034): none
- * fails or deadlocks, and none leaves an attempt or a next-due bound for the webhook once it is gone.
+ * A deleted webhook's attempts outlive it until the event purge (migration 034), which reads the attempts it
+ * deletes, not the table's others, and leaves no count behind. Writers racing the deletion, which no foreign key
+ * from the attempts orders any more, neither fail nor deadlock, and leave no attempt or next-due bound behind.
  */
-describe(`writers racing a webhook's deletion (${process.env.RCS_TEST_STORAGE})`, () => {
+describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () => {
   let db: TestDatabase;
   let uow: KnexUnitOfWork;
   let customerId: number;
@@ -33,7 +35,7 @@ describe(`writers racing a webhook's deletion (${process.env.RCS_TEST_STORAGE})`
     db = await openTestDatabase();
     uow = new KnexUnitOfWork(db.knex);
     ({ id: customerId } = (
-      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'deletion races', creationDate: T0 }))
+      await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'deleted webhooks', creationDate: T0 }))
     ).customer);
   });
   afterAll(async () => db.close());
@@ -42,6 +44,33 @@ describe(`writers racing a webhook's deletion (${process.env.RCS_TEST_STORAGE})`
   const leftOf = async (webhookId: number) => ({
     bounds: (await db.knex('webhook_next_due').where({ webhook_id: webhookId })).length,
     due: (await db.knex('webhook_deliveries').where({ webhook_id: webhookId }).whereNotNull('next_attempt_at')).length,
+  });
+
+  const countRows = async (webhookId: number) =>
+    Number(
+      (
+        await db.knex.raw<{ rows: { n: string }[] }>(
+          `SELECT count(*) AS n FROM list_counts WHERE list = 'webhook_deliveries' AND scope = 'webhook' AND scope_id = ?`,
+          [webhookId],
+        )
+      ).rows[0].n,
+    );
+
+  it("reads a batch's worth of the deleted webhook's attempts, not the other webhooks' thousands, and leaves none of its counts", async () => {
+    const live = await webhookWith(3_000, null);
+    const gone = await webhookWith(30, null);
+    await db.knex.raw('ANALYZE webhook_deliveries');
+    await uow.run((tx) => tx.webhooks.delete(gone));
+    const { result, read } = await readsOf(uow, ['webhook_deliveries'], (bound) => bound.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(10)));
+    expect(result).toBe(10);
+    // The ten it deletes, found and fetched; a sequential scan would read the live webhook's 3,000.
+    expect(read).toBeLessThan(100);
+    expect(await countRows(gone)).toBe(0);
+    await uow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(1_000));
+    const left = await db.knex('webhook_deliveries').whereIn('webhook_id', [live, gone]).groupBy('webhook_id').select('webhook_id').count();
+    expect(left).toEqual([{ webhook_id: String(live), count: '3000' }]);
+    expect([await countRows(gone), await countRows(live)]).toEqual([0, 1]);
+    expect(await db.knex('deleted_webhooks').where({ webhook_id: gone })).toEqual([]);
   });
 
   itOnRealServer('a deletion that writers wait for needs a second connection; PGlite has one')(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   DomainError,
+  isConcurrentModification,
   IdempotencyKeyReuseError,
   IN_CLEAR,
   ValidationError,
@@ -67,7 +68,7 @@ const KEPT_REFUSALS: ReadonlySet<number> = new Set([403, 404, 409, 422]);
  * came rather than what it asked.
  */
 function keptRefusal(error: unknown): StoredResponse | undefined {
-  if (!(error instanceof DomainError) || error.code === 'concurrent-modification') return undefined;
+  if (!(error instanceof DomainError) || isConcurrentModification(error)) return undefined;
   const { problem } = problemOfError(error);
   return KEPT_REFUSALS.has(problem.status) ? serialized({ status: problem.status, body: problem }) : undefined;
 }

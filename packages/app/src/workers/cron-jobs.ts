@@ -1,6 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import { DomainError, type Application } from '@rcs/domain';
+import { isConcurrentModification, type Application } from '@rcs/domain';
 import type { FoldResult } from '@rcs/adapters-postgres';
 import { hostname } from 'node:os';
 import type { Config } from '../config';
@@ -37,7 +37,7 @@ export function scheduleJobs(
         } catch (err) {
           metrics.jobRan(name, 'failed');
           // A conflict with concurrent changes is transient, nothing is broken: a warning, where a failure is an error.
-          const level = err instanceof DomainError && err.code === 'concurrent-modification' ? 'warn' : 'error';
+          const level = isConcurrentModification(err) ? 'warn' : 'error';
           logger[level]({ job: name, err }, `${name} run failed; the next run takes over what it left`);
         }
       },

@@ -13,6 +13,12 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A refusal for meeting concurrent changes (a version check, a deadlock's victim, a lock waited for too long):
+ * transient, nothing was broken, and the same request again may go through.
+ */
+export const isConcurrentModification = (error: unknown): error is DomainError => error instanceof DomainError && error.code === 'concurrent-modification';
+
 export interface InvalidParam {
   readonly name: string;
   readonly reason: string;

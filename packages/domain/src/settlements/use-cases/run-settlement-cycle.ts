@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, isConcurrentModification } from '../../shared/domain-error';
 import type { DomainEvent } from '../../shared/events';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -34,6 +34,10 @@ const FAILURES_IN_A_ROW_TO_PROBE = 3;
 /** Failures a run's error names with their reasons; a log line stays readable when a bug fails thousands. */
 const NAMED_FAILURES = 10;
 
+/** The first NAMED_FAILURES of `names`, and how many more there are. */
+const namedFailures = (names: readonly string[]) =>
+  names.slice(0, NAMED_FAILURES).join(', ') + (names.length > NAMED_FAILURES ? ` and ${names.length - NAMED_FAILURES} more` : '');
+
 /**
  * A run that settled every account it could and failed some: their money, receivables and locks stay as they were
  * for the next run. Thrown once the rest is done, so one account that cannot be settled (broken data, a bug) never
@@ -44,9 +48,8 @@ export class SettlementRunIncompleteError extends Error {
     readonly settled: SettlementRunResult,
     readonly failures: ReadonlyMap<number, unknown>,
   ) {
-    const named = [...failures].slice(0, NAMED_FAILURES).map(([id, error]) => `${id} (${error instanceof Error ? error.message : String(error)})`);
-    const more = failures.size > NAMED_FAILURES ? ` and ${failures.size - NAMED_FAILURES} more` : '';
-    super(`settling receivable accounts ${named.join(', ')}${more} failed; the run settled the other accounts it took`, {
+    const named = namedFailures([...failures].map(([id, error]) => `${id} (${error instanceof Error ? error.message : String(error)})`));
+    super(`settling receivable accounts ${named} failed; the run settled the other accounts it took`, {
       cause: failures.values().next().value,
     });
     this.name = 'SettlementRunIncompleteError';
@@ -64,18 +67,14 @@ export class SettlementRunConflictError extends DomainError {
     readonly settled: SettlementRunResult,
     readonly accountIds: readonly number[],
   ) {
-    const named =
-      accountIds.slice(0, NAMED_FAILURES).join(', ') + (accountIds.length > NAMED_FAILURES ? ` and ${accountIds.length - NAMED_FAILURES} more` : '');
     super(
       'concurrent-modification',
-      `other operations changed receivable accounts ${named} at the same time: they were left as they were, and the run settled the other ` +
+      `other operations changed receivable accounts ${namedFailures(accountIds.map(String))} at the same time: they were left as they were, and the run settled the other ` +
         `accounts it took (${settled.settlements} settlements); send the request again to settle them`,
     );
     this.name = 'SettlementRunConflictError';
   }
 }
-
-const isConflict = (error: unknown) => error instanceof DomainError && error.code === 'concurrent-modification';
 
 /**
  * The settlement cycle: chunk after chunk, each in one transaction with its events (receivable.settled per
@@ -107,7 +106,7 @@ export class RunSettlementCycle {
     const failed = loops.find((loop): loop is PromiseRejectedResult => loop.status === 'rejected');
     if (failed) throw failed.reason;
     const settled = loops.reduce((total, loop) => add(total, (loop as PromiseFulfilledResult<SettlementRunResult>).value), NOTHING);
-    if (failures.size > 0 && [...failures.values()].every(isConflict)) throw new SettlementRunConflictError(settled, [...failures.keys()]);
+    if (failures.size > 0 && [...failures.values()].every(isConcurrentModification)) throw new SettlementRunConflictError(settled, [...failures.keys()]);
     if (failures.size > 0) throw new SettlementRunIncompleteError(settled, failures);
     return settled;
   }

@@ -3,6 +3,8 @@ import { timestamp, nullableString, id, nullableDate, batchResponse, KEY_TEXT_RU
 
 /** The receivables' schemas (openapi/receivables.ts holds their operations). */
 
+const dueNotBeforeIssue = { ...nullableDate, description: 'Not before issueDate (400 validation); the same day is allowed' };
+
 const invoiceData = {
   type: ['object', 'null'],
   description:
@@ -34,7 +36,7 @@ export const receivableSchemas = {
           'Groups the receivable under the route settlement of that code when the associate matches; the rules of a routeCode apply (no white space at either end, no control or invisible characters, no white space but the plain space, no /, ? or #, not . or ..); editing it regroups the receivable',
       },
       issueDate: nullableDate,
-      dueDate: nullableDate,
+      dueDate: dueNotBeforeIssue,
       receivableDate: { ...nullableDate, description: 'Defaults to today in Buenos Aires' },
       parentReceivableId: { type: ['integer', 'null'], description: 'Required for negative types, refused for positive ones' },
       attachmentUri: nullableString,
@@ -50,7 +52,7 @@ export const receivableSchemas = {
       description: nullableString,
       externalRoutingCode: nullableString,
       issueDate: nullableDate,
-      dueDate: nullableDate,
+      dueDate: dueNotBeforeIssue,
       attachmentUri: nullableString,
       invoiceData: invoiceData,
     },

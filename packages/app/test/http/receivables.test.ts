@@ -51,6 +51,7 @@ describe('receivables', () => {
     ['more than 9999999999999.99', { amount: '10000000000000' }, 'amount'],
     ['an unknown type', { receivableType: 'GIFT' }, 'receivableType'],
     ['an impossible due date', { dueDate: '2026-02-30' }, 'dueDate'],
+    ['a due date before the issue date', { issueDate: '2026-05-02', dueDate: '2026-05-01' }, 'dueDate'],
     ['a missing currency', { currencyCode: undefined }, 'currencyCode'],
     ['a currency not in the form of an ISO 4217 code', { currencyCode: 'ars' }, 'currencyCode'],
     ['a legalNumber ending in white space (another key that looks like one)', { legalNumber: 'B-3 ' }, 'legalNumber'],
@@ -174,6 +175,9 @@ describe('receivables', () => {
     expect(edited.body).toMatchObject({ description: 'new', dueDate: '2027-01-31', amount: 40 });
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { amount: 39.99 } })).body.code).toBe('child-receivables-exceed-parent-amount');
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { receivableType: 'DEBT' } })).status).toBe(400);
+    const early = await ctx.api.call('put', url, { token: ctx.token, body: { issueDate: '2027-02-01' } });
+    expect([early.status, early.body.invalidParams]).toEqual([400, [{ name: 'dueDate', reason: 'must not be before issueDate (2027-02-01)' }]]);
+    expect((await ctx.api.call('put', url, { token: ctx.token, body: { issueDate: '2027-01-31' } })).body.issueDate).toBe('2027-01-31');
     await status(parent.id, 'PAID');
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { amount: 50 } })).body.code).toBe('invalid-status-transition');
     expect((await ctx.api.call('put', url, { token: ctx.token, body: { description: 'still editable' } })).status).toBe(200);

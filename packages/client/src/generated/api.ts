@@ -1804,7 +1804,10 @@ export interface components {
       externalRoutingCode?: string | null;
       /** Format: date */
       issueDate?: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Not before issueDate (400 validation); the same day is allowed
+       */
       dueDate?: string | null;
       /**
        * Format: date
@@ -1833,7 +1836,10 @@ export interface components {
       externalRoutingCode?: string | null;
       /** Format: date */
       issueDate?: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Not before issueDate (400 validation); the same day is allowed
+       */
       dueDate?: string | null;
       attachmentUri?: string | null;
       /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */

@@ -113,6 +113,14 @@ export interface ReceivableSnapshot {
 export type NewReceivable = Omit<ReceivableSnapshot, 'id' | 'version' | 'modificationDate'>;
 
 /** The public representation, shared by API responses and event payloads. */
+/**
+ * An invoice falls due on or after the day it is issued: a dueDate before its issueDate is a typing error that would
+ * have the receivable expire the night it is created (SPEC is silent; README "Receivables" says so).
+ */
+function assertDueAfterIssue(issueDate: string | null, dueDate: string | null): void {
+  if (issueDate !== null && dueDate !== null && dueDate < issueDate) throw ValidationError.of('dueDate', `must not be before issueDate (${issueDate})`);
+}
+
 export function receivableView(r: ReceivableSnapshot) {
   return {
     id: r.id,
@@ -157,6 +165,7 @@ export class Receivable {
       throw new DomainError('missing-parent-receivable', `a ${input.receivableType} must name its parent in parentReceivableId`);
     }
     assertInvoiceData(input.invoiceData);
+    assertDueAfterIssue(input.issueDate ?? null, input.dueDate ?? null);
     return { ...input, status, creationDate: now };
   }
 
@@ -271,6 +280,9 @@ export class Receivable {
       throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
     if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
+    // Only an edit of a date is held to their order: rows stored before the rule stay editable otherwise.
+    const { issueDate = this.state.issueDate, dueDate = this.state.dueDate } = edits;
+    if (edits.issueDate !== undefined || edits.dueDate !== undefined) assertDueAfterIssue(issueDate, dueDate);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
     return this.move('edit', now, { ...changes, ...regrouped });
   }

@@ -55,8 +55,21 @@ export interface HttpOptions {
   readonly credentialOfToken: (credentialId: number) => Promise<TokenCredential | undefined>;
   /** Database readiness for /health. */
   readonly ready: () => Promise<boolean>;
+  /** True once the service is shutting down: /health answers 503 and every answer closes its connection. */
+  readonly draining: () => boolean;
   /** GET /metrics, and what records each request into it. */
   readonly metrics: MetricsExposition & { readonly recordRequest: RequestHandler };
+}
+
+/**
+ * While draining, each answer closes its connection: a client's next request opens a new one, which the load
+ * balancer, told by /health, sends to another instance instead of this one as it goes.
+ */
+function closedWhileDraining(draining: () => boolean): RequestHandler {
+  return (_req, res, next) => {
+    if (draining()) res.setHeader('Connection', 'close');
+    next();
+  };
 }
 
 /** The Express application: operational pages outside /v1, the API under it, one error handler at the end. */
@@ -72,10 +85,11 @@ export function createHttpApp(options: HttpOptions): Express {
     if (!this.get('Content-Type')) this.type('application/json');
     return this.send(jsonText(body));
   };
-  http.use(requestContext(options.logger), options.metrics.recordRequest);
+  http.use(requestContext(options.logger), options.metrics.recordRequest, closedWhileDraining(options.draining));
   const health = Router().get('/health', async (_req, res) => {
     const database = (await options.ready()) ? 'up' : 'down';
-    res.status(database === 'up' ? 200 : 503).json({ status: database === 'up' ? 'ok' : 'degraded', database });
+    const status = options.draining() ? 'draining' : database === 'up' ? 'ok' : 'degraded';
+    res.status(status === 'ok' ? 200 : 503).json({ status, database });
   });
   const outsideApi = [health, docsRoutes(), iconRoute(), metricsRoutes(options.metrics)];
   if (options.sandbox) outsideApi.push(sandboxPanelRoutes());

@@ -64,6 +64,8 @@ export interface Config {
   readonly trustProxy: boolean | number | string;
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
+  /** After SIGTERM, how long the service keeps serving while /health answers 503 draining, so a load balancer stops sending first. */
+  readonly shutdownDrainMs: number;
   readonly sandboxCredentials: readonly SandboxCredential[];
   /** Absent in sandbox: generated once and kept in the database, like jwtSecret. Seals webhook secrets at rest. */
   readonly webhookSecretKey?: string;
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0),
     webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000),

@@ -46,8 +46,8 @@ export function provisioningWorker(app: Application, config: Config, logger: Log
   );
 }
 
-/** The Express app over the container's application and adapters. */
-export function httpAppOf(container: Container, ready: () => Promise<boolean>): Express {
+/** The Express app over the container's application and adapters; `draining` tells it the service is shutting down. */
+export function httpAppOf(container: Container, ready: () => Promise<boolean>, draining: () => boolean = () => false): Express {
   const knex = container.get<Knex>(TYPES.Knex);
   const notificationSecret = container.get<Config>(TYPES.Config).bankNotificationSecret;
   return createHttpApp({
@@ -61,6 +61,7 @@ export function httpAppOf(container: Container, ready: () => Promise<boolean>): 
     bankNotifications: notificationSecret ? new SignedIncomingTransferNotifications(notificationSecret) : undefined,
     credentialOfToken: (credentialId) => credentialOfToken(knex, credentialId),
     ready,
+    draining,
     metrics: container.get<ServiceMetrics>(TYPES.Metrics),
   });
 }
@@ -104,7 +105,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     webhooks.start();
   }
 
-  const http = httpAppOf(container, () => databaseReady(storage.knex));
+  let draining = false;
+  const http = httpAppOf(
+    container,
+    () => databaseReady(storage.knex),
+    () => draining,
+  );
   const server = http.listen(config.port);
   answerMalformedRequests(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
@@ -117,6 +123,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     server,
     port,
     async stop() {
+      draining = true;
+      if (config.shutdownDrainMs > 0) {
+        logger.info({ drainMs: config.shutdownDrainMs }, 'draining: /health answers 503 while requests are still served');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const forced = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

@@ -13,7 +13,10 @@ const paths = {
       scope: null,
       responses: {
         '200': one('Health', 'Ready', { status: 'ok', database: 'up' }),
-        '503': one('Health', 'Database unreachable', { status: 'degraded', database: 'down' }),
+        '503': one('Health', 'Database unreachable, or the service shutting down (SHUTDOWN_DRAIN_MS: still serving, take it out of rotation)', {
+          status: 'degraded',
+          database: 'down',
+        }),
       },
     }),
   },
@@ -66,7 +69,7 @@ const schemas = {
   Health: {
     type: 'object',
     required: ['status', 'database'],
-    properties: { status: { enum: ['ok', 'degraded'] }, database: { enum: ['up', 'down'] } },
+    properties: { status: { enum: ['ok', 'degraded', 'draining'] }, database: { enum: ['up', 'down'] } },
   },
 } as const;
 

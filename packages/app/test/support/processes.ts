@@ -85,6 +85,7 @@ async function serviceStorage(): Promise<ServiceStorage> {
 /** A built service on storage of its own, driven from outside as a user would; `stop` ends it and drops its storage. */
 export interface OwnService {
   readonly url: string;
+  readonly process: ServiceProcess;
   stop(): Promise<void>;
 }
 
@@ -104,6 +105,7 @@ export async function startOwnService(env: NodeJS.ProcessEnv = {}): Promise<OwnS
   }
   return {
     url: service.url,
+    process: service,
     async stop() {
       service.child.kill('SIGTERM');
       await service.exit;

@@ -2366,7 +2366,7 @@ export interface components {
     };
     Health: {
       /** @enum {unknown} */
-      status: 'ok' | 'degraded';
+      status: 'ok' | 'degraded' | 'draining';
       /** @enum {unknown} */
       database: 'up' | 'down';
     };
@@ -16600,7 +16600,7 @@ export interface operations {
           };
         };
       };
-      /** @description Database unreachable */
+      /** @description Database unreachable, or the service shutting down (SHUTDOWN_DRAIN_MS: still serving, take it out of rotation) */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -1,12 +1,12 @@
-import { composeCvu, createApplication, DEFAULT_PAYOUT_POLICY, Money, TransactionConflictError, type DestinationInput } from '../src';
+import { composeCvu, createApplication, DEFAULT_PAYOUT_POLICY, Money, TransactionConflictError, type DestinationInput, type PayoutPolicy } from '../src';
 import { A_CBU, inMemoryPorts, validTaxId } from '../testing';
 
 const PROVEEDOR = { name: 'Proveedor SA', taxId: validTaxId('30', 71234568) };
 const LEASE_MS = DEFAULT_PAYOUT_POLICY.leaseMs;
 
-async function setUp(maxAttempts = 3) {
+async function setUp(maxAttempts = 3, policy: Partial<PayoutPolicy> = {}) {
   const ports = inMemoryPorts();
-  const app = createApplication({ ...ports, payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, maxAttempts } });
+  const app = createApplication({ ...ports, payoutPolicy: { ...DEFAULT_PAYOUT_POLICY, maxAttempts, ...policy } });
   const { customer } = await app.customers.create.execute({ name: 'Pagadora SA' });
   const credentialId = [...ports.store.committed.credentials.values()].find((c) => c.customerId === customer.id)!.id;
   const [main, sub] = [...ports.store.committed.currentAccounts.values()].filter((a) => a.customerId === customer.id);
@@ -108,6 +108,25 @@ describe('the transfer worker', () => {
     expect(w.transfer(id)).toMatchObject({ status: 'FAILED', failureReason: 'provider-unavailable' });
     expect(w.sides(id)).toEqual(['TRANSFER_OUT', 'TRANSFER_REVERSAL']);
     expect(w.balance(w.main.id)).toBe(500n);
+    expect(w.bank.payouts.size).toBe(0);
+  });
+
+  it('tries each payout the provider never took once a pass, however many fill a chunk: what a pass gives back waits for the next', async () => {
+    const w = await setUp(3, { chunkSize: 2 });
+    await w.fund(w.main.id, 1_000n);
+    w.bank.scriptPayout(A_CBU, ...Array<'down'>(20).fill('down'));
+    // Time passes as the pass works, as it does outside tests: a lease given back ends after the pass began.
+    const read = w.clock.now.bind(w.clock);
+    w.clock.now = () => {
+      w.clock.advance(1);
+      return read();
+    };
+    const ids = [await w.pay(500n), await w.pay(500n)];
+    for (let pass = 1; pass <= 3; pass++) {
+      expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
+      expect(ids.map((id) => w.transfer(id).processing.attempts)).toEqual([pass, pass]);
+      w.clock.advance(1);
+    }
     expect(w.bank.payouts.size).toBe(0);
   });
 

@@ -110,10 +110,14 @@ export class ProcessTransfers {
    * with its debit returned once the provider still has no record of it on the last pass (as a given-up one).
    */
   private async reconcile(customerId: number | undefined, worker: string, tally: Tally): Promise<void> {
+    // Leases that ended before this pass began, only: one it gives back (no answer) ends now, and taken again in the
+    // same pass it would be asked about and sent again at once, spending every attempt of a short outage in seconds,
+    // or looping for as long as the provider stays down.
+    const endedBefore = this.clock.now();
     for (;;) {
       const lease = this.lease(worker);
       const { renewed, refused } = await this.write(async (tx) => {
-        const ended = await tx.transfers.lockLeaseEnded(this.clock.now(), this.policy.chunkSize, customerId);
+        const ended = await tx.transfers.lockLeaseEnded(endedBefore, this.policy.chunkSize, customerId);
         const renewed = ended.map((t) => t.renewLease(lease));
         await tx.transfers.updateAll(renewed);
         return { renewed, refused: await refusedDestinations(tx, renewed) };

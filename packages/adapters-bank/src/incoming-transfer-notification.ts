@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DomainError, Money, parseTaxId, storedText, ValidationError, type IncomingTransferNotifications, type RecordIncomingTransferInput } from '@rcs/domain';
+import {
+  DomainError,
+  Money,
+  parseReportedTaxId,
+  storedText,
+  ValidationError,
+  type IncomingTransferNotifications,
+  type RecordIncomingTransferInput,
+} from '@rcs/domain';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` under the shared notification secret. */
 export const SIGNATURE_HEADER = 'x-bank-signature';
@@ -41,7 +49,7 @@ export function parseIncomingTransfer(body: unknown): RecordIncomingTransferInpu
     cvu: b.cvu,
     amount: Money.parse(b.amount, 'amount'),
     currencyCode: storedText(String(b.currencyCode), 'currencyCode'),
-    counterParty: { name: storedText(b.counterParty.name, 'counterParty.name'), taxId: parseTaxId(b.counterParty.taxId, 'counterParty.taxId') },
+    counterParty: { name: storedText(b.counterParty.name, 'counterParty.name'), taxId: parseReportedTaxId(b.counterParty.taxId, 'counterParty.taxId') },
   };
 }
 

@@ -40,6 +40,21 @@ describe('incoming transfers notified by the banking provider', () => {
     expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
   });
 
+  it("records the payer's tax id as the provider reports it, a foreign prefix or an unverified check digit included: the money has arrived", async () => {
+    for (const taxId of ['55-00000220-7', '20123456780']) {
+      const { account, notification } = await aTransfer(`payer-${taxId}`);
+      const res = await notify({ ...notification, counterParty: { name: 'Exterior LLC', taxId } });
+      expect([res.status, res.body.counterParty]).toEqual([201, { name: 'Exterior LLC', taxId: taxId.replace(/-/g, '') }]);
+      expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
+    }
+    const { notification } = await aTransfer('payer-short');
+    const short = await notify({ ...notification, counterParty: { name: 'X', taxId: '2012345678' } });
+    expect([short.status, short.body.invalidParams]).toEqual([
+      400,
+      [{ name: 'counterParty.taxId', reason: 'must have 11 digits (dashes and spaces allowed)' }],
+    ]);
+  });
+
   it('refuses another notification under a recorded id with 409, recording nothing more', async () => {
     const { account, notification } = await aTransfer('conflict');
     const other = await aTransfer('other');

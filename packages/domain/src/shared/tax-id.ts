@@ -13,9 +13,7 @@ const COMPANY_PREFIXES = new Set(['30', '33', '34']);
  * input and dropped.
  */
 export function parseTaxId(input: unknown, field = 'taxId'): string {
-  if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
-  const digits = input.replace(/[\s-]/g, '');
-  if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
+  const digits = parseReportedTaxId(input, field);
   const prefix = digits.slice(0, 2);
   if (!PERSON_PREFIXES.has(prefix) && !COMPANY_PREFIXES.has(prefix)) {
     throw ValidationError.of(field, `unknown CUIT/CUIL prefix ${prefix}`);
@@ -23,6 +21,18 @@ export function parseTaxId(input: unknown, field = 'taxId'): string {
   if (taxIdCheckDigit(digits.slice(0, 10)) !== Number(digits[10])) {
     throw ValidationError.of(field, 'check digit does not match');
   }
+  return digits;
+}
+
+/**
+ * A tax id as a third party reports it (the banking provider, of a payer whose money it already took): 11 digits,
+ * dashes and spaces dropped, its prefix and check digit not judged. Refusing the notification over them would leave
+ * money at the bank that the ledger never shows (foreign payers' prefixes, such as 55, are not in parseTaxId's list).
+ */
+export function parseReportedTaxId(input: unknown, field = 'taxId'): string {
+  if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
+  const digits = input.replace(/[\s-]/g, '');
+  if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
   return digits;
 }
 

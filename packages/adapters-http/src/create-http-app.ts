@@ -9,7 +9,6 @@ import { methodNotAllowed } from './middleware/method-not-allowed';
 import { countRequest, rateLimit } from './middleware/rate-limit';
 import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
-import { jsonText } from './mappers/json-amount';
 import { openApiDocument } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -34,7 +33,7 @@ import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
 import { utf8Text } from './middleware/utf8-text';
 import { inexactNumbers } from './middleware/exact-numbers';
 import { setApartItemProblems } from './dto/batch-body';
-import { ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
+import { jsonText, ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
 import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
 import { strictQuery } from './middleware/strict-query';
 

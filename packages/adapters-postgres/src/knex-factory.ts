@@ -1,10 +1,13 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { IDEMPOTENCY_WAIT_MS } from '@rcs/domain';
+import { IDEMPOTENCY_WAIT_MS, parseExactJson } from '@rcs/domain';
 import { PipelinedPostgresClient } from './pipelined-postgres-client';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would turn them into local-midnight Dates and shift the day.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+// JSON columns (event payloads) keep the text as written, sums past a double's digits included: JSON.parse would
+// round them, and a webhook or /v1/events would carry another amount than the ledger's.
+pg.types.setTypeParser(pg.types.builtins.JSON, parseExactJson);
 
 export interface DatabaseOptions {
   readonly url: string;

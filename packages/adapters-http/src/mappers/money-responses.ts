@@ -1,5 +1,4 @@
-import { movementView, settlementView, type CurrentAccountRecord, type Movement, type Settlement } from '@rcs/domain';
-import { jsonAmount as amount } from './json-amount';
+import { jsonAmount as amount, movementView, settlementView, type CurrentAccountRecord, type Movement, type Settlement } from '@rcs/domain';
 
 export function currentAccountResponse({ account }: CurrentAccountRecord) {
   return {
@@ -31,6 +30,6 @@ export const settlementRunResponse = (r: { settlements: number; settledReceivabl
   settledAmount: amount(r.settledAmountMinor),
 });
 
-export const movementResponse = (m: Movement) => ({ ...movementView(m), amount: amount(m.amountMinor) });
+export const movementResponse = (m: Movement) => movementView(m);
 
-export const settlementResponse = (s: Settlement) => ({ ...settlementView(s), amount: amount(s.amountMinor) });
+export const settlementResponse = (s: Settlement) => settlementView(s);

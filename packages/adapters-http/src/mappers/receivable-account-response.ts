@@ -1,5 +1,4 @@
 import { receivableAccountView, type ReceivableAccountRecord, type ReceivableAccountWithStats } from '@rcs/domain';
-import { jsonAmount } from './json-amount';
 
 /**
  * The wire shape of a receivable account. Without expand, owner carries type and id(s); with expand=owner it
@@ -13,8 +12,7 @@ export function receivableAccountResponse(record: ReceivableAccountWithStats | R
     : view.owner.type === 'CLIENT_AND_ASSOCIATE'
       ? { ...view.owner, client, associate }
       : { ...view.owner, ...(view.owner.type === 'CLIENT' ? pick(client) : pick(associate)) };
-  // The view's amount is a JSON number; past a double's exact digits the wire writes the bigint's own.
-  return { ...view, owner, stats: { pendingAmount: jsonAmount(record.pendingAmountMinor) } };
+  return { ...view, owner };
 }
 
 const pick = (party?: { displayName: string; taxId: string }) => (party ? { displayName: party.displayName, taxId: party.taxId } : {});

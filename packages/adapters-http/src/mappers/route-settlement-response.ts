@@ -1,5 +1,4 @@
-import type { RouteSettlementRecord } from '@rcs/domain';
-import { jsonAmount as amount } from './json-amount';
+import { jsonAmount as amount, type RouteSettlementRecord } from '@rcs/domain';
 
 export function routeSettlementResponse({ settlement, summary }: RouteSettlementRecord) {
   return {

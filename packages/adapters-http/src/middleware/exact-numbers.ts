@@ -1,25 +1,7 @@
-import type { InvalidParam } from '@rcs/domain';
+import { hasInexactNumber, isInexact, type InvalidParam } from '@rcs/domain';
 
-/** A JSON string (skipped whole, so the digits of a CBU or a key are never read as a number) or a number. */
-const TOKENS = /"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
-
-/** The same, with the punctuation that says where in the body a number is. */
+/** A JSON string, a number, or the punctuation that says where in the body a number is. */
 const TOKENS_WITH_PLACES = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[{}[\],:]/g;
-
-/** The value of a decimal literal as `digits e exponent`, without the zeros that do not change it. */
-function canonical(literal: string): string {
-  const [, sign, whole, fraction = '', exponent = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)!;
-  const digits = `${whole}${fraction}`.replace(/^0+/, '');
-  const significant = digits.replace(/0+$/, '');
-  if (significant === '') return '0';
-  return `${sign}${significant}e${Number(exponent) - fraction.length + digits.length - significant.length}`;
-}
-
-function isInexact(literal: string): boolean {
-  if (literal.length <= 15 && !/[.eE]/.test(literal)) return false;
-  const read = Number(literal);
-  return !Number.isFinite(read) || canonical(literal) !== canonical(String(read));
-}
 
 /** An object or array being read: the member name its next value takes, or its next index. */
 interface Place {
@@ -62,8 +44,5 @@ function placedProblems(text: string): InvalidParam[] {
  * common case, a body without any, costs one scan of its strings and numbers.
  */
 export function inexactNumbers(text: string): InvalidParam[] {
-  for (const [, literal] of text.matchAll(TOKENS)) {
-    if (literal !== undefined && isInexact(literal)) return placedProblems(text);
-  }
-  return [];
+  return hasInexactNumber(text) ? placedProblems(text) : [];
 }

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import type { StoredResponse, UseCases } from '@rcs/domain';
-import { jsonText } from '../mappers/json-amount';
+import { jsonText, type StoredResponse, type UseCases } from '@rcs/domain';
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
 
 /** What a handler answers; the responder writes it, and an idempotent request keeps it under its key. */

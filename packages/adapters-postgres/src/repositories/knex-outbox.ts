@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DomainEvent, Outbox } from '@rcs/domain';
+import { jsonText, type DomainEvent, type Outbox } from '@rcs/domain';
 import type { TransactionWrites } from './transaction-writes';
 
 /** Rows per INSERT: this only bounds a statement's size. */
@@ -33,7 +33,7 @@ export function eventColumns(events: readonly DomainEvent[], ids: readonly strin
     ids.join(SEPARATOR),
     column((event) => event.customerId),
     column((event) => event.type),
-    column((event) => JSON.stringify(event.data)),
+    column((event) => jsonText(event.data)!),
     column((event) => event.occurredAt.toISOString()),
   ];
 }

@@ -84,10 +84,14 @@ describe('collections, settlement, current accounts', () => {
     const member = (name: string) => new RegExp(`"${name}":${NINE_TIMES.replace('.', '\\.')}[,}]`);
     let token: string;
     let account: number;
+    let webhookId: number;
     beforeAll(async () => {
       const customer = await ctx.api.app.customers.create.execute({ name: `Big Sums ${process.pid}` });
       token = await ctx.api.login(customer);
       account = (await activeAccount(ctx.api, token)).account.id;
+      const events = ['settlement.completed', 'movement.created'] as const;
+      webhookId = (await ctx.api.app.webhooks.register.execute({ customerId: customer.customer.id, url: 'https://127.0.0.1/hooks', events: [...events] }))
+        .webhook.id;
     });
 
     it('writes balances, settlements and their movements with every digit', async () => {
@@ -104,6 +108,15 @@ describe('collections, settlement, current accounts', () => {
       expect(settlement.text).toMatch(member('amount'));
       const movements = await ctx.api.call('get', `/v1/current-accounts/${main.id}/movements?count=1`, { token });
       expect(movements.text).toMatch(member('amount'));
+      // The same digits in the events, read back through /v1/events and sent in webhook deliveries.
+      for (const type of ['settlement.completed', 'movement.created']) {
+        expect((await ctx.api.call('get', `/v1/events?type=${type}&count=1`, { token })).text).toMatch(member('amount'));
+      }
+      while ((await ctx.api.app.webhooks.dispatch.execute({})) > 0);
+      const payloads: string[] = await ctx.api.db.knex('webhook_deliveries').where({ webhook_id: webhookId }).pluck('payload');
+      // The settlement, and its two movements: out of the receivable account and into MAIN.
+      const types = payloads.filter((payload) => member('amount').test(payload)).map((payload) => /"type":"([a-z.]+)"/.exec(payload)?.[1]);
+      expect(types.sort()).toEqual(['movement.created', 'movement.created', 'settlement.completed']);
     });
 
     it('keeps collecting and settling past the largest 64-bit integer, digit for digit, the ledger balanced', async () => {

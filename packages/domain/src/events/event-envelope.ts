@@ -1,3 +1,4 @@
+import { jsonText } from '../shared/exact-json';
 import type { StoredEvent } from './event-feed';
 
 /**
@@ -7,3 +8,6 @@ import type { StoredEvent } from './event-feed';
 export function eventEnvelope(event: StoredEvent) {
   return { id: event.id, type: event.type, createdAt: event.occurredAt.toISOString(), data: event.data };
 }
+
+/** A webhook delivery's body: the envelope as JSON text, amounts with every digit. */
+export const eventPayload = (event: StoredEvent): string => jsonText(eventEnvelope(event))!;

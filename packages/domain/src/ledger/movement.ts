@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/events';
-import { formatMinor, type CurrencyCode } from '../shared/money';
+import type { CurrencyCode } from '../shared/money';
+import { jsonAmount } from '../shared/exact-json';
 
 export const MOVEMENT_TYPES = ['CREDIT', 'DEBIT'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
@@ -52,7 +53,7 @@ export function movementView(m: Movement) {
     movementType: m.movementType,
     operationType: m.operationType,
     subtype: m.subtype,
-    amount: Number(formatMinor(m.amountMinor)),
+    amount: jsonAmount(m.amountMinor),
     currencyCode: m.currencyCode,
     counterParty: m.counterParty,
     settlementId: m.settlementId,

@@ -1,6 +1,7 @@
 import { DomainError, InvalidStatusTransitionError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
-import { formatMinor, type CurrencyCode } from '../shared/money';
+import type { CurrencyCode } from '../shared/money';
+import { jsonAmount } from '../shared/exact-json';
 import { ownerTypeOf, type AccountOwner, type OwnerType } from './owner';
 
 export type ReceivableAccountStatus =
@@ -105,7 +106,7 @@ export function receivableAccountView(a: ReceivableAccountSnapshot, pendingAmoun
     owner: ownerView(a),
     creationDate: a.creationDate.toISOString(),
     modificationDate: a.modificationDate.toISOString(),
-    stats: { pendingAmount: Number(formatMinor(pendingAmountMinor)) },
+    stats: { pendingAmount: jsonAmount(pendingAmountMinor) },
   };
 }
 

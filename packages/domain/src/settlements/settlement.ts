@@ -1,4 +1,5 @@
-import { formatMinor, type CurrencyCode } from '../shared/money';
+import type { CurrencyCode } from '../shared/money';
+import { jsonAmount } from '../shared/exact-json';
 
 /** One sweep of a receivable account's collected funds into the customer's MAIN current account. */
 export interface Settlement {
@@ -18,7 +19,7 @@ export function settlementView(s: Settlement) {
     id: s.id,
     receivableAccountId: s.receivableAccountId,
     currentAccountId: s.currentAccountId,
-    amount: Number(formatMinor(s.amountMinor)),
+    amount: jsonAmount(s.amountMinor),
     currencyCode: s.currencyCode,
     receivablesCount: s.receivableIds.length,
     receivableIds: s.receivableIds,

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock';
 import type { TransactionScope } from '../../transaction-scope';
 import type { DispatchEvents } from '../../events/use-cases/dispatch-events';
 import type { StoredEvent } from '../../events/event-feed';
-import { eventEnvelope } from '../../events/event-envelope';
+import { eventPayload } from '../../events/event-envelope';
 import type { ScheduledDelivery } from '../webhook-delivery';
 import type { WebhookStatus } from '../webhook';
 
@@ -36,7 +36,7 @@ export class DispatchWebhookEvents {
       for (const webhook of webhooks) {
         const { id, customerId, events: subscribed, status } = webhook.toSnapshot();
         if (customerId !== event.customerId || !subscribed.includes(event.type)) continue;
-        payload ??= JSON.stringify(eventEnvelope(event));
+        payload ??= eventPayload(event);
         const nextAttemptAt = status === 'ACTIVE' ? now : null;
         deliveries.push({ webhookId: id, customerId, eventId: event.id, eventType: event.type, attempt: 1, payload, createdAt: now, nextAttemptAt });
       }

@@ -3,7 +3,7 @@ import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import type { EventQueries } from '../../events/event-feed';
-import { eventEnvelope } from '../../events/event-envelope';
+import { eventPayload } from '../../events/event-envelope';
 import { failPastThreshold } from '../failure-threshold';
 import { parseEventTypes, type Webhook } from '../webhook';
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
@@ -101,7 +101,7 @@ export class RedeliverEvent {
     return sendNow(this.uow, this.clock, this.ports, input, async (webhook, tx) => {
       const event = ownedBy(found, input.customerId, 'event', input.eventId);
       const attempt = (await tx.webhookDeliveries.lastAttempt(webhook.id, event.id)) + 1;
-      return { eventId: event.id, eventType: event.type, attempt, payload: JSON.stringify(eventEnvelope(event)) };
+      return { eventId: event.id, eventType: event.type, attempt, payload: eventPayload(event) };
     });
   }
 }

@@ -1,6 +1,6 @@
-import { jsonAmount, jsonText } from '../src/mappers/json-amount';
+import { jsonAmount, jsonText, parseExactJson } from '../src';
 
-describe('amounts written into JSON text', () => {
+describe('amounts in JSON text', () => {
   it('writes a sum past what a double holds with every digit, as a JSON number', () => {
     expect(jsonText({ balance: jsonAmount(94999999999999905n) })).toBe('{"balance":949999999999999.05}');
   });
@@ -15,5 +15,12 @@ describe('amounts written into JSON text', () => {
     const written = jsonText(body)!;
     expect(JSON.parse(written)).toEqual({ texts, total: 949999999999999.05 });
     expect(written).toContain('"total":949999999999999.05');
+  });
+
+  it('reads back what it wrote, every digit of a sum kept, and writes it out again the same', () => {
+    const written = jsonText({ settlement: { amount: jsonAmount(7036874417766401n), cbu: '0170099220000067797370', count: 12, share: 0.5 } })!;
+    expect(written).toBe('{"settlement":{"amount":70368744177664.01,"cbu":"0170099220000067797370","count":12,"share":0.5}}');
+    expect(jsonText(parseExactJson(written))).toBe(written);
+    expect(parseExactJson('{"n":[1.5,-2,"9007199254740993"]}')).toEqual({ n: [1.5, -2, '9007199254740993'] });
   });
 });

@@ -161,7 +161,7 @@ describe('the transfer worker', () => {
   });
 
   it('resolves an alias-only destination (as an embedder may store one) before the debit: one no account has FAILS, a provider down leaves it PENDING', async () => {
-    const w = await setUp();
+    const w = await setUp(3);
     await w.fund(w.main.id, 300n);
     w.bank.scriptAlias('pago.norte', { alias: 'pago.norte', cbuCvu: A_CBU, holderName: null, holderTaxId: null, entity: 'Banco' });
     w.bank.scriptAlias('pago.caido', 'down');
@@ -172,6 +172,29 @@ describe('the transfer worker', () => {
     expect(w.transfer(unknown)).toMatchObject({ status: 'FAILED', failureReason: 'destination-not-found' });
     expect(w.transfer(down)).toMatchObject({ status: 'PENDING', destination: { cbuCvu: null } });
     expect([w.sides(unknown), w.sides(down), w.balance(w.main.id)]).toEqual([[], [], 200n]);
+    // A provider that never answers for it: FAILED on the third pass, unpaid, so it cannot hold the queue.
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 0 });
+    expect(await w.run()).toEqual({ completed: 0, failed: 1, inProgress: 0 });
+    expect(w.transfer(down)).toMatchObject({ status: 'FAILED', failureReason: 'provider-unavailable' });
+    expect([w.sides(down), w.balance(w.main.id)]).toEqual([[], 200n]);
+  });
+
+  it('pays a transfer whose alias the provider answered late with every payout attempt of its own', async () => {
+    const w = await setUp(3);
+    await w.fund(w.main.id, 100n);
+    w.bank.scriptAlias('pago.lento', 'down');
+    const id = await w.pay(100n, { alias: 'pago.lento', counterParty: PROVEEDOR });
+    await w.run();
+    await w.run();
+    w.bank.scriptAlias('pago.lento', { alias: 'pago.lento', cbuCvu: A_CBU, holderName: null, holderTaxId: null, entity: 'Banco' });
+    w.bank.scriptPayout(A_CBU, 'down', 'down');
+    // Resolved, debited and sent on the first of these passes; the provider takes the third send.
+    for (let pass = 1; pass <= 2; pass++) {
+      expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 1 });
+      w.clock.advance(1);
+    }
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect(w.transfer(id).status).toBe('COMPLETED');
   });
 
   it("resolves an alias of this service's accounts here: one the caller's current account took after the transfer was made FAILS it unpaid", async () => {

@@ -256,7 +256,19 @@ export class Transfer {
     if (this.state.destination.cbuCvu !== null || (this.state.status !== 'PENDING' && this.state.status !== 'SCHEDULED')) {
       throw new InvalidStatusTransitionError('transfer', this.state.id, this.state.status, 'given another destination');
     }
-    return new Transfer({ ...this.state, destination: { ...this.state.destination, cbuCvu }, version: this.state.version + 1 });
+    // Its payout starts with every attempt of its own: passes spent waiting for the alias's answer are not payouts.
+    const processing = { ...this.state.processing, attempts: 0 };
+    return new Transfer({ ...this.state, destination: { ...this.state.destination, cbuCvu }, processing, version: this.state.version + 1 });
+  }
+
+  /**
+   * A pass in which the provider could not say which account the alias names: counted, and the pass that makes
+   * `maxAttempts` FAILS the transfer (provider-unavailable; nothing was debited yet), so transfers the provider
+   * never answers for do not hold the head of the queue, and the ones behind them, for ever.
+   */
+  aliasUnanswered(maxAttempts: number, now: Date): Transfer {
+    const attempts = this.state.processing.attempts + 1;
+    return attempts >= maxAttempts ? this.fail('provider-unavailable', now) : this.withProcessing({ ...this.state.processing, attempts });
   }
 
   complete(now: Date): Transfer {

@@ -162,7 +162,7 @@ export class ProcessTransfers {
   /**
    * Due OUTGOING transfers that name only an alias: the provider says which account it is before any money moves.
    * An alias no account has FAILS the transfer (destination-not-found); a provider that does not answer leaves it
-   * PENDING for the next pass.
+   * PENDING for the next pass, for `maxAttempts` passes, then FAILS it (provider-unavailable).
    */
   private async resolveAliases(today: string, customerId: number | undefined, tally: Tally): Promise<void> {
     const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId }));
@@ -179,11 +179,14 @@ export class ProcessTransfers {
       const failures: Transfer[] = [];
       for (const [i, t] of unresolved.entries()) {
         const answer = answers[i];
-        if (!answer) continue;
         const current = await tx.transfers.getForUpdate(t.id);
         // Cancelled, or resolved by another worker, meanwhile.
         if (!current || current.toSnapshot().destination.cbuCvu !== null || (current.status !== 'PENDING' && current.status !== 'SCHEDULED')) continue;
-        const next = answer.found ? current.resolveAlias(answer.found.cbuCvu) : current.fail('destination-not-found', now);
+        const next = !answer
+          ? current.aliasUnanswered(this.policy.maxAttempts, now)
+          : answer.found
+            ? current.resolveAlias(answer.found.cbuCvu)
+            : current.fail('destination-not-found', now);
         await tx.transfers.update(next);
         await tx.outbox.record(next.events);
         if (next.status === 'FAILED') failures.push(next);

@@ -9,16 +9,27 @@ const MARK = `amount-${Array.from(globalThis.crypto.getRandomValues(new Uint8Arr
 const NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
 /** The mark as JSON.stringify writes it: letters, digits, '-', '+', '.' and ':' need no escaping. */
 const MARKED = new RegExp(`"${MARK}(${NUMBER})"`, 'g');
+const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`);
 
 /** A JSON string (skipped whole, so the digits of a CBU or a key are never read as a number) or a number literal. */
 export const JSON_TOKENS = new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(${NUMBER})`, 'g');
 
-/** A number whose digits a double cannot hold all of: it stringifies to its mark, which jsonText turns into its digits. */
-export class ExactAmount {
-  constructor(readonly digits: string) {}
+/** Whether a jsonText call is writing: only then does an ExactAmount write the mark. */
+let writing = false;
 
-  toJSON(): string {
-    return `${MARK}${this.digits}`;
+/**
+ * A number whose digits a double cannot hold all of: within jsonText it stringifies to its mark, which jsonText
+ * turns into its digits. Elsewhere (a log line, a plain JSON.stringify) it is the nearest double, so the mark never
+ * leaves this module. Data read back with parseExactJson holds one wherever a number had such digits: a consumer
+ * that computes with amounts of event data must read `digits`, not compare or add it as a number.
+ */
+export class ExactAmount {
+  constructor(readonly digits: string) {
+    if (!WHOLE_NUMBER.test(digits)) throw new RangeError(`not a JSON number: ${digits}`);
+  }
+
+  toJSON(): string | number {
+    return writing ? `${MARK}${this.digits}` : Number(this.digits);
   }
 }
 
@@ -34,7 +45,12 @@ export function jsonAmount(minor: bigint): number | ExactAmount {
 
 /** JSON.stringify, with each exact amount written as its number. */
 export function jsonText(value: unknown): string | undefined {
-  return JSON.stringify(value)?.replace(MARKED, '$1');
+  writing = true;
+  try {
+    return JSON.stringify(value)?.replace(MARKED, '$1');
+  } finally {
+    writing = false;
+  }
 }
 
 /** The value of a decimal literal as `digits e exponent`, without the zeros that do not change it. */

@@ -93,6 +93,14 @@ export function emptyTables(): Tables {
   };
 }
 
+/**
+ * A transaction's own copy of the tables. Outbox rows are never changed once recorded, so they are shared, not
+ * copied: a copy would also strip their exact amounts (ExactAmount) of what makes them write as numbers.
+ */
+export function copyTables(tables: Tables): Tables {
+  return { ...structuredClone({ ...tables, outbox: [] }), outbox: [...tables.outbox] };
+}
+
 /** Next value of a named sequence; accounts of both kinds share the 'account' sequence, as in PostgreSQL. */
 /** The rows of `table` with any of `ids`, each once. */
 export function presentIn<T>(table: ReadonlyMap<number, T>, ids: readonly number[]): T[] {

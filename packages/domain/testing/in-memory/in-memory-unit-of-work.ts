@@ -1,5 +1,5 @@
 import { FreeUnitOfWork, RollbackOnlyError, TransactionEndedError, type TransactionScope, type UnitOfWork } from '../../src';
-import type { Tables, TablesRef, TablesSource } from './in-memory-tables';
+import { copyTables, type Tables, type TablesRef, type TablesSource } from './in-memory-tables';
 import { inMemoryScope } from './in-memory-scope';
 
 /**
@@ -25,7 +25,7 @@ export class InMemoryUnitOfWork extends FreeUnitOfWork<TransactionScope> impleme
   }
 
   private async transaction<T>(work: (bound: BoundInMemoryUnitOfWork) => Promise<T>): Promise<T> {
-    const ref: TablesRef = { tables: structuredClone(this.store.committed) };
+    const ref: TablesRef = { tables: copyTables(this.store.committed) };
     const effects: Array<() => void> = [];
     try {
       const result = await work(new BoundInMemoryUnitOfWork(ref, effects));
@@ -63,7 +63,7 @@ export class BoundInMemoryUnitOfWork implements UnitOfWork<TransactionScope>, Ta
   /** As PostgreSQL's savepoint: joined work that failed in it fails it alone, even when `work` carried on. */
   async isolated<T>(work: () => Promise<T>): Promise<T> {
     const ref = this.open();
-    const before = { tables: structuredClone(ref.tables), rollbackOnly: ref.rollbackOnly };
+    const before = { tables: copyTables(ref.tables), rollbackOnly: ref.rollbackOnly };
     ref.rollbackOnly = undefined;
     try {
       const result = await work();

@@ -75,6 +75,15 @@ describe('receivable state machine', () => {
     expect(receivableIn('PAID').edit({ amountMinor: 10_000n }, T1).status).toBe('PAID');
   });
 
+  it('holds a change of its dates to their order, and leaves a row stored before the rule editable, dates sent back unchanged', () => {
+    const inverted = Receivable.rehydrate({ ...receivableIn('PENDING').toSnapshot(), issueDate: '2026-05-02', dueDate: '2026-05-01' });
+    const asRead = { issueDate: '2026-05-02', dueDate: '2026-05-01' };
+    expect(inverted.edit({ ...asRead, description: 'b' }, T1).toSnapshot()).toMatchObject({ ...asRead, description: 'b' });
+    expect(() => inverted.edit({ issueDate: '2026-05-03' }, T1)).toThrow(expect.objectContaining({ code: 'validation' }));
+    expect(inverted.edit({ dueDate: '2026-05-02' }, T1).toSnapshot().dueDate).toBe('2026-05-02');
+    expect(inverted.edit({ issueDate: null }, T1).toSnapshot().issueDate).toBeNull();
+  });
+
   it('drafts a negative type only with a parent named, and a positive one only without', () => {
     const on = { customerId: 1, accountId: 2, clientId: 3 };
     expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(

@@ -280,9 +280,10 @@ export class Receivable {
       throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
     if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
-    // Only an edit of a date is held to their order: rows stored before the rule stay editable otherwise.
+    // Only a change of a date is held to their order: rows stored before the rule stay editable otherwise, by a
+    // partial body or by a whole one sent back as it was read.
     const { issueDate = this.state.issueDate, dueDate = this.state.dueDate } = edits;
-    if (edits.issueDate !== undefined || edits.dueDate !== undefined) assertDueAfterIssue(issueDate, dueDate);
+    if (issueDate !== this.state.issueDate || dueDate !== this.state.dueDate) assertDueAfterIssue(issueDate, dueDate);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
     return this.move('edit', now, { ...changes, ...regrouped });
   }

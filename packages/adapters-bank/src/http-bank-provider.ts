@@ -22,6 +22,20 @@ export interface HttpBankProviderOptions {
   readonly random?: () => number;
 }
 
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_BACKOFF_MS = 200;
+
+/**
+ * The longest one call of an HttpBankProvider so configured can take: every attempt timing out, with the longest
+ * backoffs (+50 % jitter) between them. A payout's lease must outlast two of them (PayoutPolicy.leaseMs).
+ */
+export function longestCallMs(options: Pick<HttpBankProviderOptions, 'timeoutMs' | 'attempts' | 'backoffMs'>): number {
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  const backoffs = Array.from({ length: attempts - 1 }, (_, i) => (options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** i * 1.5);
+  return (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + backoffs.reduce((sum, ms) => sum + ms, 0);
+}
+
 /** What went wrong on one attempt; retryable unless the provider said our request itself is wrong. */
 class AttemptFailure extends Error {
   constructor(
@@ -56,9 +70,9 @@ export class HttpBankProvider implements BankProvider {
 
   constructor(private readonly options: HttpBankProviderOptions) {
     this.agent = options.baseUrl.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-    this.timeoutMs = options.timeoutMs ?? 5_000;
-    this.attempts = options.attempts ?? 3;
-    this.backoffMs = options.backoffMs ?? 200;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+    this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.random = options.random ?? Math.random;
   }
 

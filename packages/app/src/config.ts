@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { longestCallMs } from '@rcs/adapters-bank';
 import type { RateLimits } from '@rcs/adapters-http';
 
 export type AppMode = 'sandbox' | 'production';
@@ -124,6 +125,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1
   return value;
 }
 
+/**
+ * Payouts start in the first half of a transfer's lease only, so that each has ended before another worker may
+ * ask the provider about it and, hearing of none, give the money back: a lease shorter than two of the provider
+ * client's longest calls would let a payout land after its money was returned.
+ */
+function assertLeaseOutlastsSends(config: Config): void {
+  if (!config.bankProviderUrl) return;
+  const longest = longestCallMs({ timeoutMs: config.bankProviderTimeoutMs });
+  if (config.transfers.leaseMs < 2 * longest) {
+    throw new ConfigError(
+      `TRANSFER_LEASE_MS must be at least ${2 * longest}: twice the longest provider call (BANK_PROVIDER_TIMEOUT_MS x 3 attempts and their backoff), got ${config.transfers.leaseMs}`,
+    );
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = (env.APP_MODE ?? 'sandbox') as AppMode;
   if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`APP_MODE must be sandbox or production, got "${env.APP_MODE}"`);
@@ -137,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
     throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
   }
-  return {
+  const config: Config = {
     mode,
     port: integer(env, 'PORT', 3000, 0),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -208,4 +224,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ]
         : [],
   };
+  assertLeaseOutlastsSends(config);
+  return config;
 }

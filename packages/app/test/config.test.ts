@@ -58,6 +58,18 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a transfer lease a payout could outlast against a real provider: sends start in its first half only', () => {
+    const provider = { BANK_PROVIDER_URL: 'https://bank.example', BANK_PROVIDER_TIMEOUT_MS: '20000' };
+    // Three attempts of 20 s and backoffs of up to 300 and 600 ms: 60.9 s a call at worst, 121.8 s for two.
+    expect(() => loadConfig(provider)).toThrow(
+      new ConfigError(
+        'TRANSFER_LEASE_MS must be at least 121800: twice the longest provider call (BANK_PROVIDER_TIMEOUT_MS x 3 attempts and their backoff), got 120000',
+      ),
+    );
+    expect(loadConfig({ ...provider, TRANSFER_LEASE_MS: '121800' }).transfers.leaseMs).toBe(121_800);
+    expect(loadConfig({ BANK_PROVIDER_URL: 'https://bank.example' }).transfers.leaseMs).toBe(120_000);
+  });
+
   it.each([
     ['true', true],
     ['2', 2],

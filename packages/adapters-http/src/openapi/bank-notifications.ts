@@ -1,7 +1,7 @@
 import { PROBLEM_CONTENT_TYPE } from '../middleware/problem';
 import { one, operation, type ResourceApi } from './operation-parts';
 import { movementExample } from './money';
-import { taxIdInput } from './shared-schemas';
+import { taxId } from './shared-schemas';
 
 /** The banking provider's notifications (routes/bank-notification-routes.ts). */
 
@@ -14,7 +14,14 @@ const notification = {
     cvu: { type: 'string', pattern: '^\\d{22}$' },
     amount: { type: ['number', 'string'] },
     currencyCode: { const: 'ARS' },
-    counterParty: { type: 'object', required: ['name', 'taxId'], properties: { name: { type: 'string' }, taxId: taxIdInput } },
+    counterParty: {
+      type: 'object',
+      required: ['name', 'taxId'],
+      properties: {
+        name: { type: 'string' },
+        taxId: { ...taxId, description: "The payer's, as the provider reports it: 11 digits (dashes and spaces dropped), prefix and check digit not judged" },
+      },
+    },
   },
 };
 const signature = {

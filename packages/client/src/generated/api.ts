@@ -16377,7 +16377,7 @@ export interface operations {
           currencyCode: 'ARS';
           counterParty: {
             name: string;
-            /** @description CUIT/CUIL: 11 digits, dashes and spaces accepted; prefix 20, 23 to 27 (people) or 30, 33, 34 (companies, never a CUIL); the last digit the check digit of the first ten. Anything else is 400 validation naming the field. */
+            /** @description The payer's, as the provider reports it: 11 digits (dashes and spaces dropped), prefix and check digit not judged */
             taxId: string;
           };
         };

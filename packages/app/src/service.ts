@@ -98,7 +98,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   if (config.mode === 'sandbox') await bootstrapSandbox(app, config, logger);
   provisioning = provisioningWorker(app, config, logger);
   const upkeep = { foldCounts: () => foldListCounts(storage.knex) };
-  const jobs = config.workersEnabled ? scheduleJobs(app, upkeep, config, logger, container.get<ServiceMetrics>(TYPES.Metrics)) : [];
+  const jobs = config.workersEnabled ? scheduleJobs(app, upkeep, config, logger, container.get<ServiceMetrics>(TYPES.Metrics)) : undefined;
   const webhooks = webhookWorkers(app, config.webhooks, logger);
   if (config.workersEnabled) {
     provisioning.start();
@@ -124,6 +124,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     port,
     async stop() {
       draining = true;
+      // Background work stops at once (other instances take it over) and is waited for, as requests are, before the
+      // database closes: a run under way is not cut off half-way.
+      const background = Promise.all([provisioning?.stop(), webhooks.stop(), jobs?.stop()]);
       if (config.shutdownDrainMs > 0) {
         logger.info({ drainMs: config.shutdownDrainMs }, 'draining: /health answers 503 while requests are still served');
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
@@ -133,10 +136,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       const forced = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(forced);
-      await provisioning?.stop();
-      await webhooks.stop();
+      await background;
       container.get<HttpsWebhookSender>(TYPES.WebhookSender).close();
-      for (const job of jobs) await job.destroy();
       await bank.stop();
       await storage.close();
       logger.info('stopped');

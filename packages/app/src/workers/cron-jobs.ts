@@ -1,4 +1,4 @@
-import cron, { type ScheduledTask } from 'node-cron';
+import cron from 'node-cron';
 import type { Logger } from 'pino';
 import { isConcurrentModification, type Application } from '@rcs/domain';
 import type { FoldResult } from '@rcs/adapters-postgres';
@@ -18,32 +18,34 @@ export interface StorageUpkeep {
   readonly foldCounts: () => Promise<FoldResult>;
 }
 
-export function scheduleJobs(
-  app: Application,
-  upkeep: StorageUpkeep,
-  config: Config,
-  logger: Logger,
-  metrics: Pick<ServiceMetrics, 'jobRan'>,
-): ScheduledTask[] {
+/** The scheduled jobs of an instance; `stop` starts no run more and waits for the runs under way. */
+export interface ScheduledJobs {
+  stop(): Promise<void>;
+}
+
+export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Config, logger: Logger, metrics: Pick<ServiceMetrics, 'jobRan'>): ScheduledJobs {
+  const running = new Set<Promise<void>>();
   // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
   // console output; the next run picks up what this one left, as every run's work is claimed row by row.
   const job = (name: string, expression: string, run: () => Promise<void>) =>
     cron.schedule(
       expression,
-      async () => {
-        try {
-          await run();
-          metrics.jobRan(name, 'ok');
-        } catch (err) {
-          metrics.jobRan(name, 'failed');
-          // A conflict with concurrent changes is transient, nothing is broken: a warning, where a failure is an error.
-          const level = isConcurrentModification(err) ? 'warn' : 'error';
-          logger[level]({ job: name, err }, `${name} run failed; the next run takes over what it left`);
-        }
+      () => {
+        const once = run().then(
+          () => metrics.jobRan(name, 'ok'),
+          (err: unknown) => {
+            metrics.jobRan(name, 'failed');
+            // A conflict with concurrent changes is transient, nothing is broken: a warning, where a failure is an error.
+            const level = isConcurrentModification(err) ? 'warn' : 'error';
+            logger[level]({ job: name, err }, `${name} run failed; the next run takes over what it left`);
+          },
+        );
+        running.add(once);
+        return once.finally(() => running.delete(once));
       },
       { noOverlap: true, timezone: SERVICE_TIMEZONE, name },
     );
-  return [
+  const tasks = [
     job('expiration', config.expirationCron, async () => {
       const expired = await app.receivables.expire.execute();
       logger.info({ job: 'expiration', expired }, 'expiration run');
@@ -73,4 +75,10 @@ export function scheduleJobs(
       if (expired > 0) logger.info({ job: 'webhook-expiry', expired }, 'attempts held past WEBHOOK_RETENTION_HOURS expired');
     }),
   ];
+  return {
+    async stop() {
+      for (const task of tasks) await task.destroy();
+      await Promise.all(running);
+    },
+  };
 }

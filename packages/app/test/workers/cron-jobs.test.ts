@@ -52,7 +52,7 @@ describe('scheduled jobs', () => {
     try {
       await jest.advanceTimersByTimeAsync(2_000);
     } finally {
-      for (const job of jobs) await job.destroy();
+      await jobs.stop();
       jest.useRealTimers();
     }
     expect(settlementRuns).toBe(2);
@@ -79,10 +79,36 @@ describe('scheduled jobs', () => {
     try {
       await jest.advanceTimersByTimeAsync(1_000);
     } finally {
-      for (const job of jobs) await job.destroy();
+      await jobs.stop();
       jest.useRealTimers();
     }
   }
+
+  it('stops starting runs at once, and its stop waits for the run under way (a shutdown closes the database after it)', async () => {
+    let finish = () => {};
+    let runs = 0;
+    const app = { settlements: { run: { execute: () => (runs++, new Promise((resolve) => (finish = () => resolve({ settlements: 0 })))) } } };
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    try {
+      const jobs = scheduleJobs(
+        app as unknown as Application,
+        noUpkeep,
+        { ...allNever, settlementCron: '* * * * * *' } as Config,
+        pino({ level: 'silent' }),
+        new ServiceMetrics(false),
+      );
+      await jest.advanceTimersByTimeAsync(1_000);
+      let stopped = false;
+      const stopping = jobs.stop().then(() => (stopped = true));
+      await jest.advanceTimersByTimeAsync(3_000);
+      expect([runs, stopped]).toEqual([1, false]);
+      finish();
+      await stopping;
+      expect(runs).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 
   it('purge events past EVENT_RETENTION_DAYS on EVENT_PURGE_CRON', async () => {
     const asked: unknown[] = [];

@@ -130,6 +130,23 @@ describe('the transfer worker', () => {
     expect(w.bank.payouts.size).toBe(0);
   });
 
+  it('tries each payout once a pass even when the clock steps back during it', async () => {
+    const w = await setUp(3, { chunkSize: 2 });
+    await w.fund(w.main.id, 1_000n);
+    w.bank.scriptPayout(A_CBU, ...Array<'down'>(20).fill('down'));
+    const ids = [await w.pay(500n), await w.pay(500n)];
+    await w.run();
+    w.clock.advance(1_000);
+    // From here on every reading of the clock is a millisecond earlier than the one before.
+    const read = w.clock.now.bind(w.clock);
+    w.clock.now = () => {
+      w.clock.advance(-1);
+      return read();
+    };
+    expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
+    expect(ids.map((id) => w.transfer(id).processing.attempts)).toEqual([2, 2]);
+  });
+
   it('leaves a transfer a stopped worker debited alone until its lease ends, then pays it once', async () => {
     const w = await setUp();
     await w.fund(w.main.id, 500n);

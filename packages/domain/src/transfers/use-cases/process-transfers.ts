@@ -114,16 +114,20 @@ export class ProcessTransfers {
     // same pass it would be asked about and sent again at once, spending every attempt of a short outage in seconds,
     // or looping for as long as the provider stays down.
     const endedBefore = this.clock.now();
+    // And none twice in a pass, should the clock step back under it (a lease given back would then end before).
+    const taken = new Set<number>();
     for (;;) {
       const lease = this.lease(worker);
-      const { renewed, refused } = await this.write(async (tx) => {
+      const { renewed, refused, more } = await this.write(async (tx) => {
         const ended = await tx.transfers.lockLeaseEnded(endedBefore, this.policy.chunkSize, customerId);
-        const renewed = ended.map((t) => t.renewLease(lease));
+        const renewed = ended.filter((t) => !taken.has(t.id)).map((t) => t.renewLease(lease));
         await tx.transfers.updateAll(renewed);
-        return { renewed, refused: await refusedDestinations(tx, renewed) };
+        const more = ended.length === this.policy.chunkSize && renewed.length === ended.length;
+        return { renewed, refused: await refusedDestinations(tx, renewed), more };
       });
+      for (const t of renewed) taken.add(t.id);
       await this.payAndRecord(renewed, refused, lease, tally);
-      if (renewed.length < this.policy.chunkSize) return;
+      if (!more) return;
     }
   }
 

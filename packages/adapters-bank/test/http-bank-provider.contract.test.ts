@@ -9,7 +9,7 @@ describe('HTTP bank provider client and simulator', () => {
   bankProviderContract(async () => {
     let clock = 0;
     const simulator = await startBankSimulator(0, { provisioningDelayMs: 1_000, hangMs: 2_000, now: () => clock });
-    const provider = new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 200, attempts: 2, backoffMs: 1 });
+    const provider = new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 600, attempts: 2, backoffMs: 1 });
     const words: Record<ProviderBehaviour, string> = { assigns: '', rejects: MAGIC.REJECT, 'is-down': MAGIC.DOWN, 'times-out': MAGIC.TIMEOUT };
     const aliases: Record<AliasBehaviour, string> = { resolves: 'Kiosco.Sur', unknown: 'sim-unknown.1', 'is-down': 'sim-down.1', 'times-out': 'sim-timeout.1' };
     const destinations: Record<PayoutBehaviour, string | undefined> = {

@@ -6,7 +6,7 @@ describe('HTTP bank provider client against the simulator', () => {
   let clock = 0;
   let simulator: Awaited<ReturnType<typeof startBankSimulator>>;
   const client = (overrides: object = {}) =>
-    new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 200, attempts: 3, backoffMs: 5, random: () => 0.5, ...overrides });
+    new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 600, attempts: 3, backoffMs: 5, random: () => 0.5, ...overrides });
   const request = (requestId: string, holderName = 'Kiosco SA') => ({ requestId, holderName, holderTaxId: '30712345671', currencyCode: 'ARS' });
 
   beforeAll(async () => {

@@ -11,7 +11,7 @@ describe('simulated payouts and aliases beyond the contract', () => {
 
   beforeAll(async () => {
     simulator = await startBankSimulator(0, { payoutDelayMs: 1_000, hangMs: 1_000, now: () => clock });
-    provider = new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 200, attempts: 1 });
+    provider = new HttpBankProvider({ baseUrl: simulator.url, attempts: 1 });
   });
   afterAll(() => simulator.stop());
 

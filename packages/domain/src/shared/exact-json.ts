@@ -12,7 +12,7 @@ const MARKED = new RegExp(`"${MARK}(${NUMBER})"`, 'g');
 const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`);
 
 /** A JSON string (skipped whole, so the digits of a CBU or a key are never read as a number) or a number literal. */
-export const JSON_TOKENS = new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(${NUMBER})`, 'g');
+const JSON_TOKENS = new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(${NUMBER})`, 'g');
 
 /** Whether a jsonText call is writing: only then does an ExactAmount write the mark. */
 let writing = false;

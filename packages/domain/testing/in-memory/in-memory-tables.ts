@@ -101,7 +101,6 @@ export function copyTables(tables: Tables): Tables {
   return { ...structuredClone({ ...tables, outbox: [] }), outbox: [...tables.outbox] };
 }
 
-/** Next value of a named sequence; accounts of both kinds share the 'account' sequence, as in PostgreSQL. */
 /** The rows of `table` with any of `ids`, each once. */
 export function presentIn<T>(table: ReadonlyMap<number, T>, ids: readonly number[]): T[] {
   return [...new Set(ids)].flatMap((id) => {
@@ -110,6 +109,7 @@ export function presentIn<T>(table: ReadonlyMap<number, T>, ids: readonly number
   });
 }
 
+/** Next value of a named sequence; accounts of both kinds share the 'account' sequence, as in PostgreSQL. */
 export function nextId(tables: Tables, sequence: string): number {
   const value = (tables.sequences[sequence] ?? 0) + 1;
   tables.sequences[sequence] = value;

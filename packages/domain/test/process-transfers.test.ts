@@ -49,7 +49,15 @@ async function setUp(maxAttempts = 3, policy: Partial<PayoutPolicy> = {}) {
     const account = [...ports.store.committed.currentAccounts.values()].find((a) => a.customerId === other.customer.id)!;
     ports.store.committed.currentAccounts.set(account.id, { ...account, cvu });
   };
-  return { ...ports, app, main, sub, fund, pay, balance, transfer, sides, hostHere, run: () => app.transfers.process.execute() };
+  /** From now on each reading of the clock moves it by `ms` first (forwards, or back when negative). */
+  const moveOnEachRead = (ms: number) => {
+    const read = ports.clock.now.bind(ports.clock);
+    ports.clock.now = () => {
+      ports.clock.advance(ms);
+      return read();
+    };
+  };
+  return { ...ports, app, main, sub, fund, pay, balance, transfer, sides, hostHere, moveOnEachRead, run: () => app.transfers.process.execute() };
 }
 
 const ELSEWHERE = composeCvu('0170099', 22222222222n);
@@ -116,11 +124,7 @@ describe('the transfer worker', () => {
     await w.fund(w.main.id, 1_000n);
     w.bank.scriptPayout(A_CBU, ...Array<'down'>(20).fill('down'));
     // Time passes as the pass works, as it does outside tests: a lease given back ends after the pass began.
-    const read = w.clock.now.bind(w.clock);
-    w.clock.now = () => {
-      w.clock.advance(1);
-      return read();
-    };
+    w.moveOnEachRead(1);
     const ids = [await w.pay(500n), await w.pay(500n)];
     for (let pass = 1; pass <= 3; pass++) {
       expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
@@ -138,11 +142,7 @@ describe('the transfer worker', () => {
     await w.run();
     w.clock.advance(1_000);
     // From here on every reading of the clock is a millisecond earlier than the one before.
-    const read = w.clock.now.bind(w.clock);
-    w.clock.now = () => {
-      w.clock.advance(-1);
-      return read();
-    };
+    w.moveOnEachRead(-1);
     expect(await w.run()).toEqual({ completed: 0, failed: 0, inProgress: 2 });
     expect(ids.map((id) => w.transfer(id).processing.attempts)).toEqual([2, 2]);
   });

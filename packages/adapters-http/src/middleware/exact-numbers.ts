@@ -1,7 +1,7 @@
-import { hasInexactNumber, isInexact, type InvalidParam } from '@rcs/domain';
+import { hasInexactNumber, isInexact, JSON_NUMBER, JSON_STRING, type InvalidParam } from '@rcs/domain';
 
 /** A JSON string, a number, or the punctuation that says where in the body a number is. */
-const TOKENS_WITH_PLACES = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[{}[\],:]/g;
+const TOKENS_WITH_PLACES = new RegExp(`${JSON_STRING}|${JSON_NUMBER}|[{}[\\],:]`, 'g');
 
 /** An object or array being read: the member name its next value takes, or its next index. */
 interface Place {

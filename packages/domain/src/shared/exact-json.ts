@@ -6,13 +6,17 @@ import { formatMinor, MAX_AMOUNT_MINOR } from './money';
  * like it, so no caller can turn its own text into a number or break the JSON around it.
  */
 const MARK = `amount-${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}:`;
-const NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
+/** A JSON number literal, as a pattern's source: what isInexact judges. */
+export const JSON_NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
 /** The mark as JSON.stringify writes it: letters, digits, '-', '+', '.' and ':' need no escaping. */
-const MARKED = new RegExp(`"${MARK}(${NUMBER})"`, 'g');
-const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`);
+const MARKED = new RegExp(`"${MARK}(${JSON_NUMBER})"`, 'g');
+const WHOLE_NUMBER = new RegExp(`^${JSON_NUMBER}$`);
 
-/** A JSON string (skipped whole, so the digits of a CBU or a key are never read as a number) or a number literal. */
-const JSON_TOKENS = new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(${NUMBER})`, 'g');
+/** A JSON string literal, as a pattern's source: skipped whole, so the digits of a CBU or a key are never read as a number. */
+export const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
+
+/** A JSON string or a number literal. */
+const JSON_TOKENS = new RegExp(`${JSON_STRING}|(${JSON_NUMBER})`, 'g');
 
 /** Whether a jsonText call is writing: only then does an ExactAmount write the mark. */
 let writing = false;

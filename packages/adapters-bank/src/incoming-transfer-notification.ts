@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
+  CURRENCY_CODE_FORM,
+  CURRENCY_CODE_RULE,
   DomainError,
   Money,
   parseReportedTaxId,
@@ -43,12 +45,13 @@ export function parseIncomingTransfer(body: unknown): RecordIncomingTransferInpu
     throw ValidationError.of('notificationId', 'must be a string of 1 to 128 characters');
   }
   if (typeof b.cvu !== 'string' || !/^\d{22}$/.test(b.cvu)) throw ValidationError.of('cvu', 'must be 22 digits');
+  if (typeof b.currencyCode !== 'string' || !CURRENCY_CODE_FORM.test(b.currencyCode)) throw ValidationError.of('currencyCode', CURRENCY_CODE_RULE);
   if (typeof b.counterParty?.name !== 'string' || !b.counterParty.name) throw ValidationError.of('counterParty.name', 'is required');
   return {
     providerReference: storedText(b.notificationId, 'notificationId'),
     cvu: b.cvu,
     amount: Money.parse(b.amount, 'amount'),
-    currencyCode: storedText(String(b.currencyCode), 'currencyCode'),
+    currencyCode: b.currencyCode,
     counterParty: { name: storedText(b.counterParty.name, 'counterParty.name'), taxId: parseReportedTaxId(b.counterParty.taxId, 'counterParty.taxId') },
   };
 }

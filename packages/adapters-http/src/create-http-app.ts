@@ -5,7 +5,7 @@ import { CredentialStatusCache, type TokenCredential } from './auth/credential-s
 import type { JwtTokenService } from './auth/jwt-token-service';
 import { withDecodingErrorsTyped } from './middleware/body-decoding';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { methodNotAllowed } from './middleware/method-not-allowed';
+import { literalPathsFirst, methodNotAllowed } from './middleware/method-not-allowed';
 import { countRequest, rateLimit } from './middleware/rate-limit';
 import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
@@ -105,7 +105,9 @@ export function createHttpApp(options: HttpOptions): Express {
     if (problems.length > 0) throw new ValidationError(problems);
     keepRawBody(req, res, bytes);
   };
-  http.use(withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly);
+  // Read only once the request is let in (a token, or a login within its source's allowance): anyone could otherwise
+  // have a megabyte parsed, or inflated, per request without being counted.
+  const bodies = [withDecodingErrorsTyped(express.json({ limit: '1mb', strict: false, type: JSON_MEDIA_TYPES, verify })), jsonBodiesOnly];
 
   const limits = rateLimitRules(options.rateLimits);
   const authenticated = [
@@ -116,11 +118,11 @@ export function createHttpApp(options: HttpOptions): Express {
   const document = Router().get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  const open = [authRoutes(options.app, limits, authenticated), document];
+  const open = [authRoutes(options.app, limits, authenticated, bodies), document];
   for (const router of open) api.use(enteredByPrefix(router));
   // A wrong method on an open path is answered before the token is asked for; on the others, after (like an unknown path).
   api.use(methodNotAllowed(open));
-  api.use(authenticated);
+  api.use(authenticated, bodies);
   const keyFault = (error: unknown) => options.logger.warn({ err: error }, 'a held Idempotency-Key step failed; the key frees itself when its hold lapses');
   const routes: HttpContext = { app: options.app, keys: idempotencyKeys(options.app, options.clock, keyFault) };
   const resources = [
@@ -136,6 +138,7 @@ export function createHttpApp(options: HttpOptions): Express {
     webhookRoutes,
   ].map((resource) => resource(routes));
   if (options.sandbox) resources.push(sandboxRoutes(routes));
+  api.use(literalPathsFirst(resources));
   for (const router of resources) api.use(enteredByPrefix(router));
   api.use(methodNotAllowed(resources));
   http.use(API_MOUNT, api);

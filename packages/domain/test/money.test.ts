@@ -7,6 +7,7 @@ describe('Money', () => {
     [0.01, 1n],
     ['12.34', 1234n],
     ['7', 700n],
+    ['0.5', 50n],
     ['1.100', 110n],
     ['2.50000', 250n],
     [9999999999999.99, 999999999999999n],
@@ -20,7 +21,7 @@ describe('Money', () => {
     expect(Money.parse(max.toJSONNumber()).equals(max)).toBe(true);
   });
 
-  it.each([[0.001], ['1.234'], ['1.0001'], [0], [-5], ['10000000000000'], ['1e3'], [Number.NaN], [null], ['abc'], ['1.'], [' 1']])(
+  it.each([[0.001], ['1.234'], ['1.0001'], [0], [-5], ['10000000000000'], ['1e3'], [Number.NaN], [null], ['abc'], ['1.'], [' 1'], ['01'], ['00.5']])(
     'rejects %p instead of rounding or guessing',
     (input) => {
       expect(() => Money.parse(input)).toThrow(ValidationError);

@@ -7,8 +7,8 @@ describe('tax ids (CUIT/CUIL)', () => {
     expect(parseTaxId(' 30 71234567 1 ')).toBe('30712345671');
   });
 
-  it('rejects a wrong check digit, a wrong length, an unknown prefix and a non-string', () => {
-    for (const input of ['20123456787', '2012345678', '99123456786', 12345678901]) {
+  it('rejects a wrong check digit, a wrong length, an unknown prefix, a non-string and separators other than dashes and spaces', () => {
+    for (const input of ['20123456787', '2012345678', '99123456786', 12345678901, '20\t123456786', '\n20123456786']) {
       expect(() => parseTaxId(input)).toThrow(ValidationError);
     }
   });

@@ -1,9 +1,7 @@
 import { Matches } from 'class-validator';
+import { CURRENCY_CODE_FORM, CURRENCY_CODE_RULE } from '@rcs/domain';
 
-/**
- * An ISO 4217 code in its form, three capital letters: "ars" or "ARSS" is a malformed request (400), while a code
- * of that form other than the account's is the business refusal of each resource (422 unmatching-...-currency-code).
- */
+/** A currency code member: its form checked here (400), whether it is the account's by each resource (422). */
 export function CurrencyCode(): PropertyDecorator {
-  return Matches(/^[A-Z]{3}$/, { message: ({ property }) => `${property} must be an ISO 4217 code, three capital letters (ARS is the one supported)` });
+  return Matches(CURRENCY_CODE_FORM, { message: ({ property }) => `${property} ${CURRENCY_CODE_RULE}` });
 }

@@ -6,7 +6,8 @@ import { DateOrTimestamp } from './calendar-date';
 import { EntityId, idFromText } from './entity-id';
 import { PageCursor } from './page-cursor';
 
-const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => idFromText(part.trim())) : value);
+/** Ids as `ids=1,2`: each written as an id alone is (`ids=1, 2` is refused, as `clientId=%202` is). */
+const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map(idFromText) : value);
 
 /**
  * Digits only, a minus sign allowed (-1 is then told it must be 1 or more, not that it is no integer): Number()

@@ -40,14 +40,18 @@ function flatten(errors: readonly ClassValidationError[], prefix = ''): InvalidP
   });
 }
 
-/** Members named after an object's machinery: never a DTO's, and class-transformer fails on a nested one. */
-const MACHINERY = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Members named after an object's machinery (`__proto__`, `constructor`, `toString`, `hasOwnProperty`...): never a
+ * DTO's; class-transformer fails on a nested one, and class-validator's whitelist takes some of them for members
+ * every DTO has.
+ */
+const isMachinery = (key: string) => key in Object.prototype || key === 'prototype';
 
 /** Deeper than any member of any body; a megabyte of brackets would otherwise exhaust the stack walking it. */
 const MAX_DEPTH = 32;
 
 /**
- * A copy of parsed JSON or query values without MACHINERY members; each string that is not storedText adds its
+ * A copy of parsed JSON or query values without machinery members; each string that is not storedText adds its
  * member to `problems` (all of them, not the first alone). Too deep a value is refused at once: a walk of it would
  * exhaust the stack.
  */
@@ -66,7 +70,7 @@ export function storable(value: unknown, name: string, problems: InvalidParam[],
   if (Array.isArray(value)) return value.map((item, index) => storable(item, `${name}[${index}]`, problems, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (!MACHINERY.has(key)) copy[key] = storable(member, name ? `${name}.${key}` : key, problems, depth + 1);
+    if (!isMachinery(key)) copy[key] = storable(member, name ? `${name}.${key}` : key, problems, depth + 1);
   }
   return copy;
 }
@@ -77,10 +81,7 @@ export function storable(value: unknown, name: string, problems: InvalidParam[],
  * at fault.
  */
 export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: unknown, what: 'body' | 'query'): T {
-  assertObject(plain, what);
-  const problems: InvalidParam[] = [];
-  const copy = storable(plain, '', problems);
-  if (problems.length > 0) throw new ValidationError(problems);
+  const copy = storableObject(plain, what);
   const instance = plainToInstance(dto, copy, { exposeDefaultValues: true });
   // An unknown query parameter is refused, not ignored: a misspelt filter (?staus=PAID) would list everything.
   const errors = validateSync(instance, {
@@ -91,6 +92,24 @@ export function parseInput<T extends object>(dto: ClassConstructor<T>, plain: un
   });
   if (errors.length > 0) throw new ValidationError(flatten(errors));
   return instance;
+}
+
+/**
+ * A body or query as an object of members, copied by storable; 400 validation for text in it that cannot be stored,
+ * and for a query parameter named after an object's machinery, refused as every unknown parameter is (a body's
+ * unknown members, those included, are dropped).
+ */
+export function storableObject(plain: unknown, what: 'body' | 'query'): object {
+  assertObject(plain, what);
+  const problems: InvalidParam[] =
+    what === 'query'
+      ? Object.keys(plain)
+          .filter(isMachinery)
+          .map((name) => ({ name, reason: NOT_A_PARAMETER }))
+      : [];
+  const copy = storable(plain, '', problems) as object;
+  if (problems.length > 0) throw new ValidationError(problems);
+  return copy;
 }
 
 /** A body or query is an object of members; anything else (null, an array, a number) is 400 validation. */

@@ -23,7 +23,7 @@ export function editsOf(body: ReceivableEditBody): ReceivableEdits {
 /** A decimal amount bound for a filter: like an amount, but 0 is allowed. */
 function amountBound(value: string | undefined, name: string): bigint | undefined {
   if (value === undefined) return undefined;
-  if (/^0+(\.0{1,2})?$/.test(value)) return 0n;
+  if (/^0(\.0+)?$/.test(value)) return 0n;
   try {
     return Money.parse(value, name).minor;
   } catch {

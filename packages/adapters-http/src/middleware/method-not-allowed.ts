@@ -1,17 +1,19 @@
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { problemOf, sendProblem } from './problem';
 
 /** What this needs of Express's router layers: their path matching and their route's methods (GET brings HEAD). */
 interface RouteLayer {
-  readonly route?: { _methods(): string[] };
+  readonly route?: { readonly path: unknown; _methods(): string[] };
   match(path: string): unknown;
 }
+
+const layersOf = (router: Router) => (router as unknown as { stack: readonly RouteLayer[] }).stack;
 
 /** The methods `routers`' routes serve on `path`, sorted, each once; none for a path they do not know. */
 function methodsServing(routers: readonly Router[], path: string): string[] {
   const methods = new Set<string>();
   for (const router of routers) {
-    for (const layer of (router as unknown as { stack: readonly RouteLayer[] }).stack) {
+    for (const layer of layersOf(router)) {
       if (layer.route && layer.match(path)) for (const method of layer.route._methods()) methods.add(method);
     }
   }
@@ -27,7 +29,37 @@ export function methodNotAllowed(routers: readonly Router[]): RequestHandler {
   return (req, res, next) => {
     const allowed = methodsServing(routers, req.path);
     if (allowed.length === 0) return next();
-    res.setHeader('Allow', allowed.join(', '));
-    sendProblem(res, problemOf('method-not-allowed', `${req.method} is not served on ${req.baseUrl}${req.path}; it takes ${allowed.join(', ')}`));
+    refuse(req, res, allowed);
+  };
+}
+
+function refuse(req: Request, res: Response, allowed: readonly string[]): void {
+  res.setHeader('Allow', allowed.join(', '));
+  sendProblem(res, problemOf('method-not-allowed', `${req.method} is not served on ${req.baseUrl}${req.path}; it takes ${allowed.join(', ')}`));
+}
+
+/** The methods served on each path that `routers`' routes write out whole, without a parameter (lower case). */
+function literalPaths(routers: readonly Router[]): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  for (const layer of routers.flatMap(layersOf)) {
+    const path = layer.route?.path;
+    if (typeof path !== 'string' || /[:*?(]/.test(path)) continue;
+    paths.set(path.toLowerCase(), [...new Set([...(paths.get(path.toLowerCase()) ?? []), ...layer.route!._methods()])].sort());
+  }
+  return paths;
+}
+
+/**
+ * 405 method-not-allowed for a request on a path a route writes out whole (/receivables/batches) with a method it
+ * does not serve there, which a route with a parameter in its place (/receivables/:id) would otherwise take for an
+ * id and answer 400. OPTIONS goes on to Express's answer. Mount it before `routers`, once they have their routes.
+ */
+export function literalPathsFirst(routers: readonly Router[]): RequestHandler {
+  let literal: Map<string, string[]> | undefined;
+  return (req, res, next) => {
+    literal ??= literalPaths(routers);
+    const allowed = literal.get(req.path.toLowerCase());
+    if (allowed === undefined || allowed.includes(req.method) || req.method === 'OPTIONS') return next();
+    refuse(req, res, allowed);
   };
 }

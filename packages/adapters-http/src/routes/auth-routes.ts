@@ -23,15 +23,28 @@ const credentialsGiven: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * POST /v1/auth/login (public; counted per source address before anything else, then per clientId and source
- * before the secret is hashed) and GET /v1/me (any valid token; `authenticated` also counts it per credential).
+ * POST /v1/auth/login (public; counted per source address before anything else, its body read, then counted per
+ * clientId and source before the secret is hashed) and GET /v1/me (any valid token; `authenticated` also counts it per credential).
  */
-export function authRoutes(app: Application, limits: Pick<RateLimitRules, 'bySource' | 'byClientAtSource'>, authenticated: RequestHandler[]): Router {
+export function authRoutes(
+  app: Application,
+  limits: Pick<RateLimitRules, 'bySource' | 'byClientAtSource'>,
+  authenticated: RequestHandler[],
+  bodies: RequestHandler[],
+): Router {
   const router = Router();
 
-  router.post('/auth/login', rateLimit(limits.bySource), credentialsGiven, validBody(LoginBody), rateLimit(limits.byClientAtSource), async (req, res) => {
-    res.json(await app.auth.login.execute(req.body as LoginBody));
-  });
+  router.post(
+    '/auth/login',
+    rateLimit(limits.bySource),
+    ...bodies,
+    credentialsGiven,
+    validBody(LoginBody),
+    rateLimit(limits.byClientAtSource),
+    async (req, res) => {
+      res.json(await app.auth.login.execute(req.body as LoginBody));
+    },
+  );
 
   router.get('/me', ...authenticated, async (req, res) => {
     const { customerId, sub, scopes } = authOf(req);

@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { Money, parseTaxId } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { CollectionBody } from '../dto/money-dto';
-import { assertObject } from '../dto/parse-input';
+import { storableObject } from '../dto/parse-input';
 import { ExpirationRunBody } from '../dto/receivable-dto';
 import { movementResponse, settlementRunResponse } from '../mappers/money-responses';
 import type { HttpContext } from './http-context';
@@ -16,9 +16,9 @@ const noBodyAsEmpty: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** A body that asks for nothing: an object, whose members are ignored like any unknown one. */
+/** A body that asks for nothing: an object, whose members are ignored like any unknown one (and checked as any body's are). */
 const emptyBody: RequestHandler = (req, _res, next) => {
-  assertObject(req.body, 'body');
+  storableObject(req.body, 'body');
   req.body = {};
   next();
 };

@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
 import { ALL_SCOPES } from '@rcs/domain';
 import { SANDBOX, TEST_JWT_SECRET, useTestApi } from '../support/test-api';
 
@@ -72,6 +73,15 @@ describe('authentication', () => {
     const res = await ctx.api.call('get', '/v1/clients', { headers: authorization ? { Authorization: authorization } : {} });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(code);
+  });
+
+  it.each([
+    ['a body that is not JSON', 'application/json', '{bad'],
+    ['a body of another media type', 'text/plain', 'hello'],
+    ['a body past 1 MB', 'application/json', `{"businessName":"${'x'.repeat(1_100_000)}"}`],
+  ])('answers a request without a token carrying %s with 401, its body never read', async (_what, contentType, body) => {
+    const res = await request(ctx.api.http).post('/v1/clients').set('Content-Type', contentType).send(body);
+    expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
   });
 
   describe('a token signed with the real secret but not as the service issues it', () => {

@@ -109,6 +109,10 @@ describe('incoming transfers notified by the banking provider', () => {
     for (const [member, hostile] of [
       ['notificationId', { notificationId: 'n\u0000' }],
       ['counterParty.name', { counterParty: { name: 'Pagador \ud800', taxId: '20123456786' } }],
+      ['currencyCode', { currencyCode: 'ars' }],
+      ['currencyCode', { currencyCode: 'ARSS' }],
+      ['currencyCode', { currencyCode: true }],
+      ['currencyCode', { currencyCode: {} }],
     ] as const) {
       const res = await notify({ ...base, ...hostile });
       expect([res.status, res.body.invalidParams[0].name]).toEqual([400, member]);

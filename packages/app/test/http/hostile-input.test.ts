@@ -229,7 +229,7 @@ describe('Hostile input', () => {
   );
 
   it('ignores members named after object machinery, nested too, like any unknown member', async () => {
-    const item = { ...invoice(await accountId()), constructor: [], prototype: { x: 1 } };
+    const item = { ...invoice(await accountId()), constructor: [], prototype: { x: 1 }, hasOwnProperty: 'x', toString: { y: 1 } };
     const res = await post('/v1/receivables/batches', { items: [item] });
     expect(res.status).toBe(200);
     expect(res.body.results[0].status).toBe(201);
@@ -244,6 +244,11 @@ describe('Hostile input', () => {
       .send(`{"businessName":${'['.repeat(depth)}${']'.repeat(depth)}}`);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/nests more than 32 levels deep/);
+  });
+
+  it('refuses a settlement run whose ignored body member nests too deep, as any body is refused', async () => {
+    const res = await post('/v1/sandbox/settlement-runs', { ignored: nested(40) });
+    expect([res.status, res.body.detail]).toEqual([400, expect.stringMatching(/nests more than 32 levels deep/)]);
   });
 
   it('refuses a body whose bytes are not UTF-8, or of another charset, and stores nothing', async () => {

@@ -107,6 +107,10 @@ describe('receivables', () => {
     const res = await invoice(account.id, 10, { invoiceData: { version: '1', authCodeType: 'CAE' } });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 'missing-invoice-fields', missingFields: ['pointOfSale', 'rawDocumentType', 'authCode'] });
+    const blank = await invoice(account.id, 10, {
+      invoiceData: { version: '   ', pointOfSale: '1', rawDocumentType: 'A', authCodeType: 'CAE', authCode: ' ' },
+    });
+    expect(blank.body).toMatchObject({ code: 'missing-invoice-fields', missingFields: ['version', 'authCode'] });
   });
 
   it('answers a second use of a legalNumber with 409 duplicated-legal-number', async () => {

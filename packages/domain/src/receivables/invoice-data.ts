@@ -14,9 +14,10 @@ export interface InvoiceData {
 /** Members required once invoiceData is present (CONTRACT). */
 export const REQUIRED_INVOICE_FIELDS = ['version', 'pointOfSale', 'rawDocumentType', 'authCodeType', 'authCode'] as const;
 
+/** A required member of spaces alone is missing too: it would print as an invoice without it. */
 export function assertInvoiceData(data: InvoiceData | null): void {
   if (data === null) return;
-  const missingFields = REQUIRED_INVOICE_FIELDS.filter((field) => !data[field]);
+  const missingFields = REQUIRED_INVOICE_FIELDS.filter((field) => !data[field]?.trim());
   if (missingFields.length) {
     throw new DomainError('missing-invoice-fields', `invoiceData lacks ${missingFields.join(', ')}`, { missingFields });
   }

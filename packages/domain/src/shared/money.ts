@@ -3,11 +3,18 @@ import { ValidationError } from './domain-error';
 export const SUPPORTED_CURRENCIES = ['ARS'] as const;
 export type CurrencyCode = (typeof SUPPORTED_CURRENCIES)[number];
 
+/**
+ * An ISO 4217 code in its form, three capital letters: "ars" or "ARSS" is a malformed request (400), while a code
+ * of that form other than the account's is the business refusal of each resource (422 unmatching-...-currency-code).
+ */
+export const CURRENCY_CODE_FORM = /^[A-Z]{3}$/;
+export const CURRENCY_CODE_RULE = 'must be an ISO 4217 code, three capital letters (ARS is the one supported)';
+
 /** Largest amount that still round-trips exactly through a JSON number with 2 decimals (CONTRACT "Amounts"). */
 export const MAX_AMOUNT_MINOR = 999_999_999_999_999n;
 
 // Zeros past the cents are the same amount, as the JSON number 1.100 is 1.1: read alike in a string.
-const AMOUNT_PATTERN = /^(\d{1,13})(?:\.(\d{1,2})0*)?$/;
+const AMOUNT_PATTERN = /^(0|[1-9]\d{0,12})(?:\.(\d{1,2})0*)?$/;
 
 /**
  * An exact amount: integer minor units (cents) as bigint plus a currency. Parsed once at the edge, rejecting a

@@ -8,6 +8,9 @@ const CHECK_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 const PERSON_PREFIXES = new Set(['20', '23', '24', '25', '26', '27']);
 const COMPANY_PREFIXES = new Set(['30', '33', '34']);
 
+/** What a tax id may be written with between its digits and is dropped: dashes and plain spaces (not tabs or line breaks). */
+export const withoutTaxIdSeparators = (text: string): string => text.replace(/[ -]/g, '');
+
 /**
  * Canonical Argentine tax id (CUIT/CUIL): 11 digits, check digit verified. Dashes and spaces are accepted on
  * input and dropped.
@@ -31,7 +34,7 @@ export function parseTaxId(input: unknown, field = 'taxId'): string {
  */
 export function parseReportedTaxId(input: unknown, field = 'taxId'): string {
   if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
-  const digits = input.replace(/[\s-]/g, '');
+  const digits = withoutTaxIdSeparators(input);
   if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
   return digits;
 }

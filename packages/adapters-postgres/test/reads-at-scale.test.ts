@@ -91,7 +91,7 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     }
   });
 
-  it('reads a page of credit notes and its total from their own index, with or without a status', async () => {
+  it("reads a page of credit notes and its total from their own index, with or without a status, and the invoices' total by them", async () => {
     const customerId = await aCustomer('by type');
     const accountId = await anAccount(customerId);
     // 4,000 receivables a second apart, statuses in turn; 1 in 100 a credit note.
@@ -105,7 +105,7 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     );
     await db.knex.raw('ANALYZE receivables');
 
-    const list = (filter: { status?: (typeof RECEIVABLE_STATUSES)[number]; receivableType: 'CREDIT_NOTE' | 'RETENTION' }, plans = 'auto') =>
+    const list = (filter: { status?: (typeof RECEIVABLE_STATUSES)[number]; receivableType: 'CREDIT_NOTE' | 'RETENTION' | 'INVOICE' }, plans = 'auto') =>
       readsOf(uow, ['receivables'], async (bound) => {
         // A named statement may come to run a generic plan, made without the type's value.
         await bound.executor().raw(`SELECT set_config('plan_cache_mode', ?, true)`, [plans]);
@@ -122,8 +122,13 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     expect(none.result.total).toBe(0);
     const generic = await list({ receivableType: 'CREDIT_NOTE' }, 'force_generic_plan');
     expect(generic.result.total).toBe(40);
+    // Invoices' totals: every type's, maintained, less the credit notes.
+    const invoices = await list({ receivableType: 'INVOICE' });
+    const pendingInvoices = await list({ receivableType: 'INVOICE', status: RECEIVABLE_STATUSES[0] });
+    expect([invoices.result.total, pendingInvoices.result.total]).toEqual([3_960, 760]);
+    expect(invoices.result.items.map((r) => r.toSnapshot().receivableType)).toEqual(Array(20).fill('INVOICE'));
     // A page and its total from the type's entries; without the index, the customer's 4,000 receivables, twice.
-    for (const { read } of [notes, pendingNotes, none, generic]) expect(read).toBeLessThan(150);
+    for (const { read } of [notes, pendingNotes, none, generic, invoices, pendingInvoices]) expect(read).toBeLessThan(150);
   });
 
   it("reads the transfer worker's queue up to today, however many transfers are scheduled for later days", async () => {

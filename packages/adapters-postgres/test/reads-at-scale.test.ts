@@ -1,6 +1,7 @@
-import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES, type MovementListFilter } from '@rcs/domain';
 import { aSource, aTransferDraft } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
+import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
 import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
 import { KnexReceivableQueries } from '../src/repositories/knex-receivable-queries';
 import { insertAccountRow } from './support/account-row';
@@ -131,6 +132,42 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     for (const { read } of [notes, pendingNotes, none, generic, invoices, pendingInvoices]) expect(read).toBeLessThan(150);
   });
 
+  it("reads an account's transfers, or its debits, among its settlement credits from their own ranges, in date order", async () => {
+    const customerId = await aCustomer('movements by kind');
+    // Movements name their account without a foreign key: any id serves.
+    const accountId = 7_000_000 + customerId;
+    // 3,000 movements a second apart: settlement credits, and every 300th a transfer's debit.
+    await db.knex.raw(
+      `INSERT INTO movements (customer_id, account_id, account_kind, movement_type, operation_type, amount_minor, currency_code, movement_date)
+       SELECT ?, ?, 'CURRENT', CASE WHEN n % 300 = 0 THEN 'DEBIT' ELSE 'CREDIT' END, CASE WHEN n % 300 = 0 THEN 'TRANSFER' ELSE 'SETTLEMENT' END,
+         100, 'ARS', now() - n * interval '1 second'
+       FROM generate_series(1, 3000) n`,
+      [customerId, accountId],
+    );
+    await db.knex.raw('ANALYZE movements');
+    const list = (filter: Pick<MovementListFilter, 'movementType' | 'operationType'>) =>
+      readsOf(uow, ['movements'], (bound) =>
+        new KnexLedgerQueries(() => bound.executor()).listMovements(
+          { customerId, accountId, accountKind: 'CURRENT', order: 'desc', ...filter },
+          { page: 1, count: 20 },
+        ),
+      );
+
+    const lists = [
+      await list({ operationType: 'TRANSFER' }),
+      await list({ movementType: 'DEBIT' }),
+      await list({ operationType: 'TRANSFER', movementType: 'DEBIT' }),
+    ];
+    for (const { result, read } of lists) {
+      expect(result.total).toBe(10);
+      expect(result.items.map((m) => m.operationType)).toEqual(Array(10).fill('TRANSFER'));
+      const dates = result.items.map((m) => m.movementDate.getTime());
+      expect(dates).toEqual([...dates].sort((a, b) => b - a));
+      // The ten debits' entries and rows, and the ranges' ends; the account's 2,990 credits read before.
+      expect(read).toBeLessThan(100);
+    }
+  });
+
   it("reads the transfer worker's queue up to today, however many transfers are scheduled for later days", async () => {
     const customerId = await aCustomer('scheduling');
     const on = await uow.run((tx) => aSource(tx, customerId));
@@ -156,6 +193,29 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
 
     expect(result.map((t) => t.id)).toEqual([now.id, dated.id]);
     // The two due and the first entry past today; passing over the later days read 3,000 more.
+    expect(read).toBeLessThan(20);
+  });
+
+  it('finds the due transfers still named by an alias alone without reading those that name their CBU/CVU', async () => {
+    const customerId = await aCustomer('aliases');
+    const on = await uow.run((tx) => aSource(tx, customerId));
+    const named = await uow.run((tx) => tx.transfers.insert(aTransferDraft(on)));
+    // 3,000 due transfers like it, each naming its CBU/CVU.
+    await db.knex.raw(
+      `INSERT INTO transfers (customer_id, type, status, source_account_id, amount_minor, currency_code, destination_cbu_cvu,
+         created_by_credential_id, scheduled_date, creation_date, modification_date, version)
+       SELECT customer_id, type, status, source_account_id, amount_minor, currency_code, destination_cbu_cvu,
+         created_by_credential_id, scheduled_date, creation_date, modification_date, 1
+       FROM transfers CROSS JOIN generate_series(1, 3000) n WHERE id = ?`,
+      [named.id],
+    );
+    await db.knex.raw('ANALYZE transfers');
+
+    const { result, read } = await readsOf(uow, ['transfers'], (bound) =>
+      bound.run((tx) => tx.transfers.dueUnresolved({ today: '2026-03-01', limit: 100, customerId })),
+    );
+
+    expect(result).toEqual([]);
     expect(read).toBeLessThan(20);
   });
 

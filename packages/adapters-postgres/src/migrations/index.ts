@@ -32,6 +32,8 @@ import * as pendingAmountsAsSums from './032-pending-amounts-as-sums';
 import * as provisioningQueueInOrder from './033-provisioning-queue-in-order';
 import * as webhookHistoryPurgedAfterDeletion from './034-webhook-history-purged-after-deletion';
 import * as childrenExpire from './035-children-expire';
+import * as movementsByKind from './036-movements-by-kind';
+import * as transfersAwaitingAlias from './037-transfers-awaiting-alias';
 import pg from 'pg';
 
 interface Migration {
@@ -74,6 +76,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['033-provisioning-queue-in-order', provisioningQueueInOrder],
   ['034-webhook-history-purged-after-deletion', webhookHistoryPurgedAfterDeletion],
   ['035-children-expire', childrenExpire],
+  ['036-movements-by-kind', movementsByKind],
+  ['037-transfers-awaiting-alias', transfersAwaitingAlias],
 ];
 
 /** Every migration's name, in order. */

@@ -1,7 +1,19 @@
 import type { Knex } from 'knex';
-import type { AccountKind, LedgerMismatch, LedgerQueries, LedgerRepository, Movement, MovementListFilter, NewMovement, Page, PageRequest } from '@rcs/domain';
+import {
+  MOVEMENT_TYPES,
+  OPERATION_TYPES,
+  type AccountKind,
+  type LedgerMismatch,
+  type LedgerQueries,
+  type LedgerRepository,
+  type Movement,
+  type MovementListFilter,
+  type NewMovement,
+  type Page,
+  type PageRequest,
+} from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
-import { fetchPage } from './paging';
+import { fetchPage, type PageOptions } from './paging';
 
 export interface MovementRow {
   id: string;
@@ -132,6 +144,15 @@ const COUNTED: CountedList<MovementListFilter> = {
   unfiltering: ['accountKind', 'order'],
 };
 
+/**
+ * With one of the two kinds filtered, the other's values as ranges of migration 036's index (which leads with both),
+ * merged in date order; none without a kind (movements_account serves the list) or with both (one range).
+ */
+function kindBranches(filter: MovementListFilter): PageOptions['branches'] {
+  if ((filter.operationType === undefined) === (filter.movementType === undefined)) return undefined;
+  return filter.operationType === undefined ? { column: 'operation_type', values: OPERATION_TYPES } : { column: 'movement_type', values: MOVEMENT_TYPES };
+}
+
 export class KnexLedgerQueries implements LedgerQueries {
   constructor(private readonly db: () => Knex) {}
 
@@ -145,6 +166,7 @@ export class KnexLedgerQueries implements LedgerQueries {
     return fetchPage(query, 'movements', page, toMovement, {
       orderBy: { column: 'movement_date', order: filter.order },
       total: maintainedTotal(db, COUNTED, filter),
+      branches: kindBranches(filter),
     });
   }
 

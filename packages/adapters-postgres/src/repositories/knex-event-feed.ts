@@ -47,7 +47,7 @@ export class KnexEventFeed implements EventFeed {
     // recent bulk of the table. An old event recorded after a recent one waits for a later day's purge.
     // Dispatched: no longer pending, and no attempt of it left to make (each delivered, failed for good or expired).
     // Its finished attempts go with it, so the delivery history does not only grow either.
-    const { rows } = await prepared<{ purged: string; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
+    const { rows } = await prepared<{ purged: string[]; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
       this.trx,
       'outbox_events.purge',
       `WITH examined AS (
@@ -57,16 +57,22 @@ export class KnexEventFeed implements EventFeed {
          WHERE e.seq = x.seq AND x.occurred_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = e.seq)
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
          RETURNING e.id
-       ), purged_attempts AS (
-         DELETE FROM webhook_deliveries d USING purged WHERE d.event_id = purged.id
        )
-       SELECT (SELECT count(*) FROM purged) AS purged, (SELECT count(*) FROM examined) AS examined,
+       SELECT ARRAY(SELECT id FROM purged) AS purged, (SELECT count(*) FROM examined) AS examined,
               (SELECT max(seq) FROM examined) AS last_seq, (SELECT bool_or(occurred_at >= ?) FROM examined) AS reached_recent`,
       [after ?? 0, limit, before, before],
     );
     const [result] = rows;
+    // A statement of its own, so it sees what committed while the delete waited on an event held (hold): the attempt
+    // a redelivery stored then, which the delete's snapshot did not hold and no later purge would find.
+    await prepared(this.trx, 'outbox_events.purge_attempts', 'DELETE FROM webhook_deliveries WHERE event_id = ANY(?::text[])', [result.purged]);
     const more = Number(result.examined) === limit && result.reached_recent === false;
-    return { purged: Number(result.purged), ...(more ? { next: Number(result.last_seq) } : {}) };
+    return { purged: result.purged.length, ...(more ? { next: Number(result.last_seq) } : {}) };
+  }
+
+  async hold(eventId: string): Promise<boolean> {
+    const { rows } = await prepared(this.trx, 'outbox_events.hold', 'SELECT 1 FROM outbox_events WHERE id = ? FOR KEY SHARE', [eventId]);
+    return rows.length > 0;
   }
 }
 

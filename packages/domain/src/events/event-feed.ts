@@ -35,6 +35,11 @@ export interface EventFeed {
    * `after` on (in the order they were recorded), and says where the next pass goes on.
    */
   purgeDispatched(before: Date, after: PurgePosition | undefined, limit: number): Promise<PurgeBatch>;
+  /**
+   * Keeps the event from the purge until this transaction ends, so an attempt of it stored meanwhile goes with it
+   * when it is purged; false once it is purged (or purging).
+   */
+  hold(eventId: string): Promise<boolean>;
 }
 
 export interface EventListFilter {

@@ -142,6 +142,10 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       expect(purged.events).toBeGreaterThanOrEqual(6);
       expect((await all(customerId)).items.map((e) => e.data)).toEqual([8, 7, 6].map((id) => ({ receivable: { id } })));
       expect(ofCustomer(customerId, await claim()).map((e) => e.data)).toEqual([6, 7, 8].map((id) => ({ receivable: { id } })));
+      // A redelivery holds what is kept, and learns what is purged is gone.
+      const [kept] = (await all(customerId)).items;
+      const heldNow = (eventId: string) => ctx.h.uow.run((tx) => tx.eventFeed.hold(eventId));
+      expect([await heldNow(kept.id), await heldNow('evt_never_recorded')]).toEqual([true, false]);
     });
   });
 }

@@ -28,6 +28,10 @@ export class InMemoryEventFeed implements EventFeed {
     const next = examined.length === limit && !reachedRecent ? examined[examined.length - 1].seq : undefined;
     return { purged: doomed.length, ...(next === undefined ? {} : { next }) };
   }
+
+  async hold(eventId: string): Promise<boolean> {
+    return this.ref.tables.outbox.some((row) => row.id === eventId);
+  }
 }
 
 export class InMemoryEventQueries implements EventQueries {

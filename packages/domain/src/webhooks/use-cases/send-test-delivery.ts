@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import { NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
@@ -11,7 +12,7 @@ import type { WebhookDeliveryPorts } from '../webhook-ports';
 import type { WebhookTarget } from './change-webhook';
 import { endAttempts } from './end-attempts';
 
-type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
+type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries' | 'eventFeed'>;
 type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'payload'>;
 type AttemptOf = (webhook: Webhook, tx: Scope) => Promise<Attempt> | Attempt;
 
@@ -100,6 +101,8 @@ export class RedeliverEvent {
     const found = await this.events.get(input.eventId);
     return sendNow(this.uow, this.clock, this.ports, input, async (webhook, tx) => {
       const event = ownedBy(found, input.customerId, 'event', input.eventId);
+      // Held until the attempt is stored: purged meanwhile, the event would leave it to no purge (attempts go with theirs).
+      if (!(await tx.eventFeed.hold(event.id))) throw new NotFoundError('event', event.id);
       const attempt = (await tx.webhookDeliveries.lastAttempt(webhook.id, event.id)) + 1;
       return { eventId: event.id, eventType: event.type, attempt, payload: eventPayload(event) };
     });

@@ -34,7 +34,7 @@ describe('receivable state machine', () => {
     'PENDING settle': [refused, null],
     'PENDING edit': ['PENDING', null],
     'PAID markPaid': [refused, null],
-    'PAID undoPayment': ['PENDING', null],
+    'PAID undoPayment': ['PENDING', 'receivable.reopened'],
     'PAID expire': [refused, null],
     'PAID cancel': ['DISABLED', 'receivable.disabled'],
     'PAID settle': ['SETTLED', 'receivable.settled'],

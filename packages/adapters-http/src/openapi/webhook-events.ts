@@ -21,6 +21,7 @@ const DATA: Readonly<Record<EventType, { member: string; schema: object; example
   },
   'receivable.created': { member: 'receivable', schema: ref('Receivable'), example: receivableExample },
   'receivable.paid': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'PAID' } },
+  'receivable.reopened': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'PENDING' } },
   'receivable.expired': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'EXPIRED' } },
   'receivable.disabled': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'DISABLED' } },
   'receivable.settled': { member: 'receivable', schema: ref('Receivable'), example: { ...receivableExample, status: 'SETTLED' } },

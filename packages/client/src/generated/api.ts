@@ -1419,6 +1419,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'receivable.reopened': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * receivable.reopened delivered to a subscribed endpoint
+     * @description Sent to every ACTIVE webhook subscribed to this type (a PAUSED or FAILED one holds it for its activation, up to WEBHOOK_RETENTION_HOURS). Answer 2xx within 15 s; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure. Delivery is at least once: deduplicate by webhook-id.
+     */
+    post: operations['receivableReopenedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'receivable.expired': {
     parameters: {
       query?: never;
@@ -2138,6 +2158,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -2165,6 +2186,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -2186,6 +2208,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -2209,6 +2232,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -2244,6 +2268,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -2277,6 +2302,7 @@ export interface components {
             | 'receivable-account.disabled'
             | 'receivable.created'
             | 'receivable.paid'
+            | 'receivable.reopened'
             | 'receivable.expired'
             | 'receivable.disabled'
             | 'receivable.settled'
@@ -2305,6 +2331,7 @@ export interface components {
         | 'receivable-account.disabled'
         | 'receivable.created'
         | 'receivable.paid'
+        | 'receivable.reopened'
         | 'receivable.expired'
         | 'receivable.disabled'
         | 'receivable.settled'
@@ -13168,6 +13195,7 @@ export interface operations {
           | 'receivable-account.disabled'
           | 'receivable.created'
           | 'receivable.paid'
+          | 'receivable.reopened'
           | 'receivable.expired'
           | 'receivable.disabled'
           | 'receivable.settled'
@@ -15134,6 +15162,7 @@ export interface operations {
           | 'receivable-account.disabled'
           | 'receivable.created'
           | 'receivable.paid'
+          | 'receivable.reopened'
           | 'receivable.expired'
           | 'receivable.disabled'
           | 'receivable.settled'
@@ -17101,6 +17130,97 @@ export interface operations {
       };
     };
   };
+  receivableReopenedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id (the body's id): the same on every attempt and redelivery, to deduplicate by
+         * @example evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY
+         */
+        'webhook-id': string;
+        /**
+         * @description Unix seconds when this attempt was signed; reject one too far from your clock (standardwebhooks: 5 minutes)
+         * @example 1772464200
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_0Mx3kZ9aQ7bT2cV5nW8pL1rY",
+         *       "type": "receivable.reopened",
+         *       "createdAt": "2026-03-02T15:10:00.000Z",
+         *       "data": {
+         *         "receivable": {
+         *           "id": 501,
+         *           "receivableAccountId": 31,
+         *           "clientId": 12,
+         *           "associateId": 7,
+         *           "amount": 15000.5,
+         *           "currencyCode": "ARS",
+         *           "receivableType": "INVOICE",
+         *           "status": "PENDING",
+         *           "legalNumber": "A-0001-00001234",
+         *           "description": "March deliveries",
+         *           "externalRoutingCode": "ROUTE-N-12",
+         *           "issueDate": "2026-03-01",
+         *           "dueDate": "2026-03-31",
+         *           "receivableDate": "2026-03-02",
+         *           "parentReceivableId": null,
+         *           "attachmentUri": null,
+         *           "invoiceData": null,
+         *           "creationDate": "2026-03-02T15:10:00.000Z",
+         *           "modificationDate": "2026-03-02T15:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          id: string;
+          /** @constant */
+          type: 'receivable.reopened';
+          /** Format: date-time */
+          createdAt: string;
+          data: {
+            receivable: components['schemas']['Receivable'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Refused by the endpoint (a bad signature, say): the attempt is FAILED and retried */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received: the attempt is SUCCESS */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, a redirect, a timeout or a refused connection: the attempt is FAILED and retried */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   receivableExpiredEvent: {
     parameters: {
       query?: never;
@@ -17790,6 +17910,7 @@ export interface operations {
               | 'receivable-account.disabled'
               | 'receivable.created'
               | 'receivable.paid'
+              | 'receivable.reopened'
               | 'receivable.expired'
               | 'receivable.disabled'
               | 'receivable.settled'

@@ -65,7 +65,9 @@ function settlementRule(): SettlementRule {
 
 export const SETTLEMENT_RULE: SettlementRule = settlementRule();
 
+/** The event of a move into each status; into PENDING only the undo of a payment moves. */
 const EVENT_OF: Partial<Record<ReceivableStatus, EventType>> = {
+  PENDING: 'receivable.reopened',
   PAID: 'receivable.paid',
   EXPIRED: 'receivable.expired',
   DISABLED: 'receivable.disabled',

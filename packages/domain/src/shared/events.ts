@@ -1,9 +1,14 @@
-/** Event types of CONTRACT "Events and webhooks"; the names are the webhook event types. */
+/**
+ * Event types of CONTRACT "Events and webhooks", the names the webhook event types, and one it lacks:
+ * receivable.reopened, a PAID receivable moved back to PENDING (the undo), without which an integrator following
+ * events would hold it PAID.
+ */
 export const EVENT_TYPES = [
   'receivable-account.activated',
   'receivable-account.disabled',
   'receivable.created',
   'receivable.paid',
+  'receivable.reopened',
   'receivable.expired',
   'receivable.disabled',
   'receivable.settled',

@@ -60,7 +60,7 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     });
   });
 
-  it("reads page 1 of a customer's receivable accounts from the index in order, with or without a status", async () => {
+  it("reads page 1 of a customer's receivable accounts from the index in order, with or without a status, of one owner or branch too", async () => {
     const customerId = await aCustomer('many accounts');
     // 3,000 clients with an account each, 1 in 10 disabled, created a second apart.
     await db.knex.raw(
@@ -88,6 +88,40 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
       const created = result.items.map((record) => record.account.toSnapshot().creationDate.getTime());
       expect(created).toEqual([...created].sort((a, b) => b - a));
       // A page and a few entries past it in each status's range; sorting the customer's accounts read all 3,000.
+      expect(read).toBeLessThan(150);
+    }
+
+    // One associate's 30 accounts, and the 5 accounts of clients of one branch, among the 3,000.
+    const [associate] = await db.knex('associates').insert(
+      {
+        customer_id: customerId,
+        type: 'SELLER',
+        name: 'Ana',
+        last_name: 'Paz',
+        tax_id: '20123456786',
+        document_number: '12345678',
+        email: 'ana@example.com',
+        phone: '+5491155550123',
+        status: 'ACTIVE',
+        creation_date: new Date(),
+        modification_date: new Date(),
+        version: 1,
+      },
+      ['id'],
+    );
+    await db.knex.raw('UPDATE receivable_accounts SET associate_id = ? WHERE customer_id = ? AND client_id % 100 = 1', [associate.id, customerId]);
+    await db.knex.raw(`UPDATE clients SET branch_external_code = 'B-1' WHERE customer_id = ? AND id % 600 = 7`, [customerId]);
+    await db.knex.raw('ANALYZE receivable_accounts, clients');
+    for (const [filter, total] of [
+      [{ associateId: Number(associate.id), status: 'ACTIVE' as const }, 30],
+      [{ associateId: Number(associate.id) }, 30],
+      [{ branchExternalCode: 'B-1' }, 5],
+    ] as const) {
+      const { result, read } = await readsOf(uow, ['receivable_accounts'], (bound) =>
+        new KnexReceivableAccountQueries(() => bound.executor()).list({ customerId, ...filter }, { page: 1, count: 20 }),
+      );
+      expect([result.items.length, result.total]).toEqual([Math.min(20, total), total]);
+      // Their own entries and rows; walking the customer's accounts in order read thousands.
       expect(read).toBeLessThan(150);
     }
   });

@@ -34,6 +34,8 @@ import * as webhookHistoryPurgedAfterDeletion from './034-webhook-history-purged
 import * as childrenExpire from './035-children-expire';
 import * as movementsByKind from './036-movements-by-kind';
 import * as transfersAwaitingAlias from './037-transfers-awaiting-alias';
+import * as accountsByOwnerInOrder from './038-accounts-by-owner-in-order';
+import * as clientsByBranch from './039-clients-by-branch';
 import pg from 'pg';
 
 interface Migration {
@@ -78,6 +80,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['035-children-expire', childrenExpire],
   ['036-movements-by-kind', movementsByKind],
   ['037-transfers-awaiting-alias', transfersAwaitingAlias],
+  ['038-accounts-by-owner-in-order', accountsByOwnerInOrder],
+  ['039-clients-by-branch', clientsByBranch],
 ];
 
 /** Every migration's name, in order. */

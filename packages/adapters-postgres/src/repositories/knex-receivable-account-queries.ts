@@ -60,16 +60,19 @@ export class KnexReceivableAccountQueries implements ReceivableAccountQueries {
     if (filter.cvu !== undefined) query.where(`${t}.cvu`, filter.cvu);
     // lower(alias) is what migration 008's unique index holds, and aliases are one in any letter case.
     if (filter.alias !== undefined) query.whereRaw(`lower(${t}.alias) = lower(?)`, [filter.alias]);
-    // The customer named again on the client, so clients_tax_id (customer_id, tax_id) finds it.
+    // The customer named again on the client, so clients_tax_id (customer_id, tax_id) and clients_branch find it.
     if (filter.clientTaxId !== undefined) query.where('c.customer_id', filter.customerId).where('c.tax_id', filter.clientTaxId);
-    if (filter.branchExternalCode !== undefined) query.where('c.branch_external_code', filter.branchExternalCode);
+    if (filter.branchExternalCode !== undefined) query.where('c.customer_id', filter.customerId).where('c.branch_external_code', filter.branchExternalCode);
     if (filter.ownerType === 'CLIENT') query.whereNotNull(`${t}.client_id`).whereNull(`${t}.associate_id`);
     if (filter.ownerType === 'ASSOCIATE') query.whereNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
     if (filter.ownerType === 'CLIENT_AND_ASSOCIATE') query.whereNotNull(`${t}.client_id`).whereNotNull(`${t}.associate_id`);
+    // A client's tax id or branch names a few clients: their accounts are found from them and sorted, where a walk
+    // of the customer's accounts in order would pass over every other client's.
+    const byClientKey = filter.clientTaxId !== undefined || filter.branchExternalCode !== undefined;
     return fetchPage(query, t, page, toRecord, {
       columns: this.columns(),
       total: maintainedTotal(this.db(), COUNTED, filter),
-      ...(filter.status === undefined ? { branches: BY_STATUS } : {}),
+      ...(filter.status === undefined && !byClientKey ? { branches: BY_STATUS } : {}),
     });
   }
 }

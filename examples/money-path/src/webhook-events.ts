@@ -8,6 +8,7 @@ const EVERY_TYPE: Record<WebhookEvent['type'], true> = {
   'receivable-account.disabled': true,
   'receivable.created': true,
   'receivable.paid': true,
+  'receivable.reopened': true,
   'receivable.expired': true,
   'receivable.disabled': true,
   'receivable.settled': true,

@@ -1,7 +1,9 @@
-import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES, type MovementListFilter } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES, Webhook, type MovementListFilter } from '@rcs/domain';
 import { aSource, aTransferDraft } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
+import { KnexTransferQueries } from '../src/repositories/knex-transfer-repository';
+import { KnexWebhookQueries } from '../src/repositories/knex-webhook-repository';
 import { KnexReceivableAccountQueries } from '../src/repositories/knex-receivable-account-queries';
 import { KnexReceivableQueries } from '../src/repositories/knex-receivable-queries';
 import { insertAccountRow } from './support/account-row';
@@ -228,6 +230,73 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
     expect(result.map((t) => t.id)).toEqual([now.id, dated.id]);
     // The two due and the first entry past today; passing over the later days read 3,000 more.
     expect(read).toBeLessThan(20);
+  });
+
+  it("reads an account's transfers of one status, or all of them newest first, from the account's own ranges", async () => {
+    const customerId = await aCustomer('transfers by account');
+    const on = await uow.run((tx) => aSource(tx, customerId));
+    const first = await uow.run((tx) => tx.transfers.insert(aTransferDraft(on)));
+    // 3,000 more from the account, a second apart: completed, and every 300th failed; and 3,000 failed from the
+    // customer's other account.
+    await db.knex.raw(
+      `INSERT INTO transfers (customer_id, type, status, failure_reason, source_account_id, amount_minor, currency_code, destination_cbu_cvu,
+         created_by_credential_id, creation_date, modification_date, version)
+       SELECT customer_id, type, CASE WHEN n % 300 = 0 OR n > 3000 THEN 'FAILED' ELSE 'COMPLETED' END,
+         CASE WHEN n % 300 = 0 OR n > 3000 THEN 'destination-rejected' END, CASE WHEN n > 3000 THEN ? ELSE source_account_id END,
+         amount_minor, currency_code, destination_cbu_cvu, created_by_credential_id, creation_date - n * interval '1 second', modification_date, 1
+       FROM transfers CROSS JOIN generate_series(1, 6000) n WHERE id = ?`,
+      [on.otherAccountId, first.id],
+    );
+    await db.knex.raw('ANALYZE transfers');
+    const list = (status?: 'FAILED') =>
+      readsOf(uow, ['transfers'], (bound) =>
+        new KnexTransferQueries(() => bound.executor()).list({ customerId, sourceAccountId: on.sourceAccountId, status }, { page: 1, count: 20 }),
+      );
+
+    const failed = await list('FAILED');
+    expect([failed.result.total, failed.result.items.map((t) => t.status)]).toEqual([10, Array(10).fill('FAILED')]);
+    // The ten, neither the account's 2,990 completed ones nor the other account's 3,000 failed ones.
+    expect(failed.read).toBeLessThan(60);
+    const all = await list();
+    expect([all.result.total, all.result.items[0].id]).toEqual([3_001, first.id]);
+    const created = all.result.items.map((t) => t.toSnapshot().creationDate.getTime());
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+  });
+
+  it("reads one event type's attempts of one status from a webhook's history without the other types' or statuses'", async () => {
+    const customerId = await aCustomer('history by type and status');
+    const subscription = { url: 'https://erp.example/hooks', events: ['receivable.paid' as const] };
+    const webhook = await uow.run((tx) => tx.webhooks.insert(Webhook.register(customerId, subscription, { sealed: 's', tail: '0000' }, new Date())));
+    // 3,000 attempts of receivable.paid a second apart, delivered but every 300th failed; 3,000 failed of movement.created.
+    await db.knex.raw(
+      `INSERT INTO webhook_deliveries (webhook_id, customer_id, event_id, event_type, attempt, status, payload, created_at)
+       SELECT ?, ?, 'evt_h' || n, CASE WHEN n > 3000 THEN 'movement.created' ELSE 'receivable.paid' END, 1,
+         CASE WHEN n % 300 = 0 OR n > 3000 THEN 'FAILED' ELSE 'SUCCESS' END, '{}', now() - n * interval '1 second'
+       FROM generate_series(1, 6000) n`,
+      [webhook.id, customerId],
+    );
+    await db.knex.raw('ANALYZE webhook_deliveries');
+    // Index reads only: taking type and status for independent, PostgreSQL expects 1,505 matches of the two, not 10,
+    // and counts them with a scan of this small table, where it reads a large one through the index.
+    const history = (status?: 'FAILED') =>
+      readsOf(
+        uow,
+        ['webhook_deliveries'],
+        (bound) =>
+          new KnexWebhookQueries(() => bound.executor()).deliveries(
+            { webhookId: webhook.id, customerId, eventType: 'receivable.paid', status },
+            { page: 1, count: 20 },
+          ),
+        { scans: false },
+      );
+
+    const failed = await history('FAILED');
+    expect([failed.result.total, failed.result.items.map((d) => d.status)]).toEqual([10, Array(10).fill('FAILED')]);
+    expect(failed.read).toBeLessThan(60);
+    const all = await history();
+    expect(all.result.total).toBe(3_000);
+    const created = all.result.items.map((d) => d.createdAt.getTime());
+    expect(created).toEqual([...created].sort((a, b) => b - a));
   });
 
   it('finds the due transfers still named by an alias alone without reading those that name their CBU/CVU', async () => {

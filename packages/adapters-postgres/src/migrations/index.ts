@@ -36,6 +36,7 @@ import * as movementsByKind from './036-movements-by-kind';
 import * as transfersAwaitingAlias from './037-transfers-awaiting-alias';
 import * as accountsByOwnerInOrder from './038-accounts-by-owner-in-order';
 import * as clientsByBranch from './039-clients-by-branch';
+import * as statusWithinAccountAndType from './040-status-within-account-and-type';
 import pg from 'pg';
 
 interface Migration {
@@ -82,6 +83,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['037-transfers-awaiting-alias', transfersAwaitingAlias],
   ['038-accounts-by-owner-in-order', accountsByOwnerInOrder],
   ['039-clients-by-branch', clientsByBranch],
+  ['040-status-within-account-and-type', statusWithinAccountAndType],
 ];
 
 /** Every migration's name, in order. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   ConcurrentModificationError,
+  TRANSFER_STATUSES,
   type DueTransfers,
   type NewTransfer,
   type Page,
@@ -130,6 +131,8 @@ export class KnexTransferQueries implements TransferQueries {
   list(filter: TransferListFilter, page: PageRequest): Promise<Page<Transfer>> {
     const query = applyCommonFilter(this.db()('transfers').where('customer_id', filter.customerId), filter, 'transfers');
     for (const [column, member] of EXACT) if (filter[member] !== undefined) query.where(column, filter[member] as string | number);
-    return fetchPage(query, 'transfers', page, toTransfer, { total: maintainedTotal(this.db(), COUNTED, filter) });
+    // An account's transfers without a status: merged status ranges of its index (migration 040).
+    const branches = filter.sourceAccountId !== undefined && filter.status === undefined ? { column: 'status', values: TRANSFER_STATUSES } : undefined;
+    return fetchPage(query, 'transfers', page, toTransfer, { total: maintainedTotal(this.db(), COUNTED, filter), branches });
   }
 }

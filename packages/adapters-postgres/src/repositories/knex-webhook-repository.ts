@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   ConcurrentModificationError,
+  DELIVERY_STATUSES,
   runOfFailures,
   Webhook,
   type DeliveryOutcome,
@@ -183,9 +184,12 @@ export class KnexWebhookQueries implements WebhookQueries {
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.eventType !== undefined) query.where('event_type', filter.eventType);
     if (filter.eventId !== undefined) query.where('event_id', filter.eventId);
+    // One event type's attempts without a status: merged status ranges of its index (migration 040).
+    const branches = filter.eventType !== undefined && filter.status === undefined ? { column: 'status', values: DELIVERY_STATUSES } : undefined;
     return fetchPage<DeliveryRow, WebhookDelivery>(query, 'webhook_deliveries', page, toDelivery, {
       orderBy: { column: 'created_at', order: 'desc' },
       total: maintainedTotal(this.db(), COUNTED_DELIVERIES, filter),
+      branches,
     });
   }
 }

@@ -93,7 +93,7 @@ export function createHttpApp(options: HttpOptions): Express {
   const outsideApi = [health, docsRoutes(), iconRoute(), metricsRoutes(options.metrics)];
   if (options.sandbox) outsideApi.push(sandboxPanelRoutes());
   if (options.bankNotifications) outsideApi.push(bankNotificationRoutes(options.app, options.bankNotifications));
-  // Before the JSON parser: the provider's signature covers the raw bytes.
+  // Outside the API and its JSON parsing: the provider's signature covers the raw bytes.
   for (const router of outsideApi) http.use(enteredByPrefix(router));
   // Not strict: a body of valid JSON that is not an object (null, 5) reaches validation, which says it must be an
   // object, instead of being reported as "not valid JSON".

@@ -1,4 +1,4 @@
-import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES, Webhook, type MovementListFilter } from '@rcs/domain';
+import { DEFAULT_CUSTOMER_SETTINGS, RECEIVABLE_STATUSES, Webhook, type MovementListFilter, type PageRequest } from '@rcs/domain';
 import { aSource, aTransferDraft } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
@@ -93,7 +93,7 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
       expect(read).toBeLessThan(150);
     }
 
-    // One associate's 30 accounts, and the 5 accounts of clients of one branch, among the 3,000.
+    // One associate's 300 accounts, and the 5 accounts of clients of one branch, among the 3,000.
     const [associate] = await db.knex('associates').insert(
       {
         customer_id: customerId,
@@ -111,20 +111,21 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
       },
       ['id'],
     );
-    await db.knex.raw('UPDATE receivable_accounts SET associate_id = ? WHERE customer_id = ? AND client_id % 100 = 1', [associate.id, customerId]);
+    await db.knex.raw('UPDATE receivable_accounts SET associate_id = ? WHERE customer_id = ? AND client_id % 10 = 1', [associate.id, customerId]);
     await db.knex.raw(`UPDATE clients SET branch_external_code = 'B-1' WHERE customer_id = ? AND id % 600 = 7`, [customerId]);
     await db.knex.raw('ANALYZE receivable_accounts, clients');
-    for (const [filter, total] of [
-      [{ associateId: Number(associate.id), status: 'ACTIVE' as const }, 30],
-      [{ associateId: Number(associate.id) }, 30],
-      [{ branchExternalCode: 'B-1' }, 5],
+    // The branch's clients are read too: without their index, every client of the customer was.
+    for (const [filter, total, tables] of [
+      [{ associateId: Number(associate.id), status: 'ACTIVE' as const }, 300, ['receivable_accounts']],
+      [{ associateId: Number(associate.id) }, 300, ['receivable_accounts']],
+      [{ branchExternalCode: 'B-1' }, 5, ['receivable_accounts', 'clients']],
     ] as const) {
-      const { result, read } = await readsOf(uow, ['receivable_accounts'], (bound) =>
+      const { result, read } = await readsOf(uow, tables, (bound) =>
         new KnexReceivableAccountQueries(() => bound.executor()).list({ customerId, ...filter }, { page: 1, count: 20 }),
       );
       expect([result.items.length, result.total]).toEqual([Math.min(20, total), total]);
-      // Their own entries and rows; walking the customer's accounts in order read thousands.
-      expect(read).toBeLessThan(150);
+      // Their own entries and rows: the associate's 300 sorted, or the customer's accounts walked, read hundreds more.
+      expect(read).toBeLessThan(100);
     }
   });
 
@@ -202,6 +203,15 @@ describe(`reads that do not grow with the rows (${process.env.RCS_TEST_STORAGE})
       // The ten debits' entries and rows, and the ranges' ends; the account's 2,990 credits read before.
       expect(read).toBeLessThan(100);
     }
+    // Oldest first, by page number and by the next page's key alike.
+    const oldestDebits = (page: PageRequest) =>
+      new KnexLedgerQueries(() => db.knex).listMovements({ customerId, accountId, accountKind: 'CURRENT', order: 'asc', movementType: 'DEBIT' }, page);
+    const first = await oldestDebits({ page: 1, count: 3 });
+    const [second, after] = [await oldestDebits({ page: 2, count: 3 }), await oldestDebits({ page: 1, count: 3, after: first.next })];
+    const dates = [...first.items, ...second.items].map((m) => m.movementDate.getTime());
+    expect(dates).toEqual([...dates].sort((a, b) => a - b));
+    expect(after.items.map((m) => m.id)).toEqual(second.items.map((m) => m.id));
+    expect([second.total, second.items.every((m) => m.movementType === 'DEBIT')]).toEqual([10, true]);
   });
 
   it("reads the transfer worker's queue up to today, however many transfers are scheduled for later days", async () => {

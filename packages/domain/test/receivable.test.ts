@@ -84,6 +84,15 @@ describe('receivable state machine', () => {
     expect(inverted.edit({ issueDate: null }, T1).toSnapshot().issueDate).toBeNull();
   });
 
+  it('holds changed voucher data to its required members, and leaves a row stored before the rule editable, data sent back unchanged', () => {
+    const stored = { authCode: '1', version: ' ', pointOfSale: '1', rawDocumentType: 'A', authCodeType: 'CAE' };
+    const before = Receivable.rehydrate({ ...receivableIn('PENDING').toSnapshot(), invoiceData: stored });
+    const reordered = { version: ' ', pointOfSale: '1', rawDocumentType: 'A', authCodeType: 'CAE', authCode: '1' };
+    expect(before.edit({ invoiceData: reordered, description: 'b' }, T1).toSnapshot().description).toBe('b');
+    expect(() => before.edit({ invoiceData: { ...stored, authCode: '2' } }, T1)).toThrow(expect.objectContaining({ code: 'missing-invoice-fields' }));
+    expect(before.edit({ invoiceData: { ...stored, version: '2' } }, T1).toSnapshot().invoiceData).toMatchObject({ version: '2' });
+  });
+
   it('drafts a negative type only with a parent named, and a positive one only without', () => {
     const on = { customerId: 1, accountId: 2, clientId: 3 };
     expect(() => aReceivableDraft(on, { receivableType: 'RETENTION', parentReceivableId: null })).toThrow(

@@ -50,16 +50,19 @@ function literalPaths(routers: readonly Router[]): Map<string, string[]> {
 }
 
 /**
- * 405 method-not-allowed for a request on a path a route writes out whole (/receivables/batches) with a method it
- * does not serve there, which a route with a parameter in its place (/receivables/:id) would otherwise take for an
- * id and answer 400. OPTIONS goes on to Express's answer. Mount it before `routers`, once they have their routes.
+ * A path a route writes out whole (/receivables/batches) answers for itself, before a route with a parameter in its
+ * place (/receivables/:id) takes it for an id: another method is 405 method-not-allowed (not an id's 400), and
+ * OPTIONS lists its own methods as Express lists a path's (not those of /:id too). Matched as Express matches it,
+ * case-insensitive and with or without a trailing slash. Mount it before `routers`, once they have their routes.
  */
 export function literalPathsFirst(routers: readonly Router[]): RequestHandler {
   let literal: Map<string, string[]> | undefined;
   return (req, res, next) => {
     literal ??= literalPaths(routers);
-    const allowed = literal.get(req.path.toLowerCase());
-    if (allowed === undefined || allowed.includes(req.method) || req.method === 'OPTIONS') return next();
-    refuse(req, res, allowed);
+    const allowed = literal.get(req.path.toLowerCase().replace(/(.)\/$/, '$1'));
+    if (allowed === undefined || allowed.includes(req.method)) return next();
+    if (req.method !== 'OPTIONS') return refuse(req, res, allowed);
+    res.setHeader('Allow', allowed.join(', '));
+    res.send(allowed.join(', '));
   };
 }

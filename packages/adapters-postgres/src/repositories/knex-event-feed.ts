@@ -47,27 +47,38 @@ export class KnexEventFeed implements EventFeed {
     // recent bulk of the table. An old event recorded after a recent one waits for a later day's purge.
     // Dispatched: no longer pending, and no attempt of it left to make (each delivered, failed for good or expired).
     // Its finished attempts go with it, so the delivery history does not only grow either.
-    const { rows } = await prepared<{ purged: string[]; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
+    // First the old events, locked: one a redelivery holds (hold) is skipped, left to a later pass, and none is held
+    // once locked. Then, on a snapshot taken after the locks, those no attempt is left to make are deleted with their
+    // attempts: an attempt a redelivery committed before the locks is seen, and none can be stored after them.
+    const { rows } = await prepared<{ locked: string[]; examined: string; last_seq: string | null; reached_recent: boolean | null }>(
       this.trx,
-      'outbox_events.purge',
+      'outbox_events.purge_lock',
       `WITH examined AS (
          SELECT seq, occurred_at FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?
-       ), purged AS (
-         DELETE FROM outbox_events e USING examined x
-         WHERE e.seq = x.seq AND x.occurred_at < ? AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = e.seq)
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
-         RETURNING e.id
+       ), locked AS (
+         SELECT e.seq FROM outbox_events e JOIN examined x ON x.seq = e.seq WHERE x.occurred_at < ? FOR UPDATE OF e SKIP LOCKED
        )
-       SELECT ARRAY(SELECT id FROM purged) AS purged, (SELECT count(*) FROM examined) AS examined,
+       SELECT ARRAY(SELECT seq FROM locked) AS locked, (SELECT count(*) FROM examined) AS examined,
               (SELECT max(seq) FROM examined) AS last_seq, (SELECT bool_or(occurred_at >= ?) FROM examined) AS reached_recent`,
       [after ?? 0, limit, before, before],
     );
     const [result] = rows;
-    // A statement of its own, so it sees what committed while the delete waited on an event held (hold): the attempt
-    // a redelivery stored then, which the delete's snapshot did not hold and no later purge would find.
-    await prepared(this.trx, 'outbox_events.purge_attempts', 'DELETE FROM webhook_deliveries WHERE event_id = ANY(?::text[])', [result.purged]);
+    const purged = await prepared<{ purged: string }>(
+      this.trx,
+      'outbox_events.purge_locked',
+      `WITH purged AS (
+         DELETE FROM outbox_events e
+         WHERE e.seq = ANY(?::bigint[]) AND NOT EXISTS (SELECT 1 FROM outbox_pending p WHERE p.seq = e.seq)
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
+         RETURNING e.id
+       ), purged_attempts AS (
+         DELETE FROM webhook_deliveries d USING purged WHERE d.event_id = purged.id
+       )
+       SELECT count(*) AS purged FROM purged`,
+      [result.locked],
+    );
     const more = Number(result.examined) === limit && result.reached_recent === false;
-    return { purged: result.purged.length, ...(more ? { next: Number(result.last_seq) } : {}) };
+    return { purged: Number(purged.rows[0].purged), ...(more ? { next: Number(result.last_seq) } : {}) };
   }
 
   async hold(eventId: string): Promise<boolean> {

@@ -40,11 +40,11 @@ describe('incoming transfers notified by the banking provider', () => {
     expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
   });
 
-  it("records the payer's tax id as the provider reports it, a foreign prefix or an unverified check digit included: the money has arrived", async () => {
-    for (const taxId of ['55-00000220-7', '20123456780']) {
-      const { account, notification } = await aTransfer(`payer-${taxId}`);
+  it("records the payer's tax id as the provider reports it, a foreign prefix, an unverified check digit or any white space included: the money has arrived", async () => {
+    for (const taxId of ['55-00000220-7', '20123456780', '20\t12345678 6']) {
+      const { account, notification } = await aTransfer(`payer-${taxId.replace(/\s/g, '_')}`);
       const res = await notify({ ...notification, counterParty: { name: 'Exterior LLC', taxId } });
-      expect([res.status, res.body.counterParty]).toEqual([201, { name: 'Exterior LLC', taxId: taxId.replace(/-/g, '') }]);
+      expect([res.status, res.body.counterParty]).toEqual([201, { name: 'Exterior LLC', taxId: taxId.replace(/[\s-]/g, '') }]);
       expect((await movementsOf(account.id)).headers['x-total-count']).toBe('1');
     }
     const { notification } = await aTransfer('payer-short');

@@ -110,6 +110,7 @@ describe('HTTP conventions', () => {
     ['patch', '/v1/receivables/7', 'GET, HEAD, PUT'],
     ['delete', '/v1/receivables/batches', 'POST'],
     ['get', '/v1/receivables/batches', 'POST'],
+    ['get', '/v1/Receivables/Batches/', 'POST'],
     ['put', '/v1/receivable-accounts/batches', 'POST'],
     ['post', '/v1/current-accounts/3/movements', 'GET, HEAD'],
   ] as const)('answers %s on %s, a path served with other methods, with 405 method-not-allowed and Allow: %s', async (method, path, allow) => {
@@ -118,6 +119,13 @@ describe('HTTP conventions', () => {
     expect(res.headers.allow).toBe(allow);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('method-not-allowed');
+  });
+
+  it('answers OPTIONS on a path written out whole with its own methods, not those of the path with an id in its place', async () => {
+    const res = await request(ctx.api.http).options('/v1/receivables/batches').set('Authorization', `Bearer ${ctx.token}`);
+    expect([res.status, res.headers.allow]).toEqual([200, 'POST']);
+    const byId = await request(ctx.api.http).options('/v1/receivables/7').set('Authorization', `Bearer ${ctx.token}`);
+    expect([byId.status, byId.headers.allow]).toEqual([200, 'GET, HEAD, PUT']);
   });
 
   it.each([

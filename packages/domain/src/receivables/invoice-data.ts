@@ -22,3 +22,10 @@ export function assertInvoiceData(data: InvoiceData | null): void {
     throw new DomainError('missing-invoice-fields', `invoiceData lacks ${missingFields.join(', ')}`, { missingFields });
   }
 }
+
+/** The same voucher data, member for member (whatever the members' order). */
+export function sameInvoiceData(a: InvoiceData | null, b: InvoiceData | null): boolean {
+  if (a === null || b === null) return a === b;
+  const members = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof InvoiceData>);
+  return [...members].every((member) => a[member] === b[member]);
+}

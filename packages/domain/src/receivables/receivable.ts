@@ -1,7 +1,7 @@
 import { DomainError, InvalidStatusTransitionError, ValidationError } from '../shared/domain-error';
 import type { DomainEvent, EventType } from '../shared/events';
 import { formatMinor, type CurrencyCode } from '../shared/money';
-import { assertInvoiceData, type InvoiceData } from './invoice-data';
+import { assertInvoiceData, sameInvoiceData, type InvoiceData } from './invoice-data';
 import { isPositive, POSITIVE_TYPES, type ReceivableType } from './receivable-type';
 
 export type ReceivableStatus =
@@ -281,9 +281,9 @@ export class Receivable {
     if (edits.amountMinor !== undefined && edits.amountMinor !== this.state.amountMinor && this.state.status !== 'PENDING') {
       throw new InvalidStatusTransitionError('receivable', this.state.id, this.state.status, 'given a new amount (only a PENDING one can)');
     }
-    if (edits.invoiceData !== undefined) assertInvoiceData(edits.invoiceData);
-    // Only a change of a date is held to their order: rows stored before the rule stay editable otherwise, by a
-    // partial body or by a whole one sent back as it was read.
+    // Only changed voucher data or dates are held to the rules: rows stored before a rule stay editable otherwise,
+    // by a partial body or by a whole one sent back as it was read.
+    if (edits.invoiceData !== undefined && !sameInvoiceData(edits.invoiceData, this.state.invoiceData)) assertInvoiceData(edits.invoiceData);
     const { issueDate = this.state.issueDate, dueDate = this.state.dueDate } = edits;
     if (issueDate !== this.state.issueDate || dueDate !== this.state.dueDate) assertDueAfterIssue(issueDate, dueDate);
     const changes = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));

@@ -11,12 +11,20 @@ const COMPANY_PREFIXES = new Set(['30', '33', '34']);
 /** What a tax id may be written with between its digits and is dropped: dashes and plain spaces (not tabs or line breaks). */
 export const withoutTaxIdSeparators = (text: string): string => text.replace(/[ -]/g, '');
 
+/** 11 digits once `separators` are dropped; 400 validation naming `field` otherwise. */
+function elevenDigits(input: unknown, field: string, withoutSeparators: (text: string) => string): string {
+  if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
+  const digits = withoutSeparators(input);
+  if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
+  return digits;
+}
+
 /**
  * Canonical Argentine tax id (CUIT/CUIL): 11 digits, check digit verified. Dashes and spaces are accepted on
  * input and dropped.
  */
 export function parseTaxId(input: unknown, field = 'taxId'): string {
-  const digits = parseReportedTaxId(input, field);
+  const digits = elevenDigits(input, field, withoutTaxIdSeparators);
   const prefix = digits.slice(0, 2);
   if (!PERSON_PREFIXES.has(prefix) && !COMPANY_PREFIXES.has(prefix)) {
     throw ValidationError.of(field, `unknown CUIT/CUIL prefix ${prefix}`);
@@ -29,14 +37,12 @@ export function parseTaxId(input: unknown, field = 'taxId'): string {
 
 /**
  * A tax id as a third party reports it (the banking provider, of a payer whose money it already took): 11 digits,
- * dashes and spaces dropped, its prefix and check digit not judged. Refusing the notification over them would leave
- * money at the bank that the ledger never shows (foreign payers' prefixes, such as 55, are not in parseTaxId's list).
+ * any white space and dashes dropped, its prefix and check digit not judged. Refusing the notification over them
+ * would leave money at the bank that the ledger never shows (foreign payers' prefixes, such as 55, are not in
+ * parseTaxId's list).
  */
 export function parseReportedTaxId(input: unknown, field = 'taxId'): string {
-  if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
-  const digits = withoutTaxIdSeparators(input);
-  if (!/^\d{11}$/.test(digits)) throw ValidationError.of(field, 'must have 11 digits (dashes and spaces allowed)');
-  return digits;
+  return elevenDigits(input, field, (text) => text.replace(/[\s-]/g, ''));
 }
 
 /** A CUIL is a person's number: company prefixes are CUIT only. */

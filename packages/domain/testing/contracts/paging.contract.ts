@@ -49,11 +49,20 @@ export function pagingContract(factory: HarnessFactory): void {
     });
 
     it('answers each page by number with the items the walk gives, the pages past the middle read from the end', async () => {
-      const { customerId, newestFirst } = await setUp();
-      const expected = newestFirst.map((r) => r.id);
-      // receivableType has no maintained count: its total is counted, and paging is the same.
-      for (const filter of [{ customerId }, { customerId, receivableType: 'INVOICE' as const }]) {
-        const matching = filter.receivableType === undefined ? expected : newestFirst.filter((r) => r.receivableType === 'INVOICE').map((r) => r.id);
+      const { customerId, accountId, newestFirst } = await setUp();
+      // INVOICE's total is every type's less the others' (the other types' are counted), within a scope and a status
+      // too; paging is the same.
+      for (const filter of [
+        { customerId },
+        { customerId, receivableType: 'INVOICE' as const },
+        { customerId, receivableAccountId: accountId, receivableType: 'INVOICE' as const },
+        { customerId, receivableAccountId: accountId, receivableType: 'INVOICE' as const, status: 'PAID' as const },
+      ]) {
+        const matching = newestFirst
+          .filter(
+            (r) => (filter.receivableType === undefined || r.receivableType === filter.receivableType) && (!('status' in filter) || r.status === filter.status),
+          )
+          .map((r) => r.id);
         for (let n = 1; n <= Math.ceil(matching.length / 2); n++) {
           const page = await list(filter, { page: n, count: 2 });
           expect({ n, ids: ids(page), total: page.total, more: page.next !== undefined }).toEqual({

@@ -1,13 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { isPattern, layersOf } from '../routes/router-layers';
 import { problemOf, sendProblem } from './problem';
-
-/** What this needs of Express's router layers: their path matching and their route's methods (GET brings HEAD). */
-interface RouteLayer {
-  readonly route?: { readonly path: unknown; _methods(): string[] };
-  match(path: string): unknown;
-}
-
-const layersOf = (router: Router) => (router as unknown as { stack: readonly RouteLayer[] }).stack;
 
 /** The methods `routers`' routes serve on `path`, sorted, each once; none for a path they do not know. */
 function methodsServing(routers: readonly Router[], path: string): string[] {
@@ -43,7 +36,7 @@ function literalPaths(routers: readonly Router[]): Map<string, string[]> {
   const paths = new Map<string, string[]>();
   for (const layer of routers.flatMap(layersOf)) {
     const path = layer.route?.path;
-    if (typeof path !== 'string' || /[:*?(]/.test(path)) continue;
+    if (typeof path !== 'string' || isPattern(path)) continue;
     paths.set(path.toLowerCase(), [...new Set([...(paths.get(path.toLowerCase()) ?? []), ...layer.route!._methods()])].sort());
   }
   return paths;

@@ -1,8 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-
-interface RouterLayer {
-  readonly route?: { readonly path: unknown };
-}
+import { isPattern, layersOf } from './router-layers';
 
 /**
  * The first path segment of each of `router`'s routes ('/receivables/:id' gives '/receivables'), or undefined
@@ -10,9 +7,9 @@ interface RouterLayer {
  */
 function prefixesOf(router: Router): string[] | undefined {
   const prefixes = new Set<string>();
-  for (const layer of (router as unknown as { stack: readonly RouterLayer[] }).stack) {
+  for (const layer of layersOf(router)) {
     const path = layer.route?.path;
-    if (typeof path !== 'string' || /[:*?(]/.test(path.split('/')[1] ?? '')) return undefined;
+    if (typeof path !== 'string' || isPattern(path.split('/')[1] ?? '')) return undefined;
     prefixes.add(`/${path.split('/')[1].toLowerCase()}`);
   }
   return [...prefixes];

@@ -18,7 +18,7 @@ const EVERY_TYPE: Record<WebhookEvent['type'], true> = {
   'transfer.failed': true,
   'webhook.test': true,
 };
-const EVENT_TYPES = Object.keys(EVERY_TYPE) as WebhookEvent['type'][];
+export const EVENT_TYPES = Object.keys(EVERY_TYPE) as WebhookEvent['type'][];
 
 /** What the walk does, as events. receivable-account.activated is not among them: a second walk reuses the account. */
 const PATH_TYPES: WebhookEvent['type'][] = [

@@ -98,6 +98,27 @@ describe('webhook delivery results', () => {
   });
 });
 
+describe('a redelivery of an event the dispatcher has not scheduled yet', () => {
+  it('leaves number 1 to the automatic first attempt, which the dispatch still schedules with its retries', async () => {
+    const ports = inMemoryPorts();
+    const app = createApplication(ports);
+    const { webhook } = await app.webhooks.register.execute({ customerId: 1, url: 'https://erp.example/hooks', events: ['receivable.paid'] });
+    await ports.uow.run((tx) => tx.outbox.record([{ customerId: 1, type: 'receivable.paid', occurredAt: ports.clock.now(), data: { receivable: { id: 7 } } }]));
+    const [event] = (await ports.eventQueries.list({ customerId: 1 }, { page: 1, count: 1 })).items;
+    ports.sender.send = () => Promise.resolve(FAILED);
+
+    const manual = await app.webhooks.redeliver.execute({ customerId: 1, webhookId: webhook.id, eventId: event.id });
+    while ((await app.webhooks.dispatch.execute({})) > 0);
+
+    const history = await app.webhooks.deliveries.execute({ customerId: 1, webhookId: webhook.id, filter: {}, page: { page: 1, count: 20 } });
+    expect(history.items.map((d) => [d.attempt, d.status]).sort()).toEqual([
+      [1, 'PENDING'],
+      [2, 'FAILED'],
+    ]);
+    expect(manual.attempt).toBe(2);
+  });
+});
+
 describe('a webhook deleted while its attempts are out', () => {
   it('records nothing and retries nothing for it, and the event purge takes its attempts', async () => {
     const { claimed, send, ports, app } = await claimedAttempts(2, 5);

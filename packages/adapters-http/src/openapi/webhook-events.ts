@@ -55,7 +55,7 @@ const signatureHeaders = [
   header(
     'webhook-signature',
     'Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a ' +
-      'rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.',
+      'rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.',
     'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   ),
 ];

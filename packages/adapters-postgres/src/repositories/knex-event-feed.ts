@@ -81,6 +81,16 @@ export class KnexEventFeed implements EventFeed {
     return { purged: Number(purged.rows[0].purged), ...(more ? { next: Number(result.last_seq) } : {}) };
   }
 
+  async isPending(eventId: string): Promise<boolean> {
+    const { rows } = await prepared(
+      this.trx,
+      'outbox_events.is_pending',
+      'SELECT 1 FROM outbox_events e JOIN outbox_pending p ON p.seq = e.seq WHERE e.id = ?',
+      [eventId],
+    );
+    return rows.length > 0;
+  }
+
   async hold(eventId: string): Promise<boolean> {
     const { rows } = await prepared(this.trx, 'outbox_events.hold', 'SELECT 1 FROM outbox_events WHERE id = ? FOR KEY SHARE', [eventId]);
     return rows.length > 0;

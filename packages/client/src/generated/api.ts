@@ -16785,7 +16785,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -16874,7 +16874,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -16963,7 +16963,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17054,7 +17054,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17145,7 +17145,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17236,7 +17236,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17327,7 +17327,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17418,7 +17418,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17509,7 +17509,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17595,7 +17595,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17678,7 +17678,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17773,7 +17773,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;
@@ -17868,7 +17868,7 @@ export interface operations {
          */
         'webhook-timestamp': string;
         /**
-         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation two of them, space separated, one per secret. Verify with the standardwebhooks package.
+         * @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" under the base64-decoded whsec_ secret>; during the 24 h after a rotation one per secret still in its grace window (at most 5), space separated. Verify with the standardwebhooks package.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         'webhook-signature': string;

@@ -40,6 +40,8 @@ export interface EventFeed {
    * when it is purged; false once it is purged (or purging).
    */
   hold(eventId: string): Promise<boolean>;
+  /** Whether the event waits for the dispatcher, which will schedule its first attempt at each subscribed webhook. */
+  isPending(eventId: string): Promise<boolean>;
 }
 
 export interface EventListFilter {

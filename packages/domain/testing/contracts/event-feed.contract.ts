@@ -34,7 +34,11 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       const customerId = await ctx.newCustomer();
       await record([event(customerId, 1), event(customerId, 2, 'receivable.paid')]);
       await record([event(customerId, 3, 'movement.created')]);
+      const pending = async (eventId: string) => ctx.h.uow.run((tx) => tx.eventFeed.isPending(eventId));
+      const [newest] = (await all(customerId)).items;
+      expect(await pending(newest.id)).toBe(true);
       const claimed = ofCustomer(customerId, await claim());
+      expect(await pending(newest.id)).toBe(false);
       expect(claimed.map((e) => e.type)).toEqual(['receivable.created', 'receivable.paid', 'movement.created']);
       const stored = [...(await all(customerId)).items].reverse();
       expect(claimed).toEqual(stored);

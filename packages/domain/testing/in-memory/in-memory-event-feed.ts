@@ -32,6 +32,11 @@ export class InMemoryEventFeed implements EventFeed {
   async hold(eventId: string): Promise<boolean> {
     return this.ref.tables.outbox.some((row) => row.id === eventId);
   }
+
+  async isPending(eventId: string): Promise<boolean> {
+    const { tables } = this.ref;
+    return tables.outbox.some((row) => row.id === eventId && tables.pendingEvents.has(row.seq));
+  }
 }
 
 export class InMemoryEventQueries implements EventQueries {

@@ -103,7 +103,10 @@ export class RedeliverEvent {
       const event = ownedBy(found, input.customerId, 'event', input.eventId);
       // Held until the attempt is stored: purged meanwhile, the event would leave it to no purge (attempts go with theirs).
       if (!(await tx.eventFeed.hold(event.id))) throw new NotFoundError('event', event.id);
-      const attempt = (await tx.webhookDeliveries.lastAttempt(webhook.id, event.id)) + 1;
+      // Before the dispatcher has scheduled the event, number 1 stays its automatic first attempt's: taken here, the
+      // dispatcher's would be dropped as a repeat, and with it the event's retries at this webhook.
+      const first = (await tx.eventFeed.isPending(event.id)) ? 1 : 0;
+      const attempt = Math.max(await tx.webhookDeliveries.lastAttempt(webhook.id, event.id), first) + 1;
       return { eventId: event.id, eventType: event.type, attempt, payload: eventPayload(event) };
     });
   }

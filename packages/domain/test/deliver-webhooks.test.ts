@@ -98,6 +98,52 @@ describe('webhook delivery results', () => {
   });
 });
 
+describe('a webhook none of whose secrets can be read (WEBHOOK_SECRET_KEY changed)', () => {
+  it('fails its attempts unsent, saying so, while the other webhooks claimed with it are sent; a rotation mends it', async () => {
+    const ports = inMemoryPorts();
+    const app = createApplication(ports);
+    const register = (url: string) => app.webhooks.register.execute({ customerId: 1, url, events: ['receivable.paid'] });
+    const [{ webhook: lost }, { webhook: fine }] = [await register('https://lost.example/hooks'), await register('https://fine.example/hooks')];
+    const [unreadable] = lost.signingSecrets(ports.clock.now());
+    const { vault } = ports.webhookDelivery;
+    const open = vault.open.bind(vault);
+    vault.open = (sealed) => {
+      if (sealed === unreadable) throw new Error('Unsupported state or unable to authenticate data');
+      return open(sealed);
+    };
+    const now = ports.clock.now();
+    const attempt = (webhookId: number, eventId: string) => ({
+      webhookId,
+      customerId: 1,
+      eventId,
+      attempt: 1,
+      eventType: 'receivable.paid' as const,
+      payload: '{}',
+      createdAt: now,
+      nextAttemptAt: now,
+    });
+    const deliver = async () => {
+      const claimed = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
+      await Promise.all(claimed.map((item) => app.webhooks.deliver.send(item)));
+    };
+    const history = async (webhookId: number) =>
+      (await app.webhooks.deliveries.execute({ customerId: 1, webhookId, filter: {}, page: { page: 1, count: 20 } })).items;
+
+    await ports.uow.run((tx) => tx.webhookDeliveries.schedule([attempt(lost.id, 'evt_1'), attempt(fine.id, 'evt_1')]));
+    await deliver();
+
+    expect(ports.sender.sent.map((request) => request.url)).toEqual(['https://fine.example/hooks']);
+    expect((await history(fine.id)).map((d) => d.status)).toEqual(['SUCCESS']);
+    const failed = (await history(lost.id)).find((d) => d.attempt === 1)!;
+    expect([failed.status, failed.failureReason]).toEqual(['FAILED', expect.stringMatching(/no signing secret .* can be read .*rotate its secret/)]);
+
+    const { secret } = await app.webhooks.rotateSecret.execute({ customerId: 1, webhookId: lost.id });
+    await ports.uow.run((tx) => tx.webhookDeliveries.schedule([attempt(lost.id, 'evt_2')]));
+    await deliver();
+    expect(ports.sender.sent.at(-1)).toMatchObject({ url: 'https://lost.example/hooks', secrets: [secret] });
+  });
+});
+
 describe('a redelivery of an event the dispatcher has not scheduled yet', () => {
   it('leaves number 1 to the automatic first attempt, which the dispatch still schedules with its retries', async () => {
     const ports = inMemoryPorts();

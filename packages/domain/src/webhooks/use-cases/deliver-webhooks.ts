@@ -7,6 +7,7 @@ import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
 import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
 import { endAttempts } from './end-attempts';
+import { openedSecrets, sendSigned } from '../signing-secrets';
 import { LOST_ATTEMPT, type DeliveryLease, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries'>;
@@ -76,7 +77,7 @@ export class DeliverWebhooks {
       // Opened once a webhook, not once an attempt (a claim holds many attempts of few webhooks), and only for the
       // ACTIVE ones, whose attempts are sent.
       const active = [...webhooks.values()].filter((w) => w.status === 'ACTIVE');
-      const secrets = new Map(active.map((w) => [w.id, w.signingSecrets(now).map((sealed) => this.ports.vault.open(sealed))]));
+      const secrets = new Map(active.map((w) => [w.id, openedSecrets(w, now, this.ports.vault)]));
       const toSend: DeliveryToSend[] = [];
       const held: ClaimedDelivery[] = [];
       for (const delivery of claimed) {
@@ -189,7 +190,7 @@ export class DeliverWebhooks {
    */
   async send(item: DeliveryToSend, answered?: () => void): Promise<DeliveryResult> {
     const sentAt = this.clock.now();
-    const result = await this.ports.sender.send(item.request);
+    const result = await sendSigned(this.ports.sender, item.request);
     answered?.();
     await this.results.add({ delivery: item.delivery, result, sentAt });
     return result;

@@ -11,6 +11,7 @@ import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts } from '../webhook-ports';
 import type { WebhookTarget } from './change-webhook';
 import { endAttempts } from './end-attempts';
+import { openedSecrets, sendSigned } from '../signing-secrets';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries' | 'eventFeed'>;
 type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'payload'>;
@@ -47,11 +48,11 @@ async function sendNow(
         url: webhook.toSnapshot().url,
         eventId: attempt.eventId,
         body: attempt.payload,
-        secrets: webhook.signingSecrets(now).map((sealed) => ports.vault.open(sealed)),
+        secrets: openedSecrets(webhook, now, ports.vault),
       },
     };
   });
-  const result = await ports.sender.send(request);
+  const result = await sendSigned(ports.sender, request);
   return uow.run(async (tx) => {
     // Deleted meanwhile, the webhook leaves its attempt to the purge: the answer still tells what the endpoint did.
     const [done] = await endAttempts(tx, [{ delivery, result }]);

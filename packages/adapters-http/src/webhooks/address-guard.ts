@@ -104,15 +104,33 @@ export function internalLiteralOf(url: string, reach: Reach): InternalAddressErr
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Registration's check (production): a url whose host resolves to an internal address, or not at all, is refused. */
+/**
+ * Registration's check (production): a url whose host resolves to an internal address, or not at all, or not within
+ * `deadlineMs`, is refused. The deadline bounds how long a registration holds its Idempotency-Key's transaction open
+ * on a name whose nameserver does not answer.
+ */
 export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
+  constructor(
+    private readonly deadlineMs = 5_000,
+    private readonly lookup: LookupFunction = publicOnlyLookup,
+  ) {}
+
   async check(url: string): Promise<void> {
     const host = hostOf(url);
-    await new Promise<void>((resolve, reject) =>
-      publicOnlyLookup(host, { all: true }, (error) =>
+    let timer: NodeJS.Timeout | undefined;
+    const resolved = new Promise<void>((resolve, reject) =>
+      this.lookup(host, { all: true }, (error) =>
         error ? reject(ValidationError.of('url', error instanceof InternalAddressError ? error.message : `${host} does not resolve`)) : resolve(),
       ),
     );
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(ValidationError.of('url', `${host} did not resolve within ${this.deadlineMs / 1000} s`)), this.deadlineMs);
+    });
+    try {
+      await Promise.race([resolved, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 

@@ -184,6 +184,14 @@ describe('webhook address policy (production)', () => {
     await expect(policy.check('https://93.184.215.14/hooks')).resolves.toBeUndefined();
   });
 
+  it('refuses a host whose name does not resolve in time, so a registration holds its transaction no longer', async () => {
+    const silent = new PublicAddressUrlPolicy(50, () => undefined);
+    await expect(silent.check('https://erp.example/hooks')).rejects.toMatchObject({
+      code: 'validation',
+      invalidParams: [{ name: 'url', reason: 'erp.example did not resolve within 0.05 s' }],
+    });
+  });
+
   it.each([
     ['8.8.8.8', true],
     ['2606:4700:4700::1111', true],

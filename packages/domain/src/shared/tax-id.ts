@@ -11,7 +11,7 @@ const COMPANY_PREFIXES = new Set(['30', '33', '34']);
 /** What a tax id may be written with between its digits and is dropped: dashes and plain spaces (not tabs or line breaks). */
 export const withoutTaxIdSeparators = (text: string): string => text.replace(/[ -]/g, '');
 
-/** 11 digits once `separators` are dropped; 400 validation naming `field` otherwise. */
+/** 11 digits once `withoutSeparators` has dropped what may stand between them; 400 validation naming `field` otherwise. */
 function elevenDigits(input: unknown, field: string, withoutSeparators: (text: string) => string): string {
   if (typeof input !== 'string') throw ValidationError.of(field, 'must be a string of 11 digits');
   const digits = withoutSeparators(input);

@@ -80,7 +80,16 @@ describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () =>
       const deleting = heldOpen(uow, (tx) => tx.webhooks.delete(gone));
       await deleting.begun;
       const now = new Date();
-      const due = { webhookId: gone, customerId, eventId: 'evt_racing', eventType: 'receivable.paid' as const, attempt: 1, payload: '{}', createdAt: now };
+      const due = {
+        webhookId: gone,
+        customerId,
+        eventId: 'evt_racing',
+        eventType: 'receivable.paid' as const,
+        attempt: 1,
+        scheduleStep: 1,
+        payload: '{}',
+        createdAt: now,
+      };
       // A dispatch that read the webhook before the deletion, and an activation's release of its held attempt.
       const dispatching = uow.run((tx) => tx.webhookDeliveries.schedule([{ ...due, nextAttemptAt: now }]));
       const releasing = uow.run((tx) => tx.webhookDeliveries.release(gone, now, T0));

@@ -48,6 +48,7 @@ describe(`a redelivery racing the event purge (${process.env.RCS_TEST_STORAGE})`
       eventId,
       eventType: 'receivable.paid',
       attempt: 1,
+      scheduleStep: null,
       payload: '{}',
       createdAt: CUTOFF,
       claimedUntil: CUTOFF,

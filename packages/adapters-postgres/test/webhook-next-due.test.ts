@@ -39,6 +39,7 @@ describe(`webhooks' next-due bounds (${process.env.RCS_TEST_STORAGE})`, () => {
     eventId: `evt_next_due_${++events}`,
     eventType: 'receivable.paid',
     attempt: 1,
+    scheduleStep: 1,
     payload: '{}',
     createdAt: T0,
     nextAttemptAt: due,

@@ -76,6 +76,7 @@ describe(`rows of several webhooks, locked (${process.env.RCS_TEST_STORAGE})`, (
         eventId: `evt_count_lock_${webhook.id}`,
         eventType: 'receivable.paid',
         attempt: 1,
+        scheduleStep: 1,
         payload: '{}',
         createdAt: T0,
         nextAttemptAt: T0,

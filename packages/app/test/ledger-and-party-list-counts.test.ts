@@ -191,7 +191,11 @@ describe('maintained counts of the ledger and party lists', () => {
         [{ kind: 'process' }, { kind: 'route', n: 0, pick: 0 }],
         // The random rounds may never draw a disable that succeeds (one in a few hundred runs on PGlite did not), nor a
         // client (a CI run on PostgreSQL did not): each kind the last assertion names is drawn here once.
-        [{ kind: 'disable', pick: 0 }, { kind: 'client', n: 0 }, { kind: 'collect', account: 0 }],
+        [
+          { kind: 'disable', pick: 0 },
+          { kind: 'client', n: 0 },
+          { kind: 'collect', account: 0 },
+        ],
       ],
     });
     expect([...reached]).toEqual(expect.arrayContaining(['collect', 'settle', 'process', 'client', 'associate', 'disable', 'route']));

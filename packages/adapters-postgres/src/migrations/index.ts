@@ -37,6 +37,7 @@ import * as transfersAwaitingAlias from './037-transfers-awaiting-alias';
 import * as accountsByOwnerInOrder from './038-accounts-by-owner-in-order';
 import * as clientsByBranch from './039-clients-by-branch';
 import * as statusWithinAccountAndType from './040-status-within-account-and-type';
+import * as retryScheduleSteps from './041-retry-schedule-steps';
 import pg from 'pg';
 
 interface Migration {
@@ -84,6 +85,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['038-accounts-by-owner-in-order', accountsByOwnerInOrder],
   ['039-clients-by-branch', clientsByBranch],
   ['040-status-within-account-and-type', statusWithinAccountAndType],
+  ['041-retry-schedule-steps', retryScheduleSteps],
 ];
 
 /** Every migration's name, in order. */

@@ -44,6 +44,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         event_id: delivery.eventId,
         event_type: delivery.eventType,
         attempt: delivery.attempt,
+        schedule_step: delivery.scheduleStep,
         status: 'PENDING',
         payload: delivery.payload,
         created_at: delivery.createdAt,
@@ -97,10 +98,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       await prepared(
         this.trx,
         'webhook_deliveries.schedule',
-        `INSERT INTO webhook_deliveries (webhook_id, customer_id, event_id, event_type, attempt, status, payload, created_at, next_attempt_at)
-         SELECT webhook_id, customer_id, event_id, event_type, attempt, 'PENDING', payload, created_at, next_attempt_at
-         FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-           AS r (webhook_id, customer_id, event_id, event_type, attempt, payload, created_at, next_attempt_at)
+        `INSERT INTO webhook_deliveries (webhook_id, customer_id, event_id, event_type, attempt, schedule_step, status, payload, created_at, next_attempt_at)
+         SELECT webhook_id, customer_id, event_id, event_type, attempt, schedule_step, 'PENDING', payload, created_at, next_attempt_at
+         FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::smallint[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+           AS r (webhook_id, customer_id, event_id, event_type, attempt, schedule_step, payload, created_at, next_attempt_at)
          WHERE r.webhook_id = ANY(ARRAY(SELECT w.id FROM webhooks w WHERE w.id = ANY(?::bigint[]) ORDER BY w.id FOR KEY SHARE))
          ON CONFLICT (webhook_id, event_id, attempt) DO NOTHING`,
         [
@@ -109,6 +110,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
           chunk.map((d) => d.eventId),
           chunk.map((d) => d.eventType),
           chunk.map((d) => d.attempt),
+          chunk.map((d) => d.scheduleStep),
           chunk.map((d) => d.payload),
           chunk.map((d) => d.createdAt),
           chunk.map((d) => d.nextAttemptAt),

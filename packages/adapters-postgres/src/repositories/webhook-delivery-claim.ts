@@ -6,6 +6,7 @@ import { attemptOf, type DeliveryRow } from './webhook-delivery-rows';
 
 /** A leased attempt: what the sender needs of it. */
 type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & {
+  schedule_step: number | null;
   payload: string;
   lapsed: boolean;
 };
@@ -62,7 +63,7 @@ export async function claimDueAttempts(trx: Knex.Transaction, writes: Transactio
        FOR UPDATE OF d SKIP LOCKED
      ), leased AS (
        UPDATE webhook_deliveries d SET claimed_until = ? FROM locked WHERE d.id = locked.id
-       RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.payload, d.created_at, locked.lapsed
+       RETURNING d.id, d.webhook_id, d.customer_id, d.event_id, d.event_type, d.attempt, d.schedule_step, d.payload, d.created_at, locked.lapsed
      ), next AS (
        SELECT o.webhook_id, o.seen, LEAST(
          (SELECT ?::timestamptz FROM locked WHERE locked.webhook_id = o.webhook_id LIMIT 1),
@@ -98,5 +99,5 @@ export async function claimDueAttempts(trx: Knex.Transaction, writes: Transactio
     ],
   );
   const [, { rows }] = await Promise.all([plan, claimed]);
-  return rows.map((row) => ({ ...attemptOf(row), payload: row.payload, lapsed: row.lapsed }));
+  return rows.map((row) => ({ ...attemptOf(row), scheduleStep: row.schedule_step, payload: row.payload, lapsed: row.lapsed }));
 }

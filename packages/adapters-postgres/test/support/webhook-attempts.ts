@@ -24,6 +24,7 @@ export async function webhookWithAttempts(
         eventId: `evt_${webhook.id}_${n}`,
         eventType: 'receivable.paid' as const,
         attempt: 1,
+        scheduleStep: 1,
         payload: '{}',
         ...timing(n),
       })),

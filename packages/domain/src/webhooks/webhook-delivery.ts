@@ -35,6 +35,12 @@ export interface NewWebhookDelivery {
   readonly eventId: string;
   readonly eventType: EventType;
   readonly attempt: number;
+  /**
+   * Its place in the CONTRACT schedule (1 to 8), which says when the attempt after it is due and that none follows
+   * the last; null for a test delivery or a manual redelivery, which no retry follows. Apart from `attempt`: a
+   * redelivery takes the next attempt number, and the automatic retries keep every step of their schedule.
+   */
+  readonly scheduleStep: number | null;
   /** The exact body sent, so a retry sends the same bytes. */
   readonly payload: string;
   readonly createdAt: Date;

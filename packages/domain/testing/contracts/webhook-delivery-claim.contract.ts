@@ -24,6 +24,18 @@ export function webhookDeliveryClaimContract(factory: HarnessFactory, itRacing: 
       expect(claimed.find((d) => d.eventId === first.eventId)).toEqual({ ...stored, id: expect.any(Number), lapsed: false });
     });
 
+    it('claims each attempt with its schedule step, or none for one outside the schedule, a lapsed lease’s too', async () => {
+      const webhook = await webhookOf();
+      const [retry, redelivered] = [attempt(webhook, { attempt: 4, scheduleStep: 3 }), attempt(webhook, { attempt: 2, scheduleStep: null })];
+      await schedule([retry]);
+      await ctx.h.uow.run((tx) => tx.webhookDeliveries.insert({ ...redelivered, claimedUntil: at(1) }));
+      const steps = (claimed: ClaimedDelivery[]) => claimed.map((d) => [d.eventId, d.attempt, d.scheduleStep, d.lapsed]).sort();
+      expect(steps(await claim([webhook]))).toEqual([
+        [retry.eventId, 4, 3, false],
+        [redelivered.eventId, 2, null, true],
+      ]);
+    });
+
     it('claims due attempts only, at most perWebhook of a webhook, none of a skipped one, and not again while leased', async () => {
       const [a, b, skipped] = [await webhookOf(), await webhookOf(), await webhookOf()];
       await schedule([attempt(a), attempt(a), attempt(a), attempt(b), attempt(b, { nextAttemptAt: at(5) }), attempt(skipped)]);

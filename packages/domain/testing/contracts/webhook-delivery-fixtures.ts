@@ -22,6 +22,7 @@ export function deliveryFixtures(ctx: ReturnType<typeof useHarness>) {
       eventId,
       eventType: 'receivable.paid',
       attempt: 1,
+      scheduleStep: 1,
       payload: `{"id":"${eventId}"}`,
       createdAt: at(0),
       nextAttemptAt: at(0),

@@ -17,6 +17,7 @@ export function webhookRepositoryContract(factory: HarnessFactory): void {
       eventId: 'evt_a',
       eventType: 'receivable.paid',
       attempt: 1,
+      scheduleStep: 1,
       payload: '{"id":"evt_a"}',
       createdAt: at(1),
       claimedUntil: at(2),

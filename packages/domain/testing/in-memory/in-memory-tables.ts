@@ -30,6 +30,7 @@ export interface OutboxRow extends StoredEvent {
 
 /** An attempt as stored: what the history shows, and what the sender works with. */
 export interface StoredDelivery extends WebhookDelivery {
+  readonly scheduleStep: number | null;
   readonly payload: string;
   readonly claimedUntil: Date | null;
   readonly nextAttemptAt: Date | null;

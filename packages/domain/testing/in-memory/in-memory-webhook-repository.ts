@@ -26,7 +26,13 @@ import { nextId, saveVersioned, type StoredDelivery, type TablesRef, type Tables
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 /** The history's view of a stored attempt. */
-const historyOf = ({ payload: _payload, claimedUntil: _claimedUntil, nextAttemptAt: _next, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
+const historyOf = ({
+  payload: _payload,
+  scheduleStep: _step,
+  claimedUntil: _claimedUntil,
+  nextAttemptAt: _next,
+  ...delivery
+}: StoredDelivery): WebhookDelivery => delivery;
 
 /** Held: PENDING, neither due nor leased. */
 const isHeld = (d: StoredDelivery) => d.status === 'PENDING' && d.nextAttemptAt === null && d.claimedUntil === null;
@@ -169,8 +175,8 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     const claimed: ClaimedDelivery[] = [];
     for (const d of taken) {
       this.ref.tables.webhookDeliveries.set(d.id, { ...d, claimedUntil: claim.claimedUntil });
-      const { id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt } = d;
-      claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, payload, createdAt, lapsed: d.claimedUntil !== null });
+      const { id, webhookId, customerId, eventId, eventType, attempt, scheduleStep, payload, createdAt } = d;
+      claimed.push({ id, webhookId, customerId, eventId, eventType, attempt, scheduleStep, payload, createdAt, lapsed: d.claimedUntil !== null });
     }
     return claimed;
   }

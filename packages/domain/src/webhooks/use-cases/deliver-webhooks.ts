@@ -113,8 +113,9 @@ export class DeliverWebhooks {
    * Attempts claimed after their lease lapsed in another's hands: the worker that had them stopped or overran its
    * lease, and the endpoint may have had them. Each is ended FAILED with no answer (LOST_ATTEMPT), and sent again as
    * the next attempt (numbered after the event's others under the webhook's row lock, as retries and redeliveries
-   * are) while the CONTRACT schedule has one after it: the history shows every send, the schedule bounds them. The
-   * lost one does not count in the webhook's run of failures: its endpoint did not fail. One whose first sender
+   * are) at the schedule's next step while the CONTRACT schedule has one after it: the history shows every send, the
+   * schedule bounds them. A lost test delivery or redelivery is not: outside the schedule, it is its caller's, who had
+   * no answer and decides, as after a failure. The lost one does not count in the webhook's run of failures: its endpoint did not fail. One whose first sender
    * recorded an answer meanwhile is not sent again. In a transaction after the claim's (the claim holds attempts,
    * which a webhook's recording takes after the webhook's row); the new attempts are inserted in webhook order, as
    * a dispatch inserts, since each insert takes its webhook's next-due row.
@@ -134,9 +135,10 @@ export class DeliverWebhooks {
         );
         const made = new Map<number, ClaimedDelivery>();
         for (const { delivery, leasedUntil } of lost) {
-          if (!ended.has(delivery.id) || !nextAttemptAt(delivery.attempt, now, this.ports.retryScale)) continue;
+          if (!ended.has(delivery.id) || !nextAttemptAt(delivery.scheduleStep, now, this.ports.retryScale)) continue;
           const { id: _id, lapsed: _lapsed, ...attempt } = delivery;
-          const next = { ...attempt, attempt: (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1, createdAt: now };
+          const number = (await tx.webhookDeliveries.lastAttempt(delivery.webhookId, delivery.eventId)) + 1;
+          const next = { ...attempt, attempt: number, scheduleStep: delivery.scheduleStep! + 1, createdAt: now };
           const { id } = await tx.webhookDeliveries.insert({ ...next, claimedUntil: leasedUntil });
           made.set(delivery.id, { ...next, id, lapsed: false });
         }
@@ -243,7 +245,7 @@ export class DeliverWebhooks {
 
   /** The next attempt of a failed one, on the CONTRACT schedule, unless it was the last. */
   private async retryOf(tx: Scope, delivery: ClaimedDelivery, now: Date, batch: readonly ScheduledDelivery[]): Promise<ScheduledDelivery | undefined> {
-    const retryAt = nextAttemptAt(delivery.attempt, now, this.ports.retryScale);
+    const retryAt = nextAttemptAt(delivery.scheduleStep, now, this.ports.retryScale);
     if (!retryAt) return undefined;
     // Numbered after every attempt of the event, a manual redelivery's too, under the webhook's row lock
     // (lockForRecording took it), as a redelivery numbers its own: neither takes the other's number, nor is lost.
@@ -253,7 +255,7 @@ export class DeliverWebhooks {
     const attempt = Math.max(stored, ...ofBatch) + 1;
     const { id: _id, lapsed: _lapsed, ...retried } = delivery;
     // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made.
-    return { ...retried, attempt, createdAt: retryAt, nextAttemptAt: retryAt };
+    return { ...retried, attempt, scheduleStep: delivery.scheduleStep! + 1, createdAt: retryAt, nextAttemptAt: retryAt };
   }
 }
 

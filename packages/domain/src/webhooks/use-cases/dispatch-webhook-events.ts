@@ -38,7 +38,17 @@ export class DispatchWebhookEvents {
         if (customerId !== event.customerId || !subscribed.includes(event.type)) continue;
         payload ??= eventPayload(event);
         const nextAttemptAt = status === 'ACTIVE' ? now : null;
-        deliveries.push({ webhookId: id, customerId, eventId: event.id, eventType: event.type, attempt: 1, payload, createdAt: now, nextAttemptAt });
+        deliveries.push({
+          webhookId: id,
+          customerId,
+          eventId: event.id,
+          eventType: event.type,
+          attempt: 1,
+          scheduleStep: 1,
+          payload,
+          createdAt: now,
+          nextAttemptAt,
+        });
       }
     }
     if (deliveries.length === 0) return;

@@ -14,7 +14,7 @@ import { endAttempts } from './end-attempts';
 import { openedSecrets, sendSigned } from '../signing-secrets';
 
 type Scope = Pick<TransactionScope, 'webhooks' | 'webhookDeliveries' | 'eventFeed'>;
-type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'payload'>;
+type Attempt = Pick<NewWebhookDelivery, 'eventId' | 'eventType' | 'attempt' | 'scheduleStep' | 'payload'>;
 type AttemptOf = (webhook: Webhook, tx: Scope) => Promise<Attempt> | Attempt;
 
 /**
@@ -80,7 +80,7 @@ export class SendTestDelivery {
     return sendNow(this.uow, this.clock, this.ports, input, (webhook) => {
       const { id, url } = webhook.toSnapshot();
       const payload = JSON.stringify({ id: eventId, type: 'webhook.test', createdAt, data: { webhook: { id, url }, eventType: requested } });
-      return { eventId, eventType: 'webhook.test', attempt: 1, payload };
+      return { eventId, eventType: 'webhook.test', attempt: 1, scheduleStep: null, payload };
     });
   }
 }
@@ -108,7 +108,7 @@ export class RedeliverEvent {
       // dispatcher's would be dropped as a repeat, and with it the event's retries at this webhook.
       const first = (await tx.eventFeed.isPending(event.id)) ? 1 : 0;
       const attempt = Math.max(await tx.webhookDeliveries.lastAttempt(webhook.id, event.id), first) + 1;
-      return { eventId: event.id, eventType: event.type, attempt, payload: eventPayload(event) };
+      return { eventId: event.id, eventType: event.type, attempt, scheduleStep: null, payload: eventPayload(event) };
     });
   }
 }

@@ -10,5 +10,6 @@ export { openApiDocument } from './openapi/document';
 export * from './webhooks/aes-gcm-secret-vault';
 export * from './webhooks/standard-webhooks-signature';
 export * from './webhooks/address-guard';
+export * from './webhooks/host-resolver';
 export * from './webhooks/https-webhook-sender';
 export * from './metrics/http-metrics';

@@ -1,6 +1,6 @@
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { lookup } from 'node:dns';
 import { ValidationError, type WebhookUrlPolicy } from '@rcs/domain';
+import { networkResolver, systemResolver, type ResolveHost } from './host-resolver';
 
 /**
  * IPv4 ranges a webhook must not reach in production (SSRF): this network, private, shared, loopback, link-local,
@@ -76,19 +76,25 @@ export class InternalAddressError extends Error {
   }
 }
 
+/** Production asks DNS directly, with deadlines (see networkResolver); the sandbox, the system (localhost, /etc/hosts). */
+export const resolverFor = (reach: Reach): ResolveHost => (reach === 'public' ? networkResolver() : systemResolver);
+
 /**
  * A lookup for sockets that refuses the addresses `reach` leaves out: the address checked is the one connected to,
  * so a name that resolves differently a moment later (DNS rebinding) gains nothing.
  */
-export function reachableLookup(reach: Reach): LookupFunction {
+export function reachableLookup(reach: Reach, resolve: ResolveHost = resolverFor(reach)): LookupFunction {
   return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const internal = addresses.find((a) => !reachable(a.address, reach));
-      if (internal) return callback(new InternalAddressError(hostname, internal.address), '', 0);
-      if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    resolve(hostname, family).then(
+      (addresses) => {
+        const internal = addresses.find((a) => !reachable(a.address, reach));
+        if (internal) return callback(new InternalAddressError(hostname, internal.address), '', 0);
+        if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }
 const publicOnlyLookup = reachableLookup('public');

@@ -3,6 +3,7 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import type { DeliveryResult, WebhookRequest, WebhookSender } from '@rcs/domain';
 import { internalLiteralOf, reachableLookup, type Reach } from './address-guard';
+import type { ResolveHost } from './host-resolver';
 import { signatureHeader } from './standard-webhooks-signature';
 
 export interface WebhookSenderOptions {
@@ -14,6 +15,8 @@ export interface WebhookSenderOptions {
   readonly reach: Reach;
   /** PEM of extra trusted certificate authorities (WEBHOOK_CA_FILE). */
   readonly extraCa?: string;
+  /** How host names are resolved; `reach` picks one (resolverFor) unless given. */
+  readonly resolveHost?: ResolveHost;
 }
 
 /** Past this much of a response body the connection is dropped: the body is not read for anything but draining. */
@@ -61,7 +64,7 @@ export class HttpsWebhookSender implements WebhookSender {
       // the public roots plus the extra CA (about 200 KB of PEM) were joined into a string on every request (most of
       // the sender's CPU at a thousand deliveries a second), and parsed again for every new connection.
       ...(options.extraCa ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.extraCa] }) } : {}),
-      lookup: reachableLookup(options.reach),
+      lookup: reachableLookup(options.reach, options.resolveHost),
     });
   }
 

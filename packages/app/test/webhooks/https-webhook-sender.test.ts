@@ -1,6 +1,9 @@
+import { scrypt } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { HttpsWebhookSender, isPublicAddress, PublicAddressUrlPolicy, sandboxUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
+import { HttpsWebhookSender, isPublicAddress, networkResolver, PublicAddressUrlPolicy, sandboxUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
 import { makeCertificates, startReceiver, type Receiver } from '../support/https-receiver';
 
 const certificates = makeCertificates();
@@ -150,6 +153,57 @@ describe('HTTPS webhook sender', () => {
       expect(result).toMatchObject({ status: 'FAILED', durationMs: 0 });
       expect(result.failureReason).toContain('an internal address webhooks may not reach');
     }
+  });
+});
+
+describe('host names in production', () => {
+  /** A nameserver that reads every query and answers none: a receiver's domain whose DNS hangs. */
+  async function silentNameserver() {
+    const socket = createSocket('udp4');
+    let queries = 0;
+    socket.on('message', () => queries++);
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    return { server: `127.0.0.1:${socket.address().port}`, queries: () => queries, close: () => socket.close() };
+  }
+
+  it('are resolved with a deadline off the threads password hashes use, so a hanging nameserver stalls neither', async () => {
+    const nameserver = await silentNameserver();
+    try {
+      const resolveHost = networkResolver({ timeoutMs: 1_500, tries: 1, servers: [nameserver.server] });
+      const sender = new HttpsWebhookSender({ timeoutMs: 10_000, maxConnectionsPerEndpoint: 8, reach: 'public', resolveHost });
+      const started = performance.now();
+      // More lookups at once than libuv has threads: through getaddrinfo, these would hold all four.
+      const attempts = Promise.all(
+        Array.from({ length: 8 }, (_, n) =>
+          sender.send({ webhookId: n, url: `https://hangs${n}.example/hooks`, eventId: 'evt_1', body: '{}', secrets: [SECRET] }),
+        ),
+      );
+      const hashes = Promise.all(Array.from({ length: 4 }, () => promisify(scrypt)('password', 'salt', 32, { N: 1024 })));
+      const first = await Promise.race([hashes.then(() => 'hashes'), attempts.then(() => 'attempts')]);
+      expect(first).toBe('hashes');
+      expect(performance.now() - started).toBeLessThan(1_000);
+      const results = await attempts;
+      sender.close();
+      expect(nameserver.queries()).toBeGreaterThanOrEqual(8);
+      for (const result of results) expect(result).toMatchObject({ status: 'FAILED', responseCode: null, failureReason: expect.stringContaining('ETIMEOUT') });
+      // The deadline, not the system's: each attempt ended about when its one query timed out.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      nameserver.close();
+    }
+  });
+
+  it('take localhost and its subdomains for loopback, refused, and literal addresses as they are', async () => {
+    const resolve = networkResolver({ timeoutMs: 100, tries: 1, servers: ['127.0.0.1:9'] });
+    expect(await resolve('localhost', 0)).toEqual([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
+    expect(await resolve('api.localhost', 4)).toEqual([{ address: '127.0.0.1', family: 4 }]);
+    expect(await resolve('93.184.215.14', 0)).toEqual([{ address: '93.184.215.14', family: 4 }]);
+    await expect(new PublicAddressUrlPolicy().check('https://api.localhost/hooks')).rejects.toMatchObject({
+      invalidParams: [{ name: 'url', reason: 'api.localhost resolves to 127.0.0.1, an internal address webhooks may not reach' }],
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { migrationSource } from '../src/migrations';
 import { openTestDatabase, type TestDatabase } from '../testing';
+import { insertWebhookRow } from './support/webhook-row';
 
 describe('migration 041-retry-schedule-steps', () => {
   let db: TestDatabase;
@@ -14,25 +15,12 @@ describe('migration 041-retry-schedule-steps', () => {
     await db.knex.migrate.down({ migrationSource, name: '041-retry-schedule-steps' });
     const now = new Date('2026-03-01T10:00:00.000Z');
     const [customer] = await db.knex('customers').insert({ name: 'Stepped', creation_date: now }).returning('id');
-    const [webhook] = await db
-      .knex('webhooks')
-      .insert({
-        customer_id: customer.id,
-        url: 'https://erp.example/h',
-        events: ['receivable.paid'],
-        status: 'ACTIVE',
-        secret_sealed: 'v1.now',
-        secret_tail: 'abcd',
-        creation_date: now,
-        modification_date: now,
-        version: 1,
-      })
-      .returning('id');
+    const webhookId = await insertWebhookRow(db.knex, customer.id, now);
     const attempt = (eventId: string, attempt: number, fields: object) =>
       db
         .knex('webhook_deliveries')
         .insert({
-          webhook_id: webhook.id,
+          webhook_id: webhookId,
           customer_id: customer.id,
           event_id: eventId,
           event_type: 'receivable.paid',

@@ -1,6 +1,7 @@
 import { KnexWebhookRepository } from '../src/repositories/knex-webhook-repository';
 import { migrationSource } from '../src/migrations';
 import { openTestDatabase, type TestDatabase } from '../testing';
+import { insertWebhookRow } from './support/webhook-row';
 
 describe('migration 021-secrets-in-grace', () => {
   let db: TestDatabase;
@@ -16,30 +17,15 @@ describe('migration 021-secrets-in-grace', () => {
     const [customer] = await db.knex('customers').insert({ name: 'Rotated', creation_date: new Date() }).returning('id');
     const now = new Date('2026-03-01T10:00:00.000Z');
     const expiresAt = new Date('2026-03-02T10:00:00.123Z');
-    const webhook = (previous: object) =>
-      db
-        .knex('webhooks')
-        .insert({
-          customer_id: customer.id,
-          url: 'https://erp.example/h',
-          events: ['receivable.paid'],
-          status: 'ACTIVE',
-          secret_sealed: 'v1.now',
-          secret_tail: 'abcd',
-          creation_date: now,
-          modification_date: now,
-          version: 2,
-          ...previous,
-        })
-        .returning('id');
-    const [[rotated], [fresh]] = [await webhook({ previous_secret_sealed: 'v1.before', previous_secret_expires_at: expiresAt }), await webhook({})];
+    const webhook = (previous: object) => insertWebhookRow(db.knex, customer.id, now, { version: 2, ...previous });
+    const [rotated, fresh] = [await webhook({ previous_secret_sealed: 'v1.before', previous_secret_expires_at: expiresAt }), await webhook({})];
     await db.knex.migrate.up({ migrationSource, name: '021-secrets-in-grace' });
     const read = (id: string) =>
       db.knex.transaction(async (trx) => (await new KnexWebhookRepository(trx).getForUpdate(Number(id)))!.toSnapshot().secrets.previous);
-    expect([await read(rotated.id), await read(fresh.id)]).toEqual([[{ sealed: 'v1.before', expiresAt }], []]);
+    expect([await read(rotated), await read(fresh)]).toEqual([[{ sealed: 'v1.before', expiresAt }], []]);
 
     await db.knex.migrate.down({ migrationSource, name: '021-secrets-in-grace' });
-    const rows = await db.knex('webhooks').whereIn('id', [rotated.id, fresh.id]).orderBy('id').select('previous_secret_sealed', 'previous_secret_expires_at');
+    const rows = await db.knex('webhooks').whereIn('id', [rotated, fresh]).orderBy('id').select('previous_secret_sealed', 'previous_secret_expires_at');
     expect(rows).toEqual([
       { previous_secret_sealed: 'v1.before', previous_secret_expires_at: expiresAt },
       { previous_secret_sealed: null, previous_secret_expires_at: null },

@@ -1,4 +1,5 @@
 import { migrationSource } from '../src/migrations';
+import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { openTestDatabase, type TestDatabase } from '../testing';
 import { insertWebhookRow } from './support/webhook-row';
 
@@ -11,34 +12,34 @@ describe('migration 041-retry-schedule-steps', () => {
     await db?.close();
   });
 
-  it('gives the pending attempts of events the step their number gave them, and test deliveries and ended ones none', async () => {
+  it('claims an attempt written without a step (before it, or by the previous version) at the step its number gave it', async () => {
     await db.knex.migrate.down({ migrationSource, name: '041-retry-schedule-steps' });
     const now = new Date('2026-03-01T10:00:00.000Z');
     const [customer] = await db.knex('customers').insert({ name: 'Stepped', creation_date: now }).returning('id');
     const webhookId = await insertWebhookRow(db.knex, customer.id, now);
-    const attempt = (eventId: string, attempt: number, fields: object) =>
-      db
-        .knex('webhook_deliveries')
-        .insert({
-          webhook_id: webhookId,
-          customer_id: customer.id,
-          event_id: eventId,
-          event_type: 'receivable.paid',
-          attempt,
-          payload: '{}',
-          created_at: now,
-          ...fields,
-        })
-        .returning('id')
-        .then(([row]) => row.id as string);
-    const due = await attempt('evt_due', 3, { status: 'PENDING', next_attempt_at: now });
-    const leased = await attempt('evt_leased', 2, { status: 'PENDING', claimed_until: now });
-    const held = await attempt('evt_held', 5, { status: 'PENDING' });
-    const ended = await attempt('evt_ended', 1, { status: 'FAILED', response_code: 500 });
-    const test = await attempt('evt_test', 1, { status: 'PENDING', claimed_until: now, event_type: 'webhook.test' });
-
+    const attempt = (eventId: string, attempt: number) => ({
+      webhook_id: webhookId,
+      customer_id: customer.id,
+      event_id: eventId,
+      event_type: 'receivable.paid',
+      attempt,
+      status: 'PENDING',
+      payload: '{}',
+      created_at: now,
+      next_attempt_at: now,
+    });
+    await db.knex('webhook_deliveries').insert(attempt('evt_before', 3));
     await db.knex.migrate.up({ migrationSource, name: '041-retry-schedule-steps' });
-    const steps = await db.knex('webhook_deliveries').whereIn('id', [due, leased, held, ended, test]).orderBy('id').pluck('schedule_step');
-    expect(steps).toEqual([3, 2, 5, null, null]);
+    // What an instance of the previous version writes while this one runs: no step.
+    await db.knex('webhook_deliveries').insert(attempt('evt_beside', 5));
+
+    const uow = new KnexUnitOfWork(db.knex);
+    const claimed = await uow.run((tx) =>
+      tx.webhookDeliveries.claimDue({ now, claimedUntil: new Date(now.getTime() + 60_000), limit: 10, perWebhook: 10, skipWebhooks: [] }),
+    );
+    expect(claimed.map((d) => [d.eventId, d.attempt, d.scheduleStep]).sort()).toEqual([
+      ['evt_before', 3, 3],
+      ['evt_beside', 5, 5],
+    ]);
   });
 });

@@ -14,7 +14,7 @@ import {
 import { prepared } from './prepared';
 import type { TransactionWrites } from './transaction-writes';
 import { claimDueAttempts } from './webhook-delivery-claim';
-import { HISTORY_COLUMNS, toDelivery, type DeliveryRow } from './webhook-delivery-rows';
+import { HISTORY_COLUMNS, storedStep, toDelivery, type DeliveryRow } from './webhook-delivery-rows';
 
 /** Rows per INSERT: a statement of a few MB at most (each row carries its payload). */
 const INSERT_CHUNK = 1_000;
@@ -44,7 +44,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         event_id: delivery.eventId,
         event_type: delivery.eventType,
         attempt: delivery.attempt,
-        schedule_step: delivery.scheduleStep,
+        schedule_step: storedStep(delivery.scheduleStep),
         status: 'PENDING',
         payload: delivery.payload,
         created_at: delivery.createdAt,
@@ -110,7 +110,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
           chunk.map((d) => d.eventId),
           chunk.map((d) => d.eventType),
           chunk.map((d) => d.attempt),
-          chunk.map((d) => d.scheduleStep),
+          chunk.map((d) => storedStep(d.scheduleStep)),
           chunk.map((d) => d.payload),
           chunk.map((d) => d.createdAt),
           chunk.map((d) => d.nextAttemptAt),

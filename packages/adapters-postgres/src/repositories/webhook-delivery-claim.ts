@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { CLAIM_SCAN_FACTOR, type ClaimedDelivery, type DeliveryClaim } from '@rcs/domain';
 import { prepared } from './prepared';
 import type { TransactionWrites } from './transaction-writes';
-import { attemptOf, type DeliveryRow } from './webhook-delivery-rows';
+import { attemptOf, scheduleStepOf, type DeliveryRow } from './webhook-delivery-rows';
 
 /** A leased attempt: what the sender needs of it. */
 type ClaimedRow = Pick<DeliveryRow, 'id' | 'webhook_id' | 'customer_id' | 'event_id' | 'event_type' | 'attempt' | 'created_at'> & {
@@ -99,5 +99,5 @@ export async function claimDueAttempts(trx: Knex.Transaction, writes: Transactio
     ],
   );
   const [, { rows }] = await Promise.all([plan, claimed]);
-  return rows.map((row) => ({ ...attemptOf(row), scheduleStep: row.schedule_step, payload: row.payload, lapsed: row.lapsed }));
+  return rows.map((row) => ({ ...attemptOf(row), scheduleStep: scheduleStepOf(row), payload: row.payload, lapsed: row.lapsed }));
 }

@@ -47,3 +47,8 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   durationMs: row.duration_ms,
   failureReason: row.failure_reason,
 });
+
+/** Migration 041's encoding of an attempt's schedule step: 0 outside the schedule, NULL written before the column. */
+export const storedStep = (step: number | null): number => step ?? 0;
+export const scheduleStepOf = (row: Pick<DeliveryRow, 'attempt'> & { schedule_step: number | null }): number | null =>
+  row.schedule_step === null ? row.attempt : row.schedule_step === 0 ? null : row.schedule_step;

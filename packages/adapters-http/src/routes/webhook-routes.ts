@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { boundary, commonFilterOf, ListQuery, pageOf } from '../dto/list-query';
@@ -16,6 +16,12 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   const target = (req: Request) => ({ customerId: authOf(req).customerId, webhookId: parseId(req.params.id) });
   // Creation and rotation answer with the secret: under an Idempotency-Key it is stored sealed, never in clear.
   const secretKeys = keys.sealedBy(app.webhooks.secretAtRest);
+  // Before the Idempotency-Key's transaction opens: in production the check waits on DNS, which no transaction may.
+  const checkUrl: RequestHandler = async (req, _res, next) => {
+    const { url } = req.body as { url?: string };
+    if (url !== undefined) await app.webhooks.checkUrl.execute(url);
+    next();
+  };
 
   router.get('/webhooks', read, async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
@@ -27,10 +33,16 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.post(
     '/webhooks',
     write,
-    ...keyedBody(secretKeys, 'optional', validBody(WebhookBody), async (req, app) => {
-      const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
-      return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
-    }),
+    ...keyedBody(
+      secretKeys,
+      'optional',
+      validBody(WebhookBody),
+      async (req, app) => {
+        const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
+        return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
+      },
+      checkUrl,
+    ),
   );
 
   router.get('/webhooks/:id', read, async (req, res) => {
@@ -40,8 +52,12 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   router.put(
     '/webhooks/:id',
     write,
-    ...keyedBody(keys, 'optional', validBody(UpdateWebhookBody), async (req, app) =>
-      ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
+    ...keyedBody(
+      keys,
+      'optional',
+      validBody(UpdateWebhookBody),
+      async (req, app) => ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
+      checkUrl,
     ),
   );
 

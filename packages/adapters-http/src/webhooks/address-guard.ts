@@ -110,19 +110,30 @@ export function internalLiteralOf(url: string, reach: Reach): InternalAddressErr
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** How long a host that passed stays passed: the route's check before the key's transaction, and the use case's in it. */
+const PASSED_FOR_MS = 60_000;
+/** Hosts remembered at most: past it the oldest is forgotten (it is looked up again). */
+const PASSED_HOSTS = 1_000;
+
 /**
  * Registration's check (production): a url whose host resolves to an internal address, or not at all, or not within
- * `deadlineMs`, is refused. The deadline bounds how long a registration holds its Idempotency-Key's transaction open
- * on a name whose nameserver does not answer.
+ * `deadlineMs`, is refused. The deadline bounds how long a check waits on a name whose nameserver does not answer.
+ * A host that passed is not looked up again for a minute: the HTTP route checks before its Idempotency-Key's
+ * transaction opens, the use case again in it, which then waits on nothing. Connections check every address they
+ * use (reachableLookup), so the memory lets no rebinding through.
  */
 export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
+  private readonly passed = new Map<string, number>();
+
   constructor(
     private readonly deadlineMs = 5_000,
     private readonly lookup: LookupFunction = publicOnlyLookup,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async check(url: string): Promise<void> {
     const host = hostOf(url);
+    if ((this.passed.get(host) ?? 0) > this.now()) return;
     let timer: NodeJS.Timeout | undefined;
     const resolved = new Promise<void>((resolve, reject) =>
       this.lookup(host, { all: true }, (error) =>
@@ -137,6 +148,13 @@ export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
     } finally {
       clearTimeout(timer);
     }
+    this.remember(host);
+  }
+
+  private remember(host: string): void {
+    this.passed.delete(host);
+    this.passed.set(host, this.now() + PASSED_FOR_MS);
+    if (this.passed.size > PASSED_HOSTS) this.passed.delete(this.passed.keys().next().value!);
   }
 }
 

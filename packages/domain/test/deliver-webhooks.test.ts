@@ -165,21 +165,6 @@ describe('a redelivery of an event the dispatcher has not scheduled yet', () => 
     ]);
     expect(manual.attempt).toBe(2);
   });
-
-  it('numbers it 1 at a webhook not subscribed to its type, which the dispatch leaves out', async () => {
-    const ports = inMemoryPorts();
-    const app = createApplication(ports);
-    const { webhook } = await app.webhooks.register.execute({ customerId: 1, url: 'https://erp.example/hooks', events: ['transfer.completed'] });
-    await ports.uow.run((tx) => tx.outbox.record([{ customerId: 1, type: 'receivable.paid', occurredAt: ports.clock.now(), data: { receivable: { id: 7 } } }]));
-    const [event] = (await ports.eventQueries.list({ customerId: 1 }, { page: 1, count: 1 })).items;
-
-    const manual = await app.webhooks.redeliver.execute({ customerId: 1, webhookId: webhook.id, eventId: event.id });
-    while ((await app.webhooks.dispatch.execute({})) > 0);
-
-    const history = await app.webhooks.deliveries.execute({ customerId: 1, webhookId: webhook.id, filter: {}, page: { page: 1, count: 20 } });
-    expect(history.items.map((d) => [d.attempt, d.status])).toEqual([[1, 'SUCCESS']]);
-    expect(manual.attempt).toBe(1);
-  });
 });
 
 describe('a webhook deleted while its attempts are out', () => {

@@ -105,10 +105,8 @@ export class RedeliverEvent {
       // Held until the attempt is stored: purged meanwhile, the event would leave it to no purge (attempts go with theirs).
       if (!(await tx.eventFeed.hold(event.id))) throw new NotFoundError('event', event.id);
       // Before the dispatcher has scheduled the event, number 1 stays its automatic first attempt's: taken here, the
-      // dispatcher's would be dropped as a repeat, and with it the event's retries at this webhook. A webhook not
-      // subscribed to the event's type gets no automatic attempt: its redelivery is its number 1.
-      const dispatched = !webhook.toSnapshot().events.includes(event.type) || !(await tx.eventFeed.isPending(event.id));
-      const first = dispatched ? 0 : 1;
+      // dispatcher's would be dropped as a repeat, and with it the event's retries at this webhook.
+      const first = (await tx.eventFeed.isPending(event.id)) ? 1 : 0;
       const attempt = Math.max(await tx.webhookDeliveries.lastAttempt(webhook.id, event.id), first) + 1;
       return { eventId: event.id, eventType: event.type, attempt, scheduleStep: null, payload: eventPayload(event) };
     });

@@ -1,5 +1,5 @@
-import { lookup, Resolver } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
+import { lookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /** Every address of a host name, of one family (4, 6) or both (0); rejects with the resolver's error when none. */
@@ -15,37 +15,82 @@ const LOOPBACK: readonly LookupAddress[] = [
   { address: '::1', family: 6 },
 ];
 
+/** How long the other family's answer is waited for once one family has addresses (RFC 8305's resolution delay). */
+const OTHER_FAMILY_GRACE_MS = 50;
+
+/** Answers, not failures to get one: a failure says more of why a host did not resolve. */
+const ANSWERS = ['ENODATA', 'ENOTFOUND'];
+
 export interface NetworkResolverOptions {
-  /** Per query to a nameserver. */
+  /** Per query to a nameserver, each asked once (c-ares doubles the timeout on each further try). */
   readonly timeoutMs: number;
-  /** Queries per nameserver before giving up. */
-  readonly tries: number;
+  /** The whole lookup, both families and every nameserver: past it, the queries are cancelled. */
+  readonly deadlineMs: number;
   /** Nameservers other than the system's (resolv.conf): tests. */
   readonly servers?: readonly string[];
 }
 
 /**
- * DNS through c-ares, which waits for nameservers on the event loop, with a deadline per query: `dns.lookup` runs
- * getaddrinfo on libuv's four threads, which a name whose nameserver never answers holds for the system's whole
- * timeout each, so a few such webhooks stalled every other webhook's lookups and every password hash of the
- * process (scrypt shares those threads). Names only, as production webhooks are: /etc/hosts is not read.
+ * DNS through c-ares, which waits for nameservers on the event loop, with a deadline: `dns.lookup` runs getaddrinfo
+ * on libuv's four threads, which a name whose nameserver never answers holds for the system's whole timeout each,
+ * so a few such webhooks stalled every other webhook's lookups and every password hash of the process (scrypt
+ * shares those threads). Names only, as production webhooks are: /etc/hosts is not read, and both families are
+ * asked whatever interfaces the machine has (getaddrinfo's ADDRCONFIG is not applied: an IPv6-only host on a
+ * machine without IPv6 fails at connection, not lookup). A channel per lookup: its deadline cancels its own
+ * queries alone, and it reads resolv.conf as it is then.
  */
-export function networkResolver(options: NetworkResolverOptions = { timeoutMs: 2_000, tries: 2 }): ResolveHost {
-  const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
-  if (options.servers) resolver.setServers([...options.servers]);
+export function networkResolver(options: NetworkResolverOptions = { timeoutMs: 2_000, deadlineMs: 5_000 }): ResolveHost {
   return async (hostname, family) => {
     const literal = isIP(hostname);
     if (literal !== 0) return [{ address: hostname, family: literal }];
     if (LOOPBACK_NAME.test(hostname)) return LOOPBACK.filter((a) => family === 0 || a.family === family);
-    const [v4, v6] = await Promise.allSettled([family === 6 ? [] : resolver.resolve4(hostname), family === 4 ? [] : resolver.resolve6(hostname)]);
-    const addresses = [
-      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
-      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
-    ];
-    if (addresses.length > 0) return addresses;
-    throw (
-      [v4, v6].find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason ??
-      Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' })
-    );
+    const resolver = new Resolver({ timeout: options.timeoutMs, tries: 1 });
+    if (options.servers) resolver.setServers([...options.servers]);
+    let late = false;
+    const deadline = setTimeout(() => {
+      late = true;
+      resolver.cancel();
+    }, options.deadlineMs);
+    try {
+      const queries = [
+        ...(family === 6 ? [] : [resolver.resolve4(hostname).then((found) => found.map((address) => ({ address, family: 4 })))]),
+        ...(family === 4 ? [] : [resolver.resolve6(hostname).then((found) => found.map((address) => ({ address, family: 6 })))]),
+      ];
+      const { addresses, errors } = await settledWithGrace(queries);
+      if (addresses.length > 0) return addresses;
+      if (late) throw Object.assign(new Error(`${hostname} did not resolve within ${options.deadlineMs / 1000} s`), { code: 'ETIMEOUT' });
+      throw errors.find((error) => !ANSWERS.includes((error as { code?: string }).code ?? '')) ?? errors[0];
+    } finally {
+      clearTimeout(deadline);
+      // A family still unanswered after the grace is given up.
+      resolver.cancel();
+    }
   };
+}
+
+/** The addresses both queries found, not waiting past OTHER_FAMILY_GRACE_MS once one has some; and the errors. */
+function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Promise<{ addresses: LookupAddress[]; errors: unknown[] }> {
+  const found: LookupAddress[][] = queries.map(() => []);
+  const errors: unknown[] = [];
+  return new Promise((resolve) => {
+    let pending = queries.length;
+    let grace: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(grace);
+      resolve({ addresses: found.flat(), errors });
+    };
+    queries.forEach((query, n) =>
+      query
+        .then(
+          (addresses) => {
+            found[n] = addresses;
+            if (addresses.length > 0) grace ??= setTimeout(done, OTHER_FAMILY_GRACE_MS);
+          },
+          (error: unknown) => errors.push(error),
+        )
+        .finally(() => {
+          if (--pending === 0) done();
+        }),
+    );
+  });
 }

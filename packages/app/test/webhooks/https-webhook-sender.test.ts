@@ -1,9 +1,9 @@
 import { scrypt } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { HttpsWebhookSender, isPublicAddress, networkResolver, PublicAddressUrlPolicy, sandboxUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
 import { makeCertificates, startReceiver, type Receiver } from '../support/https-receiver';
+import { startNameserver } from '../support/fake-nameserver';
 
 const certificates = makeCertificates();
 const SECRET = `whsec_${Buffer.from('a-test-secret-of-24-bytes').toString('base64')}`;
@@ -156,44 +156,68 @@ describe('HTTPS webhook sender', () => {
 });
 
 describe('host names in production', () => {
-  /** A nameserver that reads every query and answers none: a receiver's domain whose DNS hangs. */
-  async function silentNameserver() {
-    const socket = createSocket('udp4');
-    let queries = 0;
-    socket.on('message', () => queries++);
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-    return { server: `127.0.0.1:${socket.address().port}`, queries: () => queries, close: () => socket.close() };
-  }
+  const nameservers: Array<{ close(): void }> = [];
+  const nameserver = async (answers: Parameters<typeof startNameserver>[0]) => {
+    const started = await startNameserver(answers);
+    nameservers.push(started);
+    return started;
+  };
+  afterAll(() => nameservers.forEach((started) => started.close()));
+  const timed = async <T>(work: () => Promise<T>) => {
+    const started = performance.now();
+    const outcome = await work().catch((error: Error) => error);
+    return { outcome, ms: performance.now() - started };
+  };
 
   it('are resolved with a deadline off the threads password hashes use, so a hanging nameserver stalls neither', async () => {
-    const nameserver = await silentNameserver();
-    try {
-      const resolveHost = networkResolver({ timeoutMs: 1_500, tries: 1, servers: [nameserver.server] });
-      const sender = new HttpsWebhookSender({ timeoutMs: 10_000, maxConnectionsPerEndpoint: 8, reach: 'public', resolveHost });
-      const started = performance.now();
-      // More lookups at once than libuv has threads: through getaddrinfo, these would hold all four.
-      const attempts = Promise.all(
-        Array.from({ length: 8 }, (_, n) =>
-          sender.send({ webhookId: n, url: `https://hangs${n}.example/hooks`, eventId: 'evt_1', body: '{}', secrets: [SECRET] }),
-        ),
-      );
-      const hash = () => new Promise((resolve, reject) => scrypt('password', 'salt', 32, { N: 1024 }, (error, key) => (error ? reject(error) : resolve(key))));
-      const hashes = Promise.all(Array.from({ length: 4 }, hash));
-      const first = await Promise.race([hashes.then(() => 'hashes'), attempts.then(() => 'attempts')]);
-      expect(first).toBe('hashes');
-      const results = await attempts;
-      sender.close();
-      expect(nameserver.queries()).toBeGreaterThanOrEqual(8);
-      for (const result of results) expect(result).toMatchObject({ status: 'FAILED', responseCode: null, failureReason: expect.stringContaining('ETIMEOUT') });
-      // The deadline, not the system's (glibc: 5 s a query, twice): each attempt ended about when its one query timed out.
-      expect(performance.now() - started).toBeLessThan(8_000);
-    } finally {
-      nameserver.close();
-    }
+    const silent = await nameserver({ a: 'silent', aaaa: 'silent' });
+    const resolveHost = networkResolver({ timeoutMs: 1_000, deadlineMs: 1_500, servers: [silent.server] });
+    const sender = new HttpsWebhookSender({ timeoutMs: 10_000, maxConnectionsPerEndpoint: 8, reach: 'public', resolveHost });
+    const started = performance.now();
+    // More lookups at once than libuv has threads: through getaddrinfo, these would hold all four.
+    const attempts = Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        sender.send({ webhookId: n, url: `https://hangs${n}.example/hooks`, eventId: 'evt_1', body: '{}', secrets: [SECRET] }),
+      ),
+    );
+    const hash = () => new Promise((resolve, reject) => scrypt('password', 'salt', 32, { N: 1024 }, (error, key) => (error ? reject(error) : resolve(key))));
+    const hashes = Promise.all(Array.from({ length: 4 }, hash));
+    const first = await Promise.race([hashes.then(() => 'hashes'), attempts.then(() => 'attempts')]);
+    expect(first).toBe('hashes');
+    const results = await attempts;
+    sender.close();
+    expect(silent.queries()).toBeGreaterThanOrEqual(8);
+    for (const result of results) expect(result).toMatchObject({ status: 'FAILED', responseCode: null, failureReason: expect.stringContaining('ETIMEOUT') });
+    // The deadline, not the system's (glibc: 5 s a query, twice).
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it('end at the deadline whatever the nameservers do, saying so', async () => {
+    const silent = await nameserver({ a: 'silent', aaaa: 'silent' });
+    const resolve = networkResolver({ timeoutMs: 5_000, deadlineMs: 300, servers: [silent.server] });
+    const { outcome, ms } = await timed(() => resolve('hangs.example', 0));
+    expect(outcome).toMatchObject({ code: 'ETIMEOUT', message: 'hangs.example did not resolve within 0.3 s' });
+    expect(ms).toBeLessThan(4_000);
+  });
+
+  it('answer with one family without waiting long for the other, whose nameserver drops its queries', async () => {
+    const v4Only = await nameserver({ a: '93.184.215.14', aaaa: 'silent' });
+    const v6Only = await nameserver({ a: 'silent', aaaa: '2606:4700:4700:0:0:0:0:1111' });
+    const deadlineMs = 5_000;
+    const v4 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v4Only.server] })('erp.example', 0));
+    const v6 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v6Only.server] })('erp.example', 0));
+    expect([v4.outcome, v6.outcome]).toEqual([[{ address: '93.184.215.14', family: 4 }], [{ address: '2606:4700:4700::1111', family: 6 }]]);
+    expect(Math.max(v4.ms, v6.ms)).toBeLessThan(deadlineMs / 2);
+  });
+
+  it('tell why a host did not resolve: a timeout over the other family having no address', async () => {
+    const half = await nameserver({ a: 'none', aaaa: 'silent' });
+    const { outcome } = await timed(() => networkResolver({ timeoutMs: 300, deadlineMs: 5_000, servers: [half.server] })('erp.example', 0));
+    expect(outcome).toMatchObject({ code: 'ETIMEOUT' });
   });
 
   it('take localhost and its subdomains for loopback, refused, and literal addresses as they are', async () => {
-    const resolve = networkResolver({ timeoutMs: 100, tries: 1, servers: ['127.0.0.1:9'] });
+    const resolve = networkResolver({ timeoutMs: 100, deadlineMs: 200, servers: ['127.0.0.1:9'] });
     expect(await resolve('localhost', 0)).toEqual([
       { address: '127.0.0.1', family: 4 },
       { address: '::1', family: 6 },

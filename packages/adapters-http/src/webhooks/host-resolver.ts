@@ -79,8 +79,8 @@ function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Pro
       clearTimeout(grace);
       resolve({ addresses: found.flat(), errors });
     };
-    queries.forEach((query, n) =>
-      query
+    for (const [n, query] of queries.entries()) {
+      void query
         .then(
           (addresses) => {
             found[n] = addresses;
@@ -90,7 +90,7 @@ function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Pro
         )
         .finally(() => {
           if (--pending === 0) done();
-        }),
-    );
+        });
+    }
   });
 }

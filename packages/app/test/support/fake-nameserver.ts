@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 
 /** What the nameserver does with a query of one type: answer with this address, answer with none, or say nothing. */
-export type Answer = string | 'none' | 'silent';
+export type Answer = { readonly address: string } | 'none' | 'silent';
 
 const TYPE_A = 1;
 const TYPE_AAAA = 28;
@@ -22,7 +22,7 @@ export async function startNameserver(answers: { a: Answer; aaaa: Answer }) {
     const question = query.subarray(12, end + 5);
     const answer = type === TYPE_A ? answers.a : type === TYPE_AAAA ? answers.aaaa : 'none';
     if (answer === 'silent') return;
-    const record = answer === 'none' ? Buffer.alloc(0) : resourceRecord(type, answer);
+    const record = answer === 'none' ? Buffer.alloc(0) : resourceRecord(type, answer.address);
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);
     header.writeUInt16BE(0x8180, 2); // a response, recursion desired and available, no error

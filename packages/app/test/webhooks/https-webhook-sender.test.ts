@@ -201,8 +201,8 @@ describe('host names in production', () => {
   });
 
   it('answer with one family without waiting long for the other, whose nameserver drops its queries', async () => {
-    const v4Only = await nameserver({ a: '93.184.215.14', aaaa: 'silent' });
-    const v6Only = await nameserver({ a: 'silent', aaaa: '2606:4700:4700:0:0:0:0:1111' });
+    const v4Only = await nameserver({ a: { address: '93.184.215.14' }, aaaa: 'silent' });
+    const v6Only = await nameserver({ a: 'silent', aaaa: { address: '2606:4700:4700:0:0:0:0:1111' } });
     const deadlineMs = 5_000;
     const v4 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v4Only.server] })('erp.example', 0));
     const v6 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v6Only.server] })('erp.example', 0));

@@ -53,7 +53,7 @@ import {
   RegisterRouteSettlement,
 } from './route-settlements/use-cases/route-settlement-use-cases';
 import type { WebhookDeliveryPorts, WebhookUrlPolicy } from './webhooks/webhook-ports';
-import { CheckWebhookUrl, RegisterWebhook } from './webhooks/use-cases/register-webhook';
+import { CheckWebhookSubscription, RegisterWebhook } from './webhooks/use-cases/register-webhook';
 import { webhookSecretAtRest } from './webhooks/secret-at-rest';
 import { ActivateWebhook, DeleteWebhook, PauseWebhook, ReplaceWebhook, RotateWebhookSecret } from './webhooks/use-cases/change-webhook';
 import { GetWebhook, ListWebhookDeliveries, ListWebhooks } from './webhooks/use-cases/read-webhooks';
@@ -204,7 +204,7 @@ function useCasesOn(ports: ApplicationPorts) {
     webhooks: {
       register: new RegisterWebhook(uow, clock, vault, ports.webhookUrls),
       replace: new ReplaceWebhook(uow, clock, ports.webhookUrls),
-      checkUrl: new CheckWebhookUrl(ports.webhookUrls),
+      checkSubscription: new CheckWebhookSubscription(ports.webhookUrls),
       delete: new DeleteWebhook(uow),
       pause: new PauseWebhook(uow, clock),
       activate: new ActivateWebhook(uow, clock, retentionMs),

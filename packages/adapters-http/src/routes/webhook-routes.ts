@@ -16,10 +16,9 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   const target = (req: Request) => ({ customerId: authOf(req).customerId, webhookId: parseId(req.params.id) });
   // Creation and rotation answer with the secret: under an Idempotency-Key it is stored sealed, never in clear.
   const secretKeys = keys.sealedBy(app.webhooks.secretAtRest);
-  // Before the Idempotency-Key's transaction opens: in production the check waits on DNS, which no transaction may.
-  const checkUrl: RequestHandler = async (req, _res, next) => {
-    const { url } = req.body as { url?: string };
-    if (url !== undefined) await app.webhooks.checkUrl.execute(url);
+  // Before the Idempotency-Key's transaction opens: in production the url's check waits on DNS, which no transaction may.
+  const checkSubscription: RequestHandler = async (req, _res, next) => {
+    await app.webhooks.checkSubscription.execute(req.body as { url?: string; events?: string[] });
     next();
   };
 
@@ -41,7 +40,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
         const { webhook, secret } = await app.webhooks.register.execute({ customerId: authOf(req).customerId, ...(req.body as WebhookBody) });
         return created(webhookResponse(webhook, secret), `/v1/webhooks/${webhook.id}`);
       },
-      checkUrl,
+      checkSubscription,
     ),
   );
 
@@ -57,7 +56,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
       'optional',
       validBody(UpdateWebhookBody),
       async (req, app) => ok(webhookResponse(await app.webhooks.replace.execute({ ...target(req), ...(req.body as UpdateWebhookBody) }))),
-      checkUrl,
+      checkSubscription,
     ),
   );
 

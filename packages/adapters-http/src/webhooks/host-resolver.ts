@@ -15,8 +15,8 @@ const LOOPBACK: readonly LookupAddress[] = [
   { address: '::1', family: 6 },
 ];
 
-/** How long the other family's answer is waited for once one family has addresses (RFC 8305's resolution delay). */
-const OTHER_FAMILY_GRACE_MS = 50;
+/** How long IPv6's answer is waited for once IPv4 has addresses (RFC 8305's resolution delay; IPv4's is always waited for). */
+const IPV6_GRACE_MS = 50;
 
 /** Answers, not failures to get one: a failure says more of why a host did not resolve. */
 const ANSWERS = ['ENODATA', 'ENOTFOUND'];
@@ -35,7 +35,7 @@ export interface NetworkResolverOptions {
  * on libuv's four threads, which a name whose nameserver never answers holds for the system's whole timeout each,
  * so a few such webhooks stalled every other webhook's lookups and every password hash of the process (scrypt
  * shares those threads). Names only, as production webhooks are: /etc/hosts is not read, and both families are
- * asked whatever interfaces the machine has (getaddrinfo's ADDRCONFIG is not applied: an IPv6-only host on a
+ * asked whatever interfaces the machine has (IPv4 first) (getaddrinfo's ADDRCONFIG is not applied: an IPv6-only host on a
  * machine without IPv6 fails at connection, not lookup). A channel per lookup: its deadline cancels its own
  * queries alone, and it reads resolv.conf as it is then.
  */
@@ -68,7 +68,11 @@ export function networkResolver(options: NetworkResolverOptions = { timeoutMs: 2
   };
 }
 
-/** The addresses both queries found, not waiting past OTHER_FAMILY_GRACE_MS once one has some; and the errors. */
+/**
+ * The addresses the queries found, and their errors: every query settled, or, asked for both, IPv6's given up
+ * IPV6_GRACE_MS after IPv4 (the first) found some. IPv4's is never given up for IPv6's: on a machine
+ * without IPv6 (many containers), an answer of IPv6 addresses alone is a webhook that cannot be reached.
+ */
 function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Promise<{ addresses: LookupAddress[]; errors: unknown[] }> {
   const found: LookupAddress[][] = queries.map(() => []);
   const errors: unknown[] = [];
@@ -84,7 +88,7 @@ function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Pro
         .then(
           (addresses) => {
             found[n] = addresses;
-            if (addresses.length > 0) grace ??= setTimeout(done, OTHER_FAMILY_GRACE_MS);
+            if (n === 0 && queries.length > 1 && addresses.length > 0) grace = setTimeout(done, IPV6_GRACE_MS);
           },
           (error: unknown) => errors.push(error),
         )

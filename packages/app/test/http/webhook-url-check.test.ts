@@ -38,4 +38,17 @@ describe('the webhook url check', () => {
     expect(replaced.status).toBe(200);
     expect(inUse[0]).toBe(0);
   });
+
+  it('refuses unknown event types before looking the url up, as registration always has (400 invalid-event-type)', async () => {
+    const inUse = watchChecks(() => Promise.resolve());
+    const unknown = await ctx.api.call('post', '/v1/webhooks', { token: ctx.token, body: { ...body, events: ['receivable.paid', 'nope'] }, headers: key() });
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'invalid-event-type']);
+    const badForm = await ctx.api.call('post', '/v1/webhooks', {
+      token: ctx.token,
+      body: { url: 'http://erp.example/hooks', events: ['nope'] },
+      headers: key(),
+    });
+    expect([badForm.status, badForm.body.code]).toEqual([400, 'validation']);
+    expect(inUse).toEqual([]);
+  });
 });

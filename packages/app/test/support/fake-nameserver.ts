@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 
-/** What the nameserver does with a query of one type: answer with this address, answer with none, or say nothing. */
-export type Answer = { readonly address: string } | 'none' | 'silent';
+/** What the nameserver does with a query of one type: answer with this address (after a while), with none, or say nothing. */
+export type Answer = { readonly address: string; readonly afterMs?: number } | 'none' | 'silent';
 
 const TYPE_A = 1;
 const TYPE_AAAA = 28;
@@ -17,7 +17,8 @@ export async function startNameserver(answers: { a: Answer; aaaa: Answer }) {
     queries++;
     // The question: after the 12-byte header, the name's labels up to a zero length, then its type and class.
     let end = 12;
-    while (query[end] !== 0) end += query[end] + 1;
+    while (end < query.length && query[end] !== 0) end += query[end] + 1;
+    if (end + 5 > query.length) return;
     const type = query.readUInt16BE(end + 1);
     const question = query.subarray(12, end + 5);
     const answer = type === TYPE_A ? answers.a : type === TYPE_AAAA ? answers.aaaa : 'none';
@@ -28,7 +29,8 @@ export async function startNameserver(answers: { a: Answer; aaaa: Answer }) {
     header.writeUInt16BE(0x8180, 2); // a response, recursion desired and available, no error
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(record.length > 0 ? 1 : 0, 6);
-    socket.send(Buffer.concat([header, question, record]), from.port, from.address);
+    const reply = Buffer.concat([header, question, record]);
+    setTimeout(() => socket.send(reply, from.port, from.address), typeof answer === 'object' ? (answer.afterMs ?? 0) : 0);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { server: `127.0.0.1:${socket.address().port}`, queries: () => queries, close: () => socket.close() };
@@ -36,6 +38,7 @@ export async function startNameserver(answers: { a: Answer; aaaa: Answer }) {
 
 /** One answer for the question's name (a pointer to it), 60 s to live; an IPv6 address written in full (8 groups). */
 function resourceRecord(type: number, address: string): Buffer {
+  if (type === TYPE_AAAA && address.split(':').length !== 8) throw new Error(`${address}: write the IPv6 address in full, 8 groups`);
   const data =
     type === TYPE_A
       ? Buffer.from(address.split('.').map(Number))

@@ -1,5 +1,7 @@
 import { scrypt } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { HttpsWebhookSender, isPublicAddress, networkResolver, PublicAddressUrlPolicy, sandboxUrlPolicy, type WebhookSenderOptions } from '@rcs/adapters-http';
 import { makeCertificates, startReceiver, type Receiver } from '../support/https-receiver';
@@ -200,14 +202,23 @@ describe('host names in production', () => {
     expect(ms).toBeLessThan(4_000);
   });
 
-  it('answer with one family without waiting long for the other, whose nameserver drops its queries', async () => {
+  it('answer with IPv4 without waiting long for IPv6, whose nameserver drops its queries; IPv6 alone when IPv4 has none', async () => {
     const v4Only = await nameserver({ a: { address: '93.184.215.14' }, aaaa: 'silent' });
-    const v6Only = await nameserver({ a: 'silent', aaaa: { address: '2606:4700:4700:0:0:0:0:1111' } });
+    const v6Only = await nameserver({ a: 'none', aaaa: { address: '2606:4700:4700:0:0:0:0:1111' } });
     const deadlineMs = 5_000;
     const v4 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v4Only.server] })('erp.example', 0));
     const v6 = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs, servers: [v6Only.server] })('erp.example', 0));
     expect([v4.outcome, v6.outcome]).toEqual([[{ address: '93.184.215.14', family: 4 }], [{ address: '2606:4700:4700::1111', family: 6 }]]);
     expect(Math.max(v4.ms, v6.ms)).toBeLessThan(deadlineMs / 2);
+  });
+
+  it('wait for IPv4 when IPv6 answers first: a host is not left with addresses a machine without IPv6 cannot reach', async () => {
+    const both = await nameserver({ a: { address: '93.184.215.14', afterMs: 300 }, aaaa: { address: '2606:4700:4700:0:0:0:0:1111' } });
+    const { outcome } = await timed(() => networkResolver({ timeoutMs: 4_000, deadlineMs: 5_000, servers: [both.server] })('erp.example', 0));
+    expect(outcome).toEqual([
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:4700:4700::1111', family: 6 },
+    ]);
   });
 
   it('tell why a host did not resolve: a timeout over the other family having no address', async () => {
@@ -259,6 +270,37 @@ describe('webhook address policy (production)', () => {
 
   it('accepts a public address', async () => {
     await expect(policy.check('https://93.184.215.14/hooks')).resolves.toBeUndefined();
+  });
+
+  it('looks a host that passed up again after a minute, one refused every time, and remembers 1,000 hosts at most', async () => {
+    let now = 0;
+    const asked: string[] = [];
+    const lookup: LookupFunction = (host, _options, callback) => {
+      asked.push(host);
+      if (host.startsWith('internal')) callback(new Error(`${host} resolves to 10.0.0.1`), '', 0);
+      else (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, [{ address: '93.184.215.14', family: 4 }]);
+    };
+    const remembering = new PublicAddressUrlPolicy(5_000, lookup, () => now);
+    const check = (host: string) =>
+      remembering.check(`https://${host}/hooks`).then(
+        () => 'passed',
+        () => 'refused',
+      );
+    expect([await check('erp.example'), await check('erp.example'), await check('internal.example'), await check('internal.example')]).toEqual([
+      'passed',
+      'passed',
+      'refused',
+      'refused',
+    ]);
+    expect(asked).toEqual(['erp.example', 'internal.example', 'internal.example']);
+    now += 60_001;
+    await check('erp.example');
+    expect(asked.filter((host) => host === 'erp.example')).toHaveLength(2);
+    for (let n = 0; n < 1_000; n++) await check(`h${n}.example`);
+    asked.length = 0;
+    await check('erp.example');
+    await check('h999.example');
+    expect(asked).toEqual(['erp.example']);
   });
 
   it('refuses a host whose name does not resolve in time, so a registration holds its transaction no longer', async () => {

@@ -4,9 +4,9 @@ import { ValidationError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
-import { parseSubscription, parseWebhookUrl, tailOf, type Webhook } from '../webhook';
+import { parseSubscription, tailOf, type Webhook } from '../webhook';
 import type { WebhookSecretVault, WebhookUrlPolicy } from '../webhook-ports';
-import type { WebhookWithSecret } from './register-webhook';
+import { checkSubscription, type WebhookWithSecret } from './register-webhook';
 
 export interface WebhookTarget {
   readonly customerId: number;
@@ -30,7 +30,7 @@ export class ReplaceWebhook {
 
   async execute(input: WebhookTarget & { readonly url?: string; readonly events?: readonly string[] }): Promise<Webhook> {
     if (input.url === undefined && input.events === undefined) throw ValidationError.of('body', 'must carry url, events or both');
-    if (input.url !== undefined) await this.urls.check(parseWebhookUrl(input.url));
+    await checkSubscription(this.urls, input);
     return change(this.uow, input, (current) => {
       const { url, events } = current.toSnapshot();
       return current.replaceSubscription(parseSubscription({ url: input.url ?? url, events: input.events ?? events }), this.clock.now());

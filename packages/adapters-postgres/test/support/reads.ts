@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import type { BoundKnexUnitOfWork, KnexUnitOfWork } from '../../src/knex-unit-of-work';
+import { DEFAULT_CUSTOMER_SETTINGS } from '@rcs/domain';
+import { KnexUnitOfWork, type BoundKnexUnitOfWork } from '../../src/knex-unit-of-work';
+import { openTestDatabase, type TestDatabase } from '../../testing';
+import { insertAccountRow } from './account-row';
 
 export interface ReadsOptions {
   /**
@@ -35,4 +38,26 @@ async function readSoFar(db: Knex, tables: readonly string[], scans: boolean): P
     [scans, [...tables]],
   );
   return Number(rows[0].n);
+}
+
+/** A database for one file's scale tests (beforeAll, afterAll), and customers and accounts written into it. */
+export function scaleDatabase() {
+  let db: TestDatabase;
+  let uow: KnexUnitOfWork;
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 2 });
+    uow = new KnexUnitOfWork(db.knex);
+  });
+  afterAll(async () => db.close());
+  return {
+    get db() {
+      return db;
+    },
+    get uow() {
+      return uow;
+    },
+    aCustomer: async (name: string) =>
+      (await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name, creationDate: new Date() }))).customer.id,
+    anAccount: (customerId: number) => insertAccountRow(db.knex, customerId, customerId, { status: 'ACTIVE' }),
+  };
 }

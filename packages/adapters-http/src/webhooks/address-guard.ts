@@ -76,7 +76,7 @@ export class InternalAddressError extends Error {
   }
 }
 
-/** Production asks DNS directly, with deadlines (see networkResolver); the sandbox, the system (localhost, /etc/hosts). */
+/** Production asks DNS directly, with deadlines (networkResolver); the sandbox, the system (/etc/hosts, local names). */
 export const resolverFor = (reach: Reach): ResolveHost => (reach === 'public' ? networkResolver() : systemResolver);
 
 /**
@@ -110,7 +110,7 @@ export function internalLiteralOf(url: string, reach: Reach): InternalAddressErr
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** How long a host that passed stays passed: the route's check before the key's transaction, and the use case's in it. */
+/** How long a host that passed stays passed: the route's check before the key's transaction, the use case's in it. */
 const PASSED_FOR_MS = 60_000;
 /** Hosts remembered at most: past it the oldest is forgotten (it is looked up again). */
 const PASSED_HOSTS = 1_000;

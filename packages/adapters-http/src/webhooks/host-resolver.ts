@@ -15,7 +15,7 @@ const LOOPBACK: readonly LookupAddress[] = [
   { address: '::1', family: 6 },
 ];
 
-/** How long IPv6's answer is waited for once IPv4 has addresses (RFC 8305's resolution delay; IPv4's is always waited for). */
+/** How long IPv6's answer is waited for once IPv4 has addresses (RFC 8305's resolution delay); IPv4's always is. */
 const IPV6_GRACE_MS = 50;
 
 /** Answers, not failures to get one: a failure says more of why a host did not resolve. */
@@ -35,9 +35,9 @@ export interface NetworkResolverOptions {
  * on libuv's four threads, which a name whose nameserver never answers holds for the system's whole timeout each,
  * so a few such webhooks stalled every other webhook's lookups and every password hash of the process (scrypt
  * shares those threads). Names only, as production webhooks are: /etc/hosts is not read, and both families are
- * asked whatever interfaces the machine has (IPv4 first) (getaddrinfo's ADDRCONFIG is not applied: an IPv6-only host on a
- * machine without IPv6 fails at connection, not lookup). A channel per lookup: its deadline cancels its own
- * queries alone, and it reads resolv.conf as it is then.
+ * asked, IPv4 first, whatever interfaces the machine has (getaddrinfo's ADDRCONFIG is not applied: an IPv6-only
+ * host on a machine without IPv6 fails at connection, not lookup). A channel per lookup: its deadline cancels its
+ * own queries alone, and it reads resolv.conf as it is then.
  */
 export function networkResolver(options: NetworkResolverOptions = { timeoutMs: 2_000, deadlineMs: 5_000 }): ResolveHost {
   return async (hostname, family) => {
@@ -70,8 +70,8 @@ export function networkResolver(options: NetworkResolverOptions = { timeoutMs: 2
 
 /**
  * The addresses the queries found, and their errors: every query settled, or, asked for both, IPv6's given up
- * IPV6_GRACE_MS after IPv4 (the first) found some. IPv4's is never given up for IPv6's: on a machine
- * without IPv6 (many containers), an answer of IPv6 addresses alone is a webhook that cannot be reached.
+ * IPV6_GRACE_MS after IPv4 (the first) found some. IPv4's is never given up for IPv6's: on a machine without IPv6
+ * (many containers), an answer of IPv6 addresses alone is a webhook that cannot be reached.
  */
 function settledWithGrace(queries: ReadonlyArray<Promise<LookupAddress[]>>): Promise<{ addresses: LookupAddress[]; errors: unknown[] }> {
   const found: LookupAddress[][] = queries.map(() => []);

@@ -16,7 +16,7 @@ export function webhookRoutes({ app, keys }: HttpContext): Router {
   const target = (req: Request) => ({ customerId: authOf(req).customerId, webhookId: parseId(req.params.id) });
   // Creation and rotation answer with the secret: under an Idempotency-Key it is stored sealed, never in clear.
   const secretKeys = keys.sealedBy(app.webhooks.secretAtRest);
-  // Before the Idempotency-Key's transaction opens: in production the url's check waits on DNS, which no transaction may.
+  // Run before the key's transaction opens: in production the url's check waits on DNS, which no transaction may.
   const checkSubscription: RequestHandler = async (req, _res, next) => {
     await app.webhooks.checkSubscription.execute(req.body as { url?: string; events?: string[] });
     next();

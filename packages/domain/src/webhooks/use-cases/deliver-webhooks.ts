@@ -114,11 +114,12 @@ export class DeliverWebhooks {
    * lease, and the endpoint may have had them. Each is ended FAILED with no answer (LOST_ATTEMPT), and sent again as
    * the next attempt (numbered after the event's others under the webhook's row lock, as retries and redeliveries
    * are) at the schedule's next step while the CONTRACT schedule has one after it: the history shows every send, the
-   * schedule bounds them. A lost test delivery or redelivery is not: outside the schedule, it is its caller's, who had
-   * no answer and decides, as after a failure. The lost one does not count in the webhook's run of failures: its endpoint did not fail. One whose first sender
-   * recorded an answer meanwhile is not sent again. In a transaction after the claim's (the claim holds attempts,
-   * which a webhook's recording takes after the webhook's row); the new attempts are inserted in webhook order, as
-   * a dispatch inserts, since each insert takes its webhook's next-due row.
+   * schedule bounds them. A lost test delivery or redelivery is not: outside the schedule, it is its caller's, who
+   * had no answer and decides, as after a failure. The lost one does not count in the webhook's run of failures: its
+   * endpoint did not fail. One whose first sender recorded an answer meanwhile is not sent again. In a transaction
+   * after the claim's (the claim holds attempts, which a webhook's recording takes after the webhook's row); the new
+   * attempts are inserted in webhook order, as a dispatch inserts, since each insert takes its webhook's next-due
+   * row.
    */
   private async resendLost(toSend: readonly DeliveryToSend[], isLost: (item: DeliveryToSend) => boolean): Promise<DeliveryToSend[]> {
     const lost = toSend.filter(isLost).sort((a, b) => a.delivery.webhookId - b.delivery.webhookId || a.delivery.id - b.delivery.id);

@@ -19,8 +19,9 @@ export class RegisterWebhook {
   ) {}
 
   async execute(input: { readonly customerId: number; readonly url: string; readonly events: readonly string[] }): Promise<WebhookWithSecret> {
-    await checkSubscription(this.urls, input);
+    // The url's form, the event types, then its address: checkSubscription's order, without parsing twice.
     const subscription = parseSubscription(input);
+    await this.urls.check(subscription.url);
     const secret = this.vault.generate();
     const draft = Webhook.register(input.customerId, subscription, { sealed: this.vault.seal(secret), tail: tailOf(secret) }, this.clock.now());
     return { webhook: await this.uow.run((tx) => tx.webhooks.insert(draft)), secret };

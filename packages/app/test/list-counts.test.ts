@@ -1,7 +1,8 @@
+import type { Knex } from 'knex';
 import { itOnRealServer } from '@rcs/adapters-postgres/testing';
 import { Money, type Application } from '@rcs/domain';
 import { assertAfterRandomMix, countMismatches, pendingAmountMismatches, racingInstances } from './support/list-count-checks';
-import { operation, receivableWorld, type Operation, type World } from './support/receivable-world';
+import { DUE_DAYS, operation, receivableWorld, type Operation, type World } from './support/receivable-world';
 
 /**
  * The counts that answer X-Total-Count for the most used list filters, and the receivables' signed amounts beside
@@ -27,15 +28,31 @@ describe('maintained list counts', () => {
       ...associates.map((id) => ({ associateId: id })),
     ];
     const column = { receivableAccountId: 'receivable_account_id', clientId: 'client_id', associateId: 'associate_id' } as const;
+    // The whole customer's date windows, summed from due days and creation hours: every receivable of the run was
+    // created within the current hour or two, so windows of whole hours, of their edges and of both.
+    const [hour, started] = [3_600_000, w.started.getTime()];
+    const windows: Array<[filter: object, rows: (q: Knex.QueryBuilder) => void]> = [
+      [{ fromDueDate: DUE_DAYS[0], toDueDate: DUE_DAYS[0] }, (q) => q.where('due_date', DUE_DAYS[0])],
+      [{ fromDueDate: '2025-01-01' }, (q) => q.where('due_date', '>=', '2025-01-01')],
+      [{ toDueDate: '2030-12-31' }, (q) => q.where('due_date', '<=', '2030-12-31')],
+      [{ fromDate: new Date(started - 2 * hour), toDate: new Date(started + 2 * hour) }, () => {}],
+      [{ fromDate: w.started }, (q) => q.where('creation_date', '>=', w.started)],
+      [{ toDate: new Date(Math.ceil(started / hour) * hour) }, (q) => q.where('creation_date', '<=', new Date(Math.ceil(started / hour) * hour))],
+    ];
+    const cases = [...scopes.map((scope): [object, (q: Knex.QueryBuilder) => void] => [scope, () => {}]), ...windows];
     const wrong = [];
-    for (const scope of scopes) {
+    for (const [narrowing, rows] of cases) {
       for (const status of [undefined, 'PENDING', 'PAID', 'SETTLED', 'EXPIRED', 'DISABLED'] as const) {
-        const filter = { customerId, ...scope, ...(status ? { status } : {}) };
+        const filter = { customerId, ...narrowing, ...(status ? { status } : {}) };
         const listed = (await app.receivables.list.execute({ filter, page: { page: 1, count: 1 } })).total;
         const where = Object.fromEntries(
-          Object.entries(filter).map(([k, v]) => [k === 'customerId' ? 'customer_id' : k === 'status' ? 'status' : column[k as keyof typeof column], v]),
+          Object.entries({ customerId, ...(status ? { status } : {}), ...(narrowing as Record<string, unknown>) })
+            .filter(([k]) => k === 'customerId' || k === 'status' || k in column)
+            .map(([k, v]) => [k === 'customerId' ? 'customer_id' : k === 'status' ? 'status' : column[k as keyof typeof column], v]),
         );
-        const counted = Number((await suite.db.knex('receivables').where(where).count({ n: '*' }))[0].n);
+        const query = suite.db.knex('receivables').where(where);
+        rows(query);
+        const counted = Number((await query.count({ n: '*' }))[0].n);
         if (listed !== counted) wrong.push({ filter, listed, counted });
       }
     }

@@ -10,8 +10,8 @@
  * A migration adding a counted table calls countedListSql once; it is kept here, not inlined, so later
  * migrations produce the same triggers. Changing it changes no migration already run: a change to what the
  * counting functions do comes with a migration that re-creates them (countingFunctionSql), as 025 does, from each
- * table's latest definition (the receivables': 032's RECEIVABLES_WITH_SUMS, which sums their amounts beside their
- * counts).
+ * table's latest definition (the receivables': 042's RECEIVABLES_BY_DAY_AND_HOUR, which sums their amounts beside
+ * their counts and counts them by due day and creation hour too; the events': 042's EVENTS_BY_HOUR).
  */
 export const SLOTS = 8;
 
@@ -33,6 +33,12 @@ export interface CountedTable {
    * list_counts.amount_minor (migration 028); none for a list whose counts alone are read.
    */
   readonly amount?: (row: string) => string;
+  /**
+   * Scopes of the whole customer by a time bucket (migration 042): scope name -> SQL of a row's bucket number given
+   * the row's alias (its due date's day, its creation's hour, since 1970), null for a row in none. A window of
+   * buckets sums a few rows a bucket (list-counts.ts), however many rows each holds.
+   */
+  readonly buckets?: Readonly<Record<string, (row: string) => string>>;
 }
 
 /** The list_counts table; created once, by the first migration that counts a list. */
@@ -55,7 +61,10 @@ export const LIST_COUNTS_SQL = `
  * amount times `amountSign` (the count's sign unless told: the amounts of rows already counted are added with 0).
  */
 function keysOf(counted: CountedTable, rows: string, delta: number, amountSign = delta): string {
-  const scopes = Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`);
+  const scopes = [
+    ...Object.entries(counted.scopes).map(([scope, column]) => `('${scope}', r.${column})`),
+    ...Object.entries(counted.buckets ?? {}).map(([scope, bucket]) => `('${scope}', ${bucket('r')})`),
+  ];
   if (counted.wholeCustomer !== false) scopes.unshift(`('customer', 0::bigint)`);
   const status = counted.status === null ? `''::text` : `r.${counted.status ?? 'status'}`;
   const amount = counted.amount ? `, ${amountSign} * ${counted.amount('r')} AS amount` : '';
@@ -114,7 +123,7 @@ export function countingFunctionSql(counted: CountedTable): string {
 export function countedListSql(counted: CountedTable): string {
   const fn = `count_${counted.table}`;
   const { table } = counted;
-  const updates = counted.status !== null || Object.keys(counted.scopes).length > 0;
+  const updates = counted.status !== null || Object.keys({ ...counted.scopes, ...counted.buckets }).length > 0;
   return `
     ${countingFunctionSql(counted)}
     CREATE TRIGGER ${table}_counted_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
@@ -133,6 +142,12 @@ export function countedListSql(counted: CountedTable): string {
 /** The amounts of the rows `counted` already holds, added to their counts' rows (whose amounts held 0). */
 export function summedAmountsSql(counted: CountedTable): string {
   return upsert(counted, keysOf(counted, counted.table, 0, 1));
+}
+
+/** The counts of the rows `counted` already holds in its bucket scopes alone (its other counts are kept already). */
+export function bucketCountsSql(counted: CountedTable): string {
+  const buckets: CountedTable = { ...counted, scopes: {}, wholeCustomer: false };
+  return upsert(buckets, keysOf(buckets, counted.table, 1));
 }
 
 /** Undoes countedListSql. */

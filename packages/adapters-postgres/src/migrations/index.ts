@@ -38,6 +38,7 @@ import * as accountsByOwnerInOrder from './038-accounts-by-owner-in-order';
 import * as clientsByBranch from './039-clients-by-branch';
 import * as statusWithinAccountAndType from './040-status-within-account-and-type';
 import * as retryScheduleSteps from './041-retry-schedule-steps';
+import * as windowCounts from './042-window-counts';
 import pg from 'pg';
 
 interface Migration {
@@ -86,6 +87,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['039-clients-by-branch', clientsByBranch],
   ['040-status-within-account-and-type', statusWithinAccountAndType],
   ['041-retry-schedule-steps', retryScheduleSteps],
+  ['042-window-counts', windowCounts],
 ];
 
 /** Every migration's name, in order. */

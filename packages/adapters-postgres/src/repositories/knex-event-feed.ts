@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventFeed, EventListFilter, EventQueries, EventType, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
-import { fetchPage } from './paging';
+import { fetchPage, rowCount } from './paging';
 import { prepared } from './prepared';
 
 interface EventRow {
@@ -97,8 +97,13 @@ export class KnexEventFeed implements EventFeed {
   }
 }
 
-/** By customer, with or without type (migration 018). */
-const COUNTED: CountedList<EventListFilter> = { list: 'outbox_events', scopes: {}, status: 'type' };
+/** By customer, with or without type (migration 018), in a window of occurrence or not (042). */
+const COUNTED: CountedList<EventListFilter> = {
+  list: 'outbox_events',
+  scopes: {},
+  status: 'type',
+  windows: [{ from: 'fromDate', to: 'toDate', column: 'occurred_at', scope: 'hour', unit: 'hour' }],
+};
 
 /** The events API's reads: one customer's events, by the indexes of migration 012. */
 export class KnexEventQueries implements EventQueries {
@@ -117,7 +122,7 @@ export class KnexEventQueries implements EventQueries {
     return fetchPage(query, 'outbox_events', page, toEvent, {
       orderBy: { column: 'occurred_at', order: 'desc' },
       tieBreaker: 'seq',
-      total: maintainedTotal(this.db(), COUNTED, filter),
+      total: maintainedTotal(this.db(), COUNTED, filter, rowCount(query, 'outbox_events')),
     });
   }
 }

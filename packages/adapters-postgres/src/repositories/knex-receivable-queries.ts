@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { RECEIVABLE_STATUSES, type Page, type PageRequest, type Receivable, type ReceivableListFilter, type ReceivableQueries } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
-import { applyCommonFilter, fetchPage } from './paging';
+import { applyCommonFilter, fetchPage, rowCount } from './paging';
 import { namedByText } from './prepared';
 import { toReceivable, type ReceivableRow } from './receivable-rows';
 
@@ -21,6 +21,10 @@ const EXACT: ReadonlyArray<[string, keyof ReceivableListFilter]> = [
 const COUNTED: CountedList<ReceivableListFilter> = {
   list: 'receivables',
   scopes: { receivableAccountId: 'account', clientId: 'client', associateId: 'associate' },
+  windows: [
+    { from: 'fromDueDate', to: 'toDueDate', column: 'due_date', scope: 'due_day', unit: 'day' },
+    { from: 'fromDate', to: 'toDate', column: 'creation_date', scope: 'created_hour', unit: 'hour' },
+  ],
 };
 
 /**
@@ -75,9 +79,11 @@ export class KnexReceivableQueries implements ReceivableQueries {
    * type less the other types (migration 030's index holds those alone): counted, they read every invoice matching.
    */
   private total(db: Knex, filter: ReceivableListFilter): Knex.QueryBuilder | undefined {
-    if (filter.receivableType !== 'INVOICE') return maintainedTotal(db, COUNTED, filter);
+    // A window's edges are counted in the lists' indexes, which lead with the status: by status ranges without one.
+    const rows = (of: ReceivableListFilter) => rowCount(this.matching(db, of), 'receivables', of.status === undefined ? BY_STATUS : undefined);
+    if (filter.receivableType !== 'INVOICE') return maintainedTotal(db, COUNTED, filter, rows(filter));
     const anyType = { ...filter, receivableType: undefined };
-    const all = maintainedTotal(db, COUNTED, anyType);
+    const all = maintainedTotal(db, COUNTED, anyType, rows(anyType));
     if (all === undefined) return undefined;
     const others = this.matching(db, anyType).whereRaw(`receivable_type <> 'INVOICE'`).count('*');
     return db.queryBuilder().select(db.raw('(?) - (?) AS count', [all, others]));
@@ -87,17 +93,17 @@ export class KnexReceivableQueries implements ReceivableQueries {
    * A range of due date, issue date or amount, without status. Walked by status branches newest first, a status
    * holding nothing in a narrow range was read to its end (a week of due dates: every PENDING and DISABLED row);
    * read through the range's own index, a wide one was read whole and sorted (every row since 2025: ten times the
-   * walk). So its matches are counted first (from that index, as its total is) against what the list holds
-   * without the range (a maintained count): a range matching at least a tenth of them is walked, a narrower one read.
+   * walk). So its matches are counted first (from that index, as its total is, or for the whole customer's due dates
+   * from their days' counts) against what the list holds without the range (a maintained count): a range matching at
+   * least a tenth of them is walked, a narrower one read.
    */
   private async ranged(query: Knex.QueryBuilder, filter: ReceivableListFilter, page: PageRequest): Promise<Page<Receivable>> {
     const db = this.db();
     const ranges = new Set<string>(RANGES.map(([, , member]) => member));
     const unranged = Object.fromEntries(Object.entries(filter).filter(([member]) => !ranges.has(member)));
     const held = maintainedTotal(db, COUNTED, unranged as ReceivableListFilter);
-    const [counts] = await namedByText<{ matching: string; held: string | null }>(
-      db.queryBuilder().select({ matching: query.clone().clearSelect().count('*'), held: held ?? db.raw('NULL::bigint') }),
-    );
+    const matching = this.total(db, filter) ?? query.clone().clearSelect().count('*');
+    const [counts] = await namedByText<{ matching: string; held: string | null }>(db.queryBuilder().select({ matching, held: held ?? db.raw('NULL::bigint') }));
     const dense = counts.held !== null && Number(counts.matching) * DENSE_SHARE >= Number(counts.held);
     // The matches just counted are the page's total: counting them again with the page cost as much once more (a
     // range's count is most of its cost), for a figure a few milliseconds younger.

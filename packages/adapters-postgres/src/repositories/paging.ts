@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CommonListFilter, Page, PageKey, PageRequest } from '@rcs/domain';
+import type { RowCount } from './list-counts';
 import { namedByText } from './prepared';
 
 /** `column` is one of `ids`: one array parameter, so the statement's text does not depend on how many. */
@@ -13,6 +14,20 @@ export function applyCommonFilter(query: Knex.QueryBuilder, filter: CommonListFi
   if (filter.fromDate !== undefined) query.where(`${table}.creation_date`, '>=', filter.fromDate);
   if (filter.toDate !== undefined) query.where(`${table}.creation_date`, '<=', filter.toDate);
   return query;
+}
+
+/**
+ * count(*) of `query`'s rows, narrowed by a caller. With every value of the branches' column named, a count reads
+ * the index the branches read (their ranges, index only) instead of the table: a creation-date window over a
+ * million rows otherwise counted them all.
+ */
+export function rowCount(query: Knex.QueryBuilder, table: string, branches?: PageOptions['branches']): RowCount {
+  return (narrow) => {
+    const rows = query.clone().clearSelect();
+    if (branches) rows.whereRaw('?? = ANY(?::text[])', [`${table}.${branches.column}`, [...branches.values]]);
+    narrow(rows);
+    return rows.count({ count: '*' });
+  };
 }
 
 export interface PageOptions {
@@ -59,14 +74,7 @@ export async function fetchPage<R, T>(
   const sortColumn = `${table}.${column}`;
   const idColumn = `${table}.${options.tieBreaker ?? 'id'}`;
   const raw = (sql: string, bindings: readonly Knex.RawBinding[]) => query.client.raw(sql, bindings) as Knex.Raw;
-  const totalQuery = () => options.total?.clone() ?? counted();
-  // With every value of the branches' column named, a count reads the index the branches read (their ranges, index
-  // only) instead of the table: a creation-date window over a million rows otherwise counted them all.
-  const counted = () => {
-    const rows = query.clone().clearSelect();
-    if (options.branches) rows.whereRaw('?? = ANY(?::text[])', [`${table}.${options.branches.column}`, [...options.branches.values]]);
-    return rows.count({ count: '*' });
-  };
+  const totalQuery = () => options.total?.clone() ?? rowCount(query, table, options.branches)(() => {});
   const ordered = (q: Knex.QueryBuilder, direction: Direction) =>
     q.orderBy([
       { column: sortColumn, order: direction },

@@ -3,15 +3,20 @@ import { Money, type Application } from '@rcs/domain';
 import { openTestDatabase, type TestDatabase } from '@rcs/adapters-postgres/testing';
 import { instanceOn } from './settlement-world';
 
+/** Hours since 1970 of a timestamptz, the hour it falls in read in UTC. */
+const HOUR_OF = (column: string) => `(extract(epoch FROM date_trunc('hour', ${column} AT TIME ZONE 'UTC')) / 3600)::bigint`;
+
 /**
- * count(*) of the rows behind every maintained count of a customer, grouped as list_counts keeps them, and the
- * receivables' amounts summed beside (each positive whatever its type; 0 for other lists), written out here rather
- * than derived from the migrations' definitions, so a wrong key or sign there shows as a mismatch. A deleted
+ * count(*) of the rows behind every maintained count of a customer (by due day and creation hour too), grouped as
+ * list_counts keeps them, and the receivables' amounts summed beside (each positive whatever its type; 0 for other
+ * lists), written out here rather than derived from the migrations' definitions, so a wrong key or sign there shows
+ * as a mismatch. A deleted
  * webhook's attempts, which wait for the event purge in no list, are not counted (migration 034).
  */
 const COUNTED_ROWS = `
   SELECT 'receivables' AS list, k.scope, k.scope_id, r.status, count(*) AS n, sum(r.amount_minor) AS amount
-  FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id)) k (scope, scope_id)
+  FROM receivables r CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('account', r.receivable_account_id), ('client', r.client_id), ('associate', r.associate_id),
+    ('due_day', r.due_date - DATE '1970-01-01'), ('created_hour', ${HOUR_OF('r.creation_date')})) k (scope, scope_id)
   WHERE r.customer_id = :c AND k.scope_id IS NOT NULL GROUP BY 1, 2, 3, 4
   UNION ALL
   SELECT 'receivable_accounts', k.scope, k.scope_id, a.status, count(*), 0
@@ -20,7 +25,9 @@ const COUNTED_ROWS = `
   UNION ALL
   SELECT 'transfers', 'customer', 0, status, count(*), 0 FROM transfers WHERE customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT 'outbox_events', 'customer', 0, type, count(*), 0 FROM outbox_events WHERE customer_id = :c GROUP BY 1, 2, 3, 4
+  SELECT 'outbox_events', k.scope, k.scope_id, e.type, count(*), 0
+  FROM outbox_events e CROSS JOIN LATERAL (VALUES ('customer', 0::bigint), ('hour', ${HOUR_OF('e.occurred_at')})) k (scope, scope_id)
+  WHERE e.customer_id = :c GROUP BY 1, 2, 3, 4
   UNION ALL
   SELECT 'webhook_deliveries', k.scope, k.scope_id, d.status, count(*), 0
   FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id CROSS JOIN LATERAL (VALUES ('webhook', d.webhook_id)) k (scope, scope_id)

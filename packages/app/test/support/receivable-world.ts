@@ -13,12 +13,15 @@ export interface World {
   readonly customerId: number;
   readonly accounts: ReadonlyArray<{ id: number; associateId?: number }>;
   readonly receivables: number[];
+  /** Before the customer and anything of it was created. */
+  readonly started: Date;
 }
 
 export type Operation =
   | { kind: 'issue'; account: number; withAssociate: boolean; overdue: boolean; type: ReceivableType; cents: number; parent: number }
   | { kind: 'status'; receivable: number; status: ReceivableStatus }
-  | { kind: 'edit'; receivable: number; cents: number }
+  /** `due`: a new due date (null: none), moving the receivable between the due days counted; absent: kept. */
+  | { kind: 'edit'; receivable: number; cents: number; due?: string | null }
   | { kind: 'collect'; account: number }
   | { kind: 'settle' }
   | { kind: 'expire' }
@@ -26,6 +29,9 @@ export type Operation =
   | { kind: 'activate-account'; account: number }
   | { kind: 'delete'; receivable: number }
   | { kind: 'fold' };
+
+/** The due dates the writes give: an overdue one (the expiry takes its receivables) and one far ahead. */
+export const DUE_DAYS = ['2020-01-01', '2031-06-30'] as const;
 
 export const operation: fc.Arbitrary<Operation> = fc.oneof(
   {
@@ -49,7 +55,15 @@ export const operation: fc.Arbitrary<Operation> = fc.oneof(
       status: fc.constantFrom<ReceivableStatus>('PAID', 'PENDING', 'DISABLED'),
     }),
   },
-  fc.record({ kind: fc.constant('edit' as const), receivable: fc.nat(), cents: fc.integer({ min: 1, max: 100_000 }) }),
+  fc.record(
+    {
+      kind: fc.constant('edit' as const),
+      receivable: fc.nat(),
+      cents: fc.integer({ min: 1, max: 100_000 }),
+      due: fc.constantFrom<string | null>(null, DUE_DAYS[0], DUE_DAYS[1]),
+    },
+    { requiredKeys: ['kind', 'receivable', 'cents'] },
+  ),
   fc.record({ kind: fc.constant('collect' as const), account: fc.nat(2) }),
   fc.record({ kind: fc.constant('settle' as const) }),
   fc.record({ kind: fc.constant('expire' as const) }),
@@ -78,6 +92,7 @@ export function receivableWorld(db: () => TestDatabase) {
 
   /** A customer with three ACTIVE accounts: client only, client and associate, and a second client's with no associate yet. */
   async function world(app: Application): Promise<World> {
+    const started = now();
     const { customer } = await app.customers.create.execute({ name: `counts-${process.pid}-${Date.now()}-${Math.random()}` });
     const customerId = customer.id;
     const [c1, c2, a1] = [await party('clients', customerId, 1), await party('clients', customerId, 2), await party('associates', customerId, 3)];
@@ -91,7 +106,7 @@ export function receivableWorld(db: () => TestDatabase) {
         .update({ status: 'ACTIVE', cvu: `00000449${String(account.id).padStart(14, '0')}`, next_attempt_at: null });
       accounts.push({ id: account.id, ...(owner.associateId ? { associateId: owner.associateId } : {}) });
     }
-    return { customerId, accounts, receivables: [] };
+    return { customerId, accounts, receivables: [], started };
   }
 
   /** Runs one operation; refusals (a status move the table forbids, a race lost) are outcomes like any other. */
@@ -112,14 +127,18 @@ export function receivableWorld(db: () => TestDatabase) {
           receivableType: op.type,
           ...(parent ? { parentReceivableId: parent.id } : {}),
           ...(op.withAssociate && account.associateId ? { associateId: account.associateId } : {}),
-          ...(op.overdue ? { dueDate: '2020-01-01' } : {}),
+          ...(op.overdue ? { dueDate: DUE_DAYS[0] } : {}),
         });
         w.receivables.push(receivable.id);
         return;
       }
       case 'edit':
         if (w.receivables.length > 0)
-          await app.receivables.edit.execute({ customerId, receivableId: pick(op.receivable), edits: { amountMinor: BigInt(op.cents) } });
+          await app.receivables.edit.execute({
+            customerId,
+            receivableId: pick(op.receivable),
+            edits: { amountMinor: BigInt(op.cents), ...(op.due === undefined ? {} : { dueDate: op.due }) },
+          });
         return;
       case 'status':
         if (w.receivables.length > 0) await app.receivables.changeStatus.execute({ customerId, receivableId: pick(op.receivable), status: op.status });

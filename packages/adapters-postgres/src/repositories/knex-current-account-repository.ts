@@ -65,6 +65,13 @@ export class KnexCurrentAccountRepository implements CurrentAccountRepository {
     return row && toCurrentAccount(row);
   }
 
+  async getMany(ids: readonly number[]): Promise<readonly CurrentAccount[]> {
+    const rows = await this.trx('current_accounts')
+      .whereRaw('id = ANY(?::bigint[])', [[...new Set(ids)]])
+      .select<CurrentAccountRow[]>('*');
+    return rows.map(toCurrentAccount);
+  }
+
   async lockBalances(ids: readonly number[]): Promise<readonly CurrentAccountRecord[]> {
     if (ids.length === 0) return [];
     // In id order, as the settlement's credit locks them, so two transactions locking several cannot deadlock.

@@ -195,6 +195,8 @@ describe('collections, settlement, current accounts', () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     expect((await collect({ receivableAccountId: account.id, amount: 1, currencyCode: 'USD' })).body.code).toBe('unmatching-movement-currency-code');
     expect((await collect({ receivableAccountId: (await mainAccount()).id, amount: 1 })).body.code).toBe('current-account-not-receivable-enabled');
+    // One id names one account of either kind: another customer's current account is theirs (403), not unknown.
+    expect((await collect({ receivableAccountId: (await mainAccount()).id, amount: 1 }, ctx.otherToken)).body.code).toBe('resource-not-accessible');
     expect((await collect({ receivableAccountId: account.id, amount: 1 }, ctx.otherToken)).status).toBe(403);
     expect((await collect({ receivableAccountId: account.id, amount: 0.001 })).status).toBe(400);
     const blank = await collect({ receivableAccountId: account.id, amount: 1, counterParty: { name: '   ', taxId: '20123456786' } });

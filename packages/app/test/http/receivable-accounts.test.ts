@@ -198,6 +198,12 @@ describe('receivable accounts', () => {
     const duplicate = await ctx.api.call('put', `/v1/receivable-accounts/${second.id}`, { token: ctx.token, body: { associateId: associate.id } });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ code: 'receivable-account-already-exists', existingResourceId: account.id });
+    // Replacing the active account's associate by one another account of its client holds: the account's own rule
+    // (SPEC's 422) comes before the other account's pair.
+    const pairedElsewhere = (await open({ clientId: client.id, associateId: other.id })).body;
+    expect(pairedElsewhere.id).toBeDefined();
+    const taken = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { associateId: other.id } });
+    expect([taken.status, taken.body.code]).toEqual([422, 'receivable-account-owner-immutable']);
   });
 
   it('refuses a PUT that changes what the account is (client, owner, currency) with 400 naming each, and changes nothing; the account as read is taken back, its CVU ignored as SPEC ignores derived fields', async () => {

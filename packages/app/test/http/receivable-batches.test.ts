@@ -32,11 +32,13 @@ describe('receivable batches', () => {
     const parent = (await issue(invoiceOn(account.id, { amount: 100 }))).body as { id: number };
     const stored = `L0-${account.id}`;
     await issue(invoiceOn(account.id, { legalNumber: stored }));
-    const current = await ctx.api.db
-      .knex('current_accounts')
-      .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
-      .where('credentials.client_id', 'sandbox-client')
-      .first('current_accounts.id');
+    const currentOf = (clientId: string) =>
+      ctx.api.db
+        .knex('current_accounts')
+        .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
+        .where('credentials.client_id', clientId)
+        .first('current_accounts.id');
+    const [current, theirCurrent] = [await currentOf('sandbox-client'), await currentOf('sandbox-client-2')];
     const items = [
       invoiceOn(account.id, { legalNumber: `L1-${account.id}` }),
       invoiceOn(account.id, { legalNumber: `L1-${account.id}` }),
@@ -59,6 +61,7 @@ describe('receivable batches', () => {
       invoiceOn(theirs.account.id),
       invoiceOn(987654321),
       invoiceOn(Number(current.id)),
+      invoiceOn(Number(theirCurrent.id)),
       invoiceOn(account.id, { amount: 'lots' }),
       invoiceOn(account.id, { description: 'last', dueDate: '2026-12-31' }),
     ];
@@ -101,13 +104,14 @@ describe('receivable batches', () => {
       '403 resource-not-accessible',
       '404 resource-not-found',
       '422 current-account-not-receivable-enabled',
+      '403 resource-not-accessible',
       '400 validation',
       '201',
     ]);
     const created = results.filter((r) => r.status === 201).map((r) => r.receivable as { id: number; associateId: number | null });
     expect(created.map((r) => r.id)).toEqual([...created.map((r) => r.id)].sort((a, b) => a - b));
     expect([9, 11, 12].map((i) => results[i].receivable?.associateId)).toEqual([batch.associate.id, batch.associate.id, batch.associate.id]);
-    expect(results[22].receivable).toMatchObject({ description: 'last', dueDate: '2026-12-31', status: 'PENDING', clientId: expect.any(Number) });
+    expect(results[23].receivable).toMatchObject({ description: 'last', dueDate: '2026-12-31', status: 'PENDING', clientId: expect.any(Number) });
     const ids = created.map((r) => r.id);
     const rows = await ctx.api.db.knex('receivables').whereIn('id', ids).count({ n: '*' });
     expect(rows).toEqual([{ n: String(ids.length) }]);

@@ -28,20 +28,23 @@ describe('receivables', () => {
     expect(account2.stats.pendingAmount).toBe(1234.5);
   });
 
-  it('issues on a PROVISIONING account but not on a DISABLED one, nor on a current account', async () => {
+  it("issues on a PROVISIONING account but not on a DISABLED one, nor on a current account: its own (422), another customer's (403)", async () => {
     const { client } = await parties(ctx.api, ctx.token);
     const account = (await ctx.api.call('post', '/v1/receivable-accounts', { token: ctx.token, body: { clientId: client.id }, headers: key('a') })).body;
     expect((await invoice(account.id)).status).toBe(201);
     await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
     expect((await invoice(account.id)).body.code).toBe('receivable-account-not-active');
-    const current = await ctx.api.db
-      .knex('current_accounts')
-      .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
-      .where('credentials.client_id', 'sandbox-client')
-      .first('current_accounts.id');
-    const res = await invoice(Number(current.id));
+    const currentOf = (clientId: string) =>
+      ctx.api.db
+        .knex('current_accounts')
+        .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
+        .where('credentials.client_id', clientId)
+        .first('current_accounts.id');
+    const res = await invoice(Number((await currentOf('sandbox-client')).id));
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('current-account-not-receivable-enabled');
+    const theirs = await invoice(Number((await currentOf('sandbox-client-2')).id));
+    expect([theirs.status, theirs.body.code]).toEqual([403, 'resource-not-accessible']);
   });
 
   it.each([

@@ -102,7 +102,7 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       expect(templates.filter((t) => t === 'acme.{id:6}')).toEqual(['acme.{id:6}']);
     });
 
-    it('stores current accounts and lists them by customer', async () => {
+    it("stores current accounts, lists them by customer and reads any customer's by id", async () => {
       const customerId = await ctx.newCustomer();
       const id = await ctx.h.uow.run((tx) => tx.currentAccounts.nextId());
       const account = {
@@ -119,6 +119,9 @@ export function customerRepositoryContract(factory: HarnessFactory, itRacing: Te
       };
       await ctx.h.uow.run((tx) => tx.currentAccounts.insert(account));
       expect(await ctx.h.uow.run((tx) => tx.currentAccounts.listByCustomer(customerId))).toEqual([account]);
+      // By id, whoever asks: ids that are no current account are left out, a repeated one answered once.
+      expect(await ctx.h.uow.run((tx) => tx.currentAccounts.getMany([id, 987_654_321, id]))).toEqual([account]);
+      expect(await ctx.h.uow.run((tx) => tx.currentAccounts.getMany([]))).toEqual([]);
     });
   });
 }

@@ -16,6 +16,10 @@ export class InMemoryCurrentAccountRepository implements CurrentAccountRepositor
     return this.ref.tables.currentAccounts.get(id);
   }
 
+  async getMany(ids: readonly number[]): Promise<readonly CurrentAccount[]> {
+    return [...new Set(ids)].flatMap((id) => this.ref.tables.currentAccounts.get(id) ?? []);
+  }
+
   async lockBalances(ids: readonly number[]): Promise<readonly CurrentAccountRecord[]> {
     return [...new Set(ids)]
       .sort((a, b) => a - b)

@@ -1,4 +1,4 @@
-import { DomainError, NotFoundError } from '../../shared/domain-error';
+import { DomainError, NotAccessibleError, NotFoundError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import type { TransactionScope } from '../../transaction-scope';
 import type { Associate } from '../../associates/associate';
@@ -50,7 +50,8 @@ export async function assertOwnerFree(tx: Pick<TransactionScope, 'receivableAcco
 
 /**
  * The customer's own receivable account named by a request, telling a current account id (422: current accounts
- * take neither receivables nor client transfers) from an unknown one (404) and another customer's (403).
+ * take neither receivables nor client transfers; 403 when another customer's: one id names one account of either
+ * kind) from an unknown one (404) and another customer's (403).
  */
 export async function receivingAccount(
   tx: Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts'>,
@@ -59,18 +60,18 @@ export async function receivingAccount(
   lock: 'lock' | 'read',
 ): Promise<ReceivableAccount> {
   const found = lock === 'lock' ? await tx.receivableAccounts.getForUpdate(accountId) : await tx.receivableAccounts.get(accountId);
-  const currentAccountIds = found ? [] : (await tx.currentAccounts.listByCustomer(customerId)).map((a) => a.id);
-  return ownReceivingAccount(found, customerId, accountId, currentAccountIds);
+  return ownReceivingAccount(found, customerId, accountId, found ? undefined : await tx.currentAccounts.get(accountId));
 }
 
-/** receivingAccount on an account already read (`found`), told the ids of the customer's current accounts when there is none. */
+/** receivingAccount on an account already read (`found`), told the current account of that id when there is none. */
 export function ownReceivingAccount(
   found: ReceivableAccount | undefined,
   customerId: number,
   accountId: number,
-  currentAccountIds: readonly number[],
+  current: { readonly customerId: number } | undefined,
 ): ReceivableAccount {
-  if (!found && currentAccountIds.includes(accountId)) {
+  if (!found && current) {
+    if (current.customerId !== customerId) throw new NotAccessibleError('account', accountId);
     throw new DomainError('current-account-not-receivable-enabled', `account ${accountId} is a current account; it takes neither receivables nor collections`);
   }
   if (!found) throw new NotFoundError('receivable account', accountId);

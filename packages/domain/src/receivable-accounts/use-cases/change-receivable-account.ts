@@ -87,14 +87,13 @@ export class UpdateReceivableAccount {
         throw ValidationError.of('owner', 'cannot change after creation (an associate is bound afterwards with associateId)');
       }
       const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
-      if (input.associateId !== undefined) {
-        // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
-        await assertUsableAssociate(tx, input.customerId, input.associateId);
-        if (input.associateId !== current.owner.associateId) {
-          await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
-        }
-      }
+      // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
+      if (input.associateId !== undefined) await assertUsableAssociate(tx, input.customerId, input.associateId);
+      // The account's own rules (an associate bound to an active CVU stays: 422) before another account's pair (409).
       const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
+      if (input.associateId !== undefined && input.associateId !== current.owner.associateId) {
+        await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+      }
       // After the account's own rule (an associate bound to an active CVU stays), as a receivable naming one checks it.
       if (next.owner.associateId !== current.owner.associateId) assertOwnerTypeEnabled(await customerOf(tx, input.customerId), next.owner);
       // The account's own alias in other letters is still its own, generated for it or not.

@@ -1,6 +1,7 @@
 import type { TransactionScope } from '../../transaction-scope';
 import type { Associate } from '../../associates/associate';
 import type { Client } from '../../clients/client';
+import type { CurrentAccount } from '../../current-accounts/current-account';
 import type { ReceivableAccount } from '../../receivable-accounts/receivable-account';
 import type { RouteSettlement } from '../../route-settlements/route-settlement';
 import type { ReceivableFamily } from '../receivable-repository';
@@ -13,8 +14,8 @@ export type ReferencesScope = Pick<TransactionScope, 'receivableAccounts' | 'cur
 export interface BatchReferences {
   /** Those an item binds an associate to, or issues a child on, read again under lock (loadReferences). */
   readonly accounts: ReadonlyMap<number, ReceivableAccount>;
-  /** The customer's current accounts, read only when an item names an account that is not a receivable one. */
-  readonly currentAccountIds: readonly number[];
+  /** Current accounts (any customer's) of the ids items name that no receivable account has. */
+  readonly currentAccounts: ReadonlyMap<number, CurrentAccount>;
   /** Only clients an item names in place of its account's own: the ones that can only be that item's error. */
   readonly clients: ReadonlyMap<number, Client>;
   /** Kept from changing (FOR SHARE) until the transaction ends, as a single creation keeps its associate. */
@@ -30,12 +31,12 @@ const present = <T>(values: ReadonlyArray<T | null | undefined>): T[] => [...new
 
 export async function loadReferences(tx: ReferencesScope, customerId: number, items: readonly IssueReceivableInput[]): Promise<BatchReferences> {
   const accounts = byId(await tx.receivableAccounts.getMany(present(items.map((i) => i.receivableAccountId))));
-  const unknownAccount = items.some((i) => !accounts.has(i.receivableAccountId));
+  const unknownAccounts = present(items.map((i) => (accounts.has(i.receivableAccountId) ? null : i.receivableAccountId)));
   const foreignClients = items.map((i) => (i.clientId === accounts.get(i.receivableAccountId)?.owner.clientId ? null : i.clientId));
   const parents = items.map((i) => (isPositive(i.receivableType) ? null : i.parentReceivableId));
   const routed = items.map((i) => (i.associateId === undefined || i.associateId === null ? null : i.externalRoutingCode));
   // One after another: they share the transaction's connection, which runs one statement at a time anyway.
-  const currentAccounts = unknownAccount ? await tx.currentAccounts.listByCustomer(customerId) : [];
+  const currentAccounts = unknownAccounts.length > 0 ? await tx.currentAccounts.getMany(unknownAccounts) : [];
   const clients = await tx.clients.getMany(present(foreignClients));
   const associates = await tx.associates.getManyForShare(present(items.map((i) => i.associateId)));
   // The accounts an item binds an associate to, and those a child is issued on (kept from being settled without
@@ -53,7 +54,7 @@ export async function loadReferences(tx: ReferencesScope, customerId: number, it
   const routeSettlements = await tx.routeSettlements.findByCodes(customerId, present(routed));
   return {
     accounts,
-    currentAccountIds: currentAccounts.map((a) => a.id),
+    currentAccounts: byId(currentAccounts),
     clients: byId(clients),
     associates: byId(associates),
     families: new Map(families.map((family) => [family.parent.id, family])),

@@ -136,7 +136,7 @@ class BatchLookups implements IssueLookups {
   ) {}
 
   account(customerId: number, accountId: number): Promise<ReceivableAccount> {
-    return Promise.resolve(ownReceivingAccount(this.issued.accounts.get(accountId), customerId, accountId, this.references.currentAccountIds));
+    return Promise.resolve(ownReceivingAccount(this.issued.accounts.get(accountId), customerId, accountId, this.references.currentAccounts.get(accountId)));
   }
 
   // Every account an item binds to was read again under lock with the batch's references, before any parent.

@@ -97,7 +97,7 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
     if (filter.toDate !== undefined) query.where('date', '<=', filter.toDate);
     const settlements = await fetchPage(query, 'route_settlements', page, toRouteSettlement, { total: maintainedTotal(this.db(), COUNTED, filter) });
     const summaries = await this.summaries(settlements.items.map((s) => s.id));
-    return { total: settlements.total, items: settlements.items.map((settlement) => ({ settlement, summary: summaries.get(settlement.id)! })) };
+    return { ...settlements, items: settlements.items.map((settlement) => ({ settlement, summary: summaries.get(settlement.id)! })) };
   }
 
   /** One grouped query for the summaries of a page of settlements (cancelled receivables left out). */

@@ -53,6 +53,20 @@ describe('route settlements', () => {
     expect(await ctx.api.db.knex('route_settlements').where({ route_code: routeCode }).count({ n: '*' })).toEqual([{ n: '0' }]);
   });
 
+  it("links each page of an associate's route settlements but the last to the next, as every list does", async () => {
+    const { associate } = await parties(ctx.api, ctx.token);
+    for (const day of ['01', '02', '03']) await settle({ routeCode: `L-${associate.id}-${day}`, date: `2026-04-${day}`, associateId: associate.id });
+    const seen: string[] = [];
+    let path = `/v1/associates/${associate.id}/route-settlements?count=2`;
+    while (path) {
+      const res = await ctx.api.call('get', path, { token: ctx.token });
+      expect(res.headers['x-total-count']).toBe('3');
+      seen.push(...res.body.map((s: { routeCode: string }) => s.routeCode));
+      path = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1] ?? '';
+    }
+    expect(seen.sort()).toEqual(['01', '02', '03'].map((day) => `L-${associate.id}-${day}`));
+  });
+
   it("refuses a DISABLED associate and another customer's", async () => {
     const { associate } = await parties(ctx.api, ctx.token);
     expect((await settle({ routeCode: 'X1', date: '2026-03-02', associateId: associate.id }, ctx.otherToken)).status).toBe(403);

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { composeCvu } from '@rcs/domain';
 import { sendIncomingTransfer, type IncomingTransferNotification } from './incoming-transfer-notification';
+import { aliasDesk } from './simulated-alias-directory';
 import { payoutDesk } from './simulated-payouts';
 import { answerLate, readBody, sendJson as send } from './simulator-http';
 
@@ -44,7 +45,8 @@ export function simulatedCvu(requestId: string): string {
 }
 
 /**
- * The banking provider's API, simulated: assigns valid CVUs after a delay, resolves aliases, takes payouts once per
+ * The banking provider's API, simulated: assigns valid CVUs after a delay, resolves and registers aliases, takes
+ * payouts once per
  * id, and fails on demand. Runs in the
  * service's process in sandbox mode and standalone (`npm run bank-simulator`); both speak real HTTP.
  */
@@ -55,13 +57,13 @@ export function createBankSimulator(options: BankSimulatorOptions = {}): Server 
   const now = options.now ?? Date.now;
   const requests = new Map<string, CvuRequestRecord>();
   const hanging = new Set<NodeJS.Timeout>();
-  const desk = payoutDesk({ hangMs, payoutDelayMs: options.payoutDelayMs ?? 500, now, hanging });
+  const desks = [aliasDesk({ hangMs, hanging }), payoutDesk({ hangMs, payoutDelayMs: options.payoutDelayMs ?? 500, now, hanging })];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator');
     if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { status: 'ok' });
     if (req.method === 'POST' && url.pathname === '/v1/incoming-transfers') return simulateIncomingTransfer(req, res);
-    if (await desk(req, res, url.pathname)) return;
+    for (const desk of desks) if (await desk(req, res, url.pathname)) return;
     const match = /^\/v1\/cvu-requests\/([^/]+)$/.exec(url.pathname);
     if (!match || req.method !== 'PUT') return send(res, 404, { error: 'not found' });
     const requestId = decodeURIComponent(match[1]);

@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   ProviderError,
+  type AliasRegistration,
+  type AliasRegistrationState,
   type AliasResolution,
   type BankProvider,
   type CvuRequest,
@@ -49,6 +51,8 @@ class AttemptFailure extends Error {
 
 /** The provider's 404 on a lookup: what was asked for does not exist there. */
 const NOT_FOUND = Symbol('not found');
+/** The provider's 409 on a registration: what was asked for is another's. */
+const CONFLICT = Symbol('conflict');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -90,6 +94,12 @@ export class HttpBankProvider implements BankProvider {
     return body === NOT_FOUND ? undefined : parseAliasResolution(body);
   }
 
+  /** PUT under the alias: asking again for the same CVU is answered the same; 409 when another account holds it. */
+  async registerAlias(registration: AliasRegistration): Promise<AliasRegistrationState> {
+    const body = await this.call('PUT', `/v1/aliases/${encodeURIComponent(registration.alias)}`, { cbuCvu: registration.cbuCvu }, { conflict: true });
+    return body === CONFLICT ? 'TAKEN' : 'REGISTERED';
+  }
+
   /** PUT under the payout's id: retrying it within the call (or after a crash) is safe, the provider pays once. */
   async sendPayout(request: PayoutRequest): Promise<PayoutRecord> {
     const body = await this.call('PUT', `/v1/payouts/${encodeURIComponent(request.payoutId)}`, {
@@ -107,12 +117,12 @@ export class HttpBankProvider implements BankProvider {
     return body === NOT_FOUND ? undefined : parsePayoutRecord(body);
   }
 
-  /** `notFound`: a 404 is an answer (NOT_FOUND), not a refused request. */
-  private async call(method: string, path: string, payload: unknown, options: { notFound?: boolean } = {}): Promise<unknown> {
+  /** `notFound`: a 404 is an answer (NOT_FOUND), not a refused request; `conflict` likewise a 409 (CONFLICT). */
+  private async call(method: string, path: string, payload: unknown, options: { notFound?: boolean; conflict?: boolean } = {}): Promise<unknown> {
     let last: AttemptFailure | undefined;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
-        return await this.attempt(method, path, payload, options.notFound ?? false);
+        return await this.attempt(method, path, payload, options);
       } catch (error) {
         if (!(error instanceof AttemptFailure)) throw error;
         last = error;
@@ -127,9 +137,10 @@ export class HttpBankProvider implements BankProvider {
     });
   }
 
-  private async attempt(method: string, path: string, payload: unknown, notFound: boolean): Promise<unknown> {
+  private async attempt(method: string, path: string, payload: unknown, answers: { notFound?: boolean; conflict?: boolean }): Promise<unknown> {
     const { status, text } = await this.exchange(method, new URL(path, this.options.baseUrl), payload === undefined ? undefined : JSON.stringify(payload));
-    if (notFound && status === 404) return NOT_FOUND;
+    if (answers.notFound && status === 404) return NOT_FOUND;
+    if (answers.conflict && status === 409) return CONFLICT;
     if (status === 429 || status >= 500) {
       throw new AttemptFailure('unavailable', `HTTP_${status}`, `provider answered ${status}${text ? `: ${text.slice(0, 200)}` : ''}`);
     }

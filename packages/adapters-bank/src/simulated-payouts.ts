@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composeCvu, isValidCbuCvu } from '@rcs/domain';
-import { ArgentineEntityDirectory } from './bank-entity-directory';
 import { answerLate, readBody, sendJson } from './simulator-http';
 
 /**
@@ -21,22 +19,8 @@ export const MAGIC_DESTINATIONS = {
   SLOW_TO_COMPLETE: composeCvu('0110599', 9_999_999_990_005n),
 } as const;
 
-/** Words in an alias (any letter case) that change how the simulator resolves it. */
-export const MAGIC_ALIAS_WORDS = {
-  UNKNOWN: 'sim-unknown',
-  DOWN: 'sim-down',
-  TIMEOUT: 'sim-timeout',
-  /** Resolves to MAGIC_DESTINATIONS.REJECTED. */
-  REJECT: 'sim-reject',
-  /** Resolves to MAGIC_DESTINATIONS.LATE. */
-  LATE: 'sim-late',
-} as const;
-
 const accountOf = (cbuCvu: string) => cbuCvu.slice(8, 21);
 const isMagic = (cbuCvu: string, magic: string) => accountOf(cbuCvu) === accountOf(magic);
-
-/** Entity codes an alias's account is drawn from, so resolutions name a few real banks and wallets. */
-const ALIAS_ENTITIES = ['0000003', '0000007', '0070999', '0720000', '2850590', '1430001'];
 
 interface StoredPayout {
   readonly payoutId: string;
@@ -55,12 +39,11 @@ export interface PayoutDeskOptions {
 }
 
 /**
- * The provider's alias directory and payouts, simulated. Payouts are kept by their id (the caller's idempotency
+ * The provider's payouts, simulated. Payouts are kept by their id (the caller's idempotency
  * key): a second send with the same id answers the first payout's record and pays nothing.
  */
 export function payoutDesk(options: PayoutDeskOptions) {
   const payouts = new Map<string, StoredPayout>();
-  const entities = new ArgentineEntityDirectory();
 
   const recordOf = (p: StoredPayout) => {
     const base = { payoutId: p.payoutId, amountMinor: p.amountMinor, currencyCode: p.currencyCode, destination: p.destination };
@@ -68,21 +51,6 @@ export function payoutDesk(options: PayoutDeskOptions) {
     const pending = isMagic(p.destination.cbuCvu, MAGIC_DESTINATIONS.SLOW_TO_COMPLETE) && options.now() - p.takenAt < options.payoutDelayMs;
     return { ...base, state: pending ? 'ACCEPTED' : 'COMPLETED' };
   };
-
-  function resolveAlias(res: ServerResponse, alias: string): void {
-    const word = alias.toLowerCase();
-    if (word.includes(MAGIC_ALIAS_WORDS.UNKNOWN)) return sendJson(res, 404, { error: 'no account has this alias' });
-    if (word.includes(MAGIC_ALIAS_WORDS.DOWN)) return sendJson(res, 503, { error: 'provider down (simulated)' });
-    if (word.includes(MAGIC_ALIAS_WORDS.TIMEOUT)) return answerLate(options.hanging, options.hangMs, () => sendJson(res, 503, { error: 'too late' }));
-    const digest = createHash('sha256').update(word).digest();
-    const derived = composeCvu(ALIAS_ENTITIES[digest[0] % ALIAS_ENTITIES.length], digest.readBigUInt64BE(1) % 9_000_000_000_000n);
-    const cbuCvu = word.includes(MAGIC_ALIAS_WORDS.REJECT)
-      ? MAGIC_DESTINATIONS.REJECTED
-      : word.includes(MAGIC_ALIAS_WORDS.LATE)
-        ? MAGIC_DESTINATIONS.LATE
-        : derived;
-    sendJson(res, 200, { alias, cbuCvu, holderName: `Holder of ${alias}`, holderTaxId: null, entity: entities.entityOf(cbuCvu) });
-  }
 
   async function sendPayout(req: IncomingMessage, res: ServerResponse, payoutId: string): Promise<void> {
     const known = payouts.get(payoutId);
@@ -119,11 +87,6 @@ export function payoutDesk(options: PayoutDeskOptions) {
 
   /** Answers the request if it is one of the desk's; false when the path is not. */
   return async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
-    const alias = /^\/v1\/aliases\/([^/]+)$/.exec(path);
-    if (alias && req.method === 'GET') {
-      resolveAlias(res, decodeURIComponent(alias[1]));
-      return true;
-    }
     const payout = /^\/v1\/payouts\/([^/]+)$/.exec(path);
     if (!payout) return false;
     const payoutId = decodeURIComponent(payout[1]);

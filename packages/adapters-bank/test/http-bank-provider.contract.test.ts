@@ -11,7 +11,13 @@ describe('HTTP bank provider client and simulator', () => {
     const simulator = await startBankSimulator(0, { provisioningDelayMs: 1_000, hangMs: 2_000, now: () => clock });
     const provider = new HttpBankProvider({ baseUrl: simulator.url, timeoutMs: 600, attempts: 2, backoffMs: 1 });
     const words: Record<ProviderBehaviour, string> = { assigns: '', rejects: MAGIC.REJECT, 'is-down': MAGIC.DOWN, 'times-out': MAGIC.TIMEOUT };
-    const aliases: Record<AliasBehaviour, string> = { resolves: 'Kiosco.Sur', unknown: 'sim-unknown.1', 'is-down': 'sim-down.1', 'times-out': 'sim-timeout.1' };
+    let free = 0;
+    const aliases: Record<Exclude<AliasBehaviour, 'free'>, string> = {
+      resolves: 'Kiosco.Sur',
+      unknown: 'sim-unknown.1',
+      'is-down': 'sim-down.1',
+      'times-out': 'sim-timeout.1',
+    };
     const destinations: Record<PayoutBehaviour, string | undefined> = {
       completes: undefined,
       rejects: MAGIC_DESTINATIONS.REJECTED,
@@ -24,7 +30,7 @@ describe('HTTP bank provider client and simulator', () => {
     return {
       provider,
       request: (behaviour) => ({ requestId: `ra-${++requests}`, holderName: `Kiosco ${words[behaviour]} SA`, holderTaxId: '30712345671', currencyCode: 'ARS' }),
-      alias: (behaviour) => aliases[behaviour],
+      alias: (behaviour) => (behaviour === 'free' ? `Libre.${++free}` : aliases[behaviour]),
       payout: (behaviour) => ({
         payoutId: `tr-${++payouts}`,
         amountMinor: 150_050n,

@@ -37,6 +37,7 @@ describe('provisioning with two instances at once', () => {
           return http.requestCvu(request);
         },
         resolveAlias: (alias) => http.resolveAlias(alias),
+        registerAlias: (registration) => http.registerAlias(registration),
         sendPayout: (request) => http.sendPayout(request),
         getPayout: (payoutId) => http.getPayout(payoutId),
       };

@@ -133,7 +133,7 @@ function useCasesOn(ports: ApplicationPorts) {
     receivableAccounts: {
       open: openAccount,
       openBatch: new OpenReceivableAccountsBatch(uow, clock, provisioningTrigger),
-      update: new UpdateReceivableAccount(uow, clock),
+      update: new UpdateReceivableAccount(uow, clock, ports.bank),
       disable: new DisableReceivableAccount(uow, clock),
       activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),
       get: new GetReceivableAccount(ports.receivableAccountQueries),

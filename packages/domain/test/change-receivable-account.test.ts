@@ -30,6 +30,24 @@ describe('changing a receivable account', () => {
     expect(updated.pendingAmountMinor).toBe(16_000n);
   });
 
+  it("registers the account's alias at the provider for its CVU before storing it, and its old one back when storing fails", async () => {
+    const w = await setUp();
+    const { alias: generated, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    expect((await w.bank.resolveAlias(generated!))?.cbuCvu).toBe(cvu);
+    await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nuevo' });
+    expect((await w.bank.resolveAlias('acme.nuevo'))?.cbuCvu).toBe(cvu);
+    // The account is disabled while the provider registers the next alias: the change is refused once checked again.
+    const register = w.bank.registerAlias.bind(w.bank);
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+      const answer = await register(registration);
+      await w.app.receivableAccounts.disable.execute(w.target);
+      return answer;
+    });
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.otro' })).rejects.toMatchObject({ code: 'invalid-status-transition' });
+    expect((await w.bank.resolveAlias('acme.nuevo'))?.cbuCvu).toBe(cvu);
+    expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
+  });
+
   it('answers an activation with the activated account and its pending sum', async () => {
     const w = await setUp();
     await w.app.receivableAccounts.disable.execute(w.target);

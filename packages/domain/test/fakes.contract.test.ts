@@ -33,7 +33,13 @@ describe('scripted bank provider', () => {
     provider.scriptAlias('ana.gomez.mp', resolution('ana.gomez.mp'));
     provider.scriptAlias('nadie.down', 'down');
     provider.scriptAlias('nadie.slow', 'timeout');
-    const aliases: Record<AliasBehaviour, string> = { resolves: 'ana.gomez.mp', unknown: 'nadie.sabe', 'is-down': 'nadie.down', 'times-out': 'nadie.slow' };
+    let free = 0;
+    const aliases: Record<Exclude<AliasBehaviour, 'free'>, string> = {
+      resolves: 'ana.gomez.mp',
+      unknown: 'nadie.sabe',
+      'is-down': 'nadie.down',
+      'times-out': 'nadie.slow',
+    };
     const payoutSteps: Record<PayoutBehaviour, Parameters<ScriptedBankProvider['scriptPayout']>[1][]> = {
       completes: [],
       rejects: [{ state: 'REJECTED', reason: 'destination account closed' }],
@@ -48,7 +54,7 @@ describe('scripted bank provider', () => {
         provider.script(requestId, ...scripts[behaviour]);
         return { requestId, holderName: 'Kiosco SA', holderTaxId: '30712345671', currencyCode: 'ARS' };
       },
-      alias: (behaviour) => aliases[behaviour],
+      alias: (behaviour) => (behaviour === 'free' ? `libre.${++free}` : aliases[behaviour]),
       payout(behaviour) {
         const cbuCvu = composeCvu('0110599', BigInt(++payouts));
         provider.scriptPayout(cbuCvu, ...payoutSteps[behaviour]);

@@ -1,6 +1,8 @@
 import {
   composeCvu,
   ProviderError,
+  type AliasRegistration,
+  type AliasRegistrationState,
   type AliasResolution,
   type BankProvider,
   type CvuRequest,
@@ -19,7 +21,8 @@ const timeout = () => new ProviderError('external-provider-timeout', { code: 'TI
 
 /**
  * A provider that answers from a script, for use-case tests: each CVU request id gets the queued steps in order,
- * then ASSIGNED with a CVU derived from the request number; aliases resolve only once registered; payouts to a
+ * then ASSIGNED with a CVU derived from the request number; aliases resolve once scripted (another account's) or
+ * registered for one of ours; payouts to a
  * destination follow its script, else complete, and are kept by payoutId like the real provider keeps them.
  */
 export class ScriptedBankProvider implements BankProvider {
@@ -28,6 +31,9 @@ export class ScriptedBankProvider implements BankProvider {
   readonly payouts = new Map<string, PayoutRecord>();
   private readonly scripts = new Map<string, Step[]>();
   private readonly aliases = new Map<string, AliasResolution | 'down' | 'timeout'>();
+  /** Aliases registered for our CVUs, by alias in lower case, and the alias each CVU holds. */
+  private readonly registered = new Map<string, string>();
+  private readonly aliasOfCvu = new Map<string, string>();
   private readonly payoutScripts = new Map<string, PayoutStep[]>();
 
   script(requestId: string, ...steps: Step[]): void {
@@ -54,10 +60,27 @@ export class ScriptedBankProvider implements BankProvider {
   }
 
   async resolveAlias(alias: string): Promise<AliasResolution | undefined> {
+    const ours = this.registered.get(alias.toLowerCase());
+    if (ours) return { alias, cbuCvu: ours, holderName: null, holderTaxId: null, entity: 'Scripted provider' };
     const answer = this.aliases.get(alias.toLowerCase());
     if (answer === 'down') throw down();
     if (answer === 'timeout') throw timeout();
     return answer;
+  }
+
+  /** A scripted alias is another account's (TAKEN), as is one registered for another CVU; 'down' and 'timeout' fail. */
+  async registerAlias({ alias, cbuCvu }: AliasRegistration): Promise<AliasRegistrationState> {
+    const word = alias.toLowerCase();
+    const scripted = this.aliases.get(word);
+    if (scripted === 'down') throw down();
+    if (scripted === 'timeout') throw timeout();
+    const holder = this.registered.get(word) ?? scripted?.cbuCvu;
+    if (holder !== undefined && holder !== cbuCvu) return 'TAKEN';
+    const previous = this.aliasOfCvu.get(cbuCvu);
+    if (previous !== undefined) this.registered.delete(previous);
+    this.registered.set(word, cbuCvu);
+    this.aliasOfCvu.set(cbuCvu, word);
+    return 'REGISTERED';
   }
 
   async sendPayout(request: PayoutRequest): Promise<PayoutRecord> {

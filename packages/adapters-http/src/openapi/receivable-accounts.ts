@@ -135,7 +135,11 @@ const paths = {
       refusals: {
         ...pathResource('receivable account'),
         'receivable-account-already-exists': 'binding the associate would give the owners a second account in this currency',
-        'alias-already-in-use': 'another account has this alias in any letter case, or it has the form of the aliases the service generates',
+        'alias-already-in-use':
+          'another account has this alias in any letter case, here or at any bank (the banking provider registers each alias for one ' +
+          "account's CVU before it is stored), or it has the form of the aliases the service generates",
+        'external-provider-unavailable': 'the banking provider could not register the alias (down, or a bad answer); nothing was changed, retry',
+        'external-provider-timeout': 'the banking provider did not register the alias in time; nothing was changed, retry',
         'receivable-account-owner-immutable': 'the account has an associate already and its CVU is active',
         'owner-type-not-supported': "binding the associate would make the account CLIENT_AND_ASSOCIATE, which the customer's account template does not take",
         'associate-disabled': 'the associate is DISABLED',

@@ -2,7 +2,10 @@ import { useTestApi } from '../support/test-api';
 import { parties } from '../support/fixtures';
 import { receivableAccountCalls } from '../support/receivable-account-calls';
 
-/** Aliases: changed on an ACTIVE account, unique in any letter case, and never one the service generates for another account. */
+/**
+ * Aliases: changed on an ACTIVE account, unique in any letter case, never one the service generates for another
+ * account, nor one an account at any bank holds (the banking provider's directory registers each for its CVU).
+ */
 describe('receivable account aliases', () => {
   const ctx = useTestApi();
   const { open, get } = receivableAccountCalls(ctx);
@@ -47,6 +50,62 @@ describe('receivable account aliases', () => {
       body: { alias: `RA.${String(mine.id).padStart(7, '0')}` },
     });
     expect([squat.status, squat.body.code]).toEqual([409, 'alias-already-in-use']);
+  });
+
+  it("refuses an alias an account at another bank holds, so another customer's payments to it still reach that account", async () => {
+    // Customer 2 saves a supplier by alias: the provider's directory names the supplier's account at its bank.
+    const supplier = await ctx.api.call('post', '/v1/contacts', {
+      token: ctx.otherToken,
+      body: { name: 'Proveedor SA', taxId: '30712345671', alias: `acme.supplier.${process.pid % 1000}` },
+    });
+    expect(supplier.status).toBe(201);
+    const { client } = await parties(ctx.api, ctx.token);
+    const mine = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    const squat = await ctx.api.call('put', `/v1/receivable-accounts/${mine.id}`, { token: ctx.token, body: { alias: supplier.body.alias.toUpperCase() } });
+    expect([squat.status, squat.body.code]).toEqual([409, 'alias-already-in-use']);
+    expect((await get(mine.id)).body.alias).toBe(`cta.${String(mine.id).padStart(7, '0')}`);
+    // The alias still names the supplier's account for whoever resolves it.
+    const again = await ctx.api.call('post', '/v1/contacts', {
+      token: ctx.otherToken,
+      body: { name: 'Otra SA', taxId: '30712345671', alias: supplier.body.alias },
+    });
+    expect(again.body.code).toBe('duplicated-contact');
+    const resolved = await ctx.api.call('post', '/v1/contacts', {
+      token: ctx.token,
+      body: { name: 'Proveedor SA', taxId: '30712345671', alias: supplier.body.alias },
+    });
+    expect(resolved.body.cbuCvu).toBe(supplier.body.cbuCvu);
+
+    // A free alias is registered for the account's CVU: the provider's directory then names it for everyone.
+    const free = await ctx.api.call('put', `/v1/receivable-accounts/${mine.id}`, { token: ctx.token, body: { alias: `mi.cobro.${mine.id}` } });
+    expect(free.status).toBe(200);
+    const paidTo = await ctx.api.call('post', '/v1/contacts', {
+      token: ctx.otherToken,
+      body: { name: 'Cobros SA', taxId: '30712345671', alias: `mi.cobro.${mine.id}` },
+    });
+    expect(paidTo.body.cbuCvu).toBe(free.body.cvu);
+  });
+
+  it('gives a new account the next of its aliases when an account at another bank holds the first', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    const generated = `cta.${String(account.id).padStart(7, '0')}`;
+    // Before its CVU, someone resolves the alias the account would get: an account at another bank holds it.
+    const elsewhere = await ctx.api.call('post', '/v1/contacts', { token: ctx.otherToken, body: { name: 'Ajeno SA', taxId: '30712345671', alias: generated } });
+    expect(elsewhere.status).toBe(201);
+    await ctx.api.provisionAll();
+    expect((await get(account.id)).body).toMatchObject({ status: 'ACTIVE', alias: `${generated}-2` });
+  });
+
+  it('leaves the alias as it was when the provider cannot say whether another account holds it (502)', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    const before = (await get(account.id)).body;
+    const res = await ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { alias: `sim-down.${account.id}` } });
+    expect([res.status, res.body.code]).toEqual([502, 'external-provider-unavailable']);
+    expect((await get(account.id)).body).toEqual(before);
   });
 
   it('refuses an alias another account holds in another letter case', async () => {

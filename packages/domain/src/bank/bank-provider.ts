@@ -25,6 +25,15 @@ export interface AliasResolution {
   readonly entity: string;
 }
 
+/** An alias asked for one of our CVUs (one alias per CVU: registering another releases the one it had). */
+export interface AliasRegistration {
+  readonly alias: string;
+  readonly cbuCvu: string;
+}
+
+/** REGISTERED: the alias now names that CVU (it was free, or named it already); TAKEN: another account holds it. */
+export type AliasRegistrationState = 'REGISTERED' | 'TAKEN';
+
 export interface PayoutRequest {
   /** Our idempotency key at the provider (the transfer's id): sending it again never pays again. */
   readonly payoutId: string;
@@ -57,6 +66,12 @@ export interface BankProvider {
   requestCvu(request: CvuRequest): Promise<CvuRequestState>;
   /** The account behind an alias (any letter case), or undefined when no account has it. */
   resolveAlias(alias: string): Promise<AliasResolution | undefined>;
+  /**
+   * Registers an alias for one of our CVUs, in any letter case, as the account directory every bank answers from
+   * knows it: an alias is one account's, here or at any bank, so an account of ours is never given one that names
+   * another account (whose payments would then reach ours).
+   */
+  registerAlias(registration: AliasRegistration): Promise<AliasRegistrationState>;
   /**
    * Asks the provider to pay. The same payoutId sent again (a retry, a worker that crashed) is answered with the
    * payout's record and never pays twice, whatever the second request says.

@@ -1,8 +1,9 @@
-import { isValidCbuCvu, ProviderError, type BankProvider, type CvuRequest, type PayoutRequest } from '../../src';
+import { composeCvu, isValidCbuCvu, ProviderError, type BankProvider, type CvuRequest, type PayoutRequest } from '../../src';
 
 /** How the provider under contract will treat a request: each adapter arranges it its own way. */
 export type ProviderBehaviour = 'assigns' | 'rejects' | 'is-down' | 'times-out';
-export type AliasBehaviour = 'resolves' | 'unknown' | 'is-down' | 'times-out';
+/** 'free': a new alias no account holds, each time asked. */
+export type AliasBehaviour = 'resolves' | 'unknown' | 'free' | 'is-down' | 'times-out';
 /** 'answers-late': the provider takes the payout, but its answer comes after the caller gave up. */
 export type PayoutBehaviour = 'completes' | 'rejects' | 'is-down' | 'times-out' | 'answers-late';
 
@@ -111,6 +112,42 @@ function aliasContract(harness: () => BankProviderHarness): void {
     it('reports a provider that is down or slow while resolving as 502 or 504', async () => {
       expectDown(await failureOf(harness().provider.resolveAlias(harness().alias('is-down'))));
       expectTimeout(await failureOf(harness().provider.resolveAlias(harness().alias('times-out'))));
+    });
+  });
+
+  /** What giving one of our accounts an alias relies on: no alias of another account is ever ours. */
+  describe('alias registration', () => {
+    const [ours, theirs] = [composeCvu('0000044', 901n), composeCvu('0000044', 902n)];
+    const register = (alias: string, cbuCvu: string) => harness().provider.registerAlias({ alias, cbuCvu });
+
+    it('registers a free alias for a CVU, which it then resolves to, and answers the same asked again in any letter case', async () => {
+      const alias = harness().alias('free');
+      expect(await register(alias, ours)).toBe('REGISTERED');
+      expect((await harness().provider.resolveAlias(alias))?.cbuCvu).toBe(ours);
+      expect(await register(alias.toUpperCase(), ours)).toBe('REGISTERED');
+    });
+
+    it("refuses (TAKEN) an alias another account holds: an outside account's, or one registered for another CVU", async () => {
+      const outside = harness().alias('resolves');
+      const elsewhere = (await harness().provider.resolveAlias(outside))!.cbuCvu;
+      expect(await register(outside, ours)).toBe('TAKEN');
+      expect((await harness().provider.resolveAlias(outside))?.cbuCvu).toBe(elsewhere);
+      const alias = harness().alias('free');
+      await register(alias, ours);
+      expect(await register(alias.toUpperCase(), theirs)).toBe('TAKEN');
+      expect((await harness().provider.resolveAlias(alias))?.cbuCvu).toBe(ours);
+    });
+
+    it('keeps one alias per CVU: registering another frees the first', async () => {
+      const [first, second] = [harness().alias('free'), harness().alias('free')];
+      await register(first, ours);
+      await register(second, ours);
+      expect(await register(first, theirs)).toBe('REGISTERED');
+    });
+
+    it('reports a provider that is down or slow while registering as 502 or 504', async () => {
+      expectDown(await failureOf(register(harness().alias('is-down'), ours)));
+      expectTimeout(await failureOf(register(harness().alias('times-out'), ours)));
     });
   });
 }

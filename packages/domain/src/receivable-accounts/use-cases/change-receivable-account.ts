@@ -1,5 +1,7 @@
 import type { Clock } from '../../shared/clock';
+import type { BankProvider } from '../../bank/bank-provider';
 import { DomainError, ValidationError } from '../../shared/domain-error';
+import { ownedBy } from '../../shared/owned';
 import { parseAlias } from '../../shared/bank-account-number';
 import { changeOwnedIn } from '../../shared/change-owned';
 import type { UnitOfWork } from '../../shared/unit-of-work';
@@ -67,39 +69,66 @@ export interface ReceivableAccountIdentity {
 const sameOwner = (sent: Readonly<Record<string, unknown>>, account: ReceivableAccount) =>
   Object.entries(ownerView(account.owner)).every(([member, value]) => sent[member] === value);
 
+type UpdateScope = Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'clients' | 'customers' | 'outbox'>;
+type UpdateInput = Target & { readonly alias?: string; readonly associateId?: number; readonly identity?: ReceivableAccountIdentity };
+
 /** PUT: change the alias and/or bind an associate to an account that has none. */
 export class UpdateReceivableAccount {
   constructor(
-    private readonly uow: UnitOfWork<Pick<TransactionScope, 'receivableAccounts' | 'associates' | 'clients' | 'customers' | 'outbox'>>,
+    private readonly uow: UnitOfWork<UpdateScope>,
     private readonly clock: Clock,
+    private readonly bank: BankProvider,
   ) {}
 
-  execute(
-    input: Target & { readonly alias?: string; readonly associateId?: number; readonly identity?: ReceivableAccountIdentity },
-  ): Promise<ReceivableAccountWithStats> {
-    return changeWithStats(this.uow, input, async (current, tx) => {
-      const clientId = input.identity?.clientId;
-      // Another customer's client is 403 as anywhere it is named (CONTRACT tenancy), before it is a change of identity.
-      if (clientId != null && clientId !== current.owner.clientId) await assertOwnClient(tx, input.customerId, clientId);
-      const { owner, ...identity } = input.identity ?? {};
-      assertIdentityUnchanged(identity, current.toSnapshot());
-      if (owner !== undefined && !sameOwner(owner, current)) {
-        throw ValidationError.of('owner', 'cannot change after creation (an associate is bound afterwards with associateId)');
-      }
-      const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
-      // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
-      if (input.associateId !== undefined) await assertUsableAssociate(tx, input.customerId, input.associateId);
-      // The account's own rules (an associate bound to an active CVU stays: 422) before another account's pair (409).
-      const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
-      if (input.associateId !== undefined && input.associateId !== current.owner.associateId) {
-        await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
-      }
-      // After the account's own rule (an associate bound to an active CVU stays), as a receivable naming one checks it.
-      if (next.owner.associateId !== current.owner.associateId) assertOwnerTypeEnabled(await customerOf(tx, input.customerId), next.owner);
-      // The account's own alias in other letters is still its own, generated for it or not.
-      if (alias !== undefined && alias.toLowerCase() !== current.toSnapshot().alias?.toLowerCase()) await assertAliasFree(tx, alias, current.id);
-      return next;
-    });
+  /**
+   * A new alias is an account's at every bank, so it is registered at the banking provider for the account's CVU
+   * before it is stored, outside any transaction, once the whole change is checked: one an account at any bank
+   * holds is refused like one held here (else payments to it would reach this account). Should storing it fail
+   * after all (a change in between), the account's alias is registered back.
+   */
+  async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
+    const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
+    if (registration && (await this.bank.registerAlias(registration)) === 'TAKEN') {
+      throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account, at another bank`);
+    }
+    try {
+      return await changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
+    } catch (error) {
+      if (registration?.previous) await this.bank.registerAlias({ alias: registration.previous, cbuCvu: registration.cbuCvu }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The alias the change gives the account, to register for its CVU, checked as storing it would check it. */
+  private async registrationOf(tx: UpdateScope, input: UpdateInput) {
+    const current = ownedBy(await tx.receivableAccounts.get(input.accountId), input.customerId, 'receivable account', input.accountId);
+    const [before, after] = [current.toSnapshot(), (await this.changed(current, tx, input)).toSnapshot()];
+    if (after.cvu === null || after.alias === null || after.alias.toLowerCase() === before.alias?.toLowerCase()) return undefined;
+    return { alias: after.alias, cbuCvu: after.cvu, previous: before.alias };
+  }
+
+  private async changed(current: ReceivableAccount, tx: UpdateScope, input: UpdateInput): Promise<ReceivableAccount> {
+    const clientId = input.identity?.clientId;
+    // Another customer's client is 403 as anywhere it is named (CONTRACT tenancy), before it is a change of identity.
+    if (clientId != null && clientId !== current.owner.clientId) await assertOwnClient(tx, input.customerId, clientId);
+    const { owner, ...identity } = input.identity ?? {};
+    assertIdentityUnchanged(identity, current.toSnapshot());
+    if (owner !== undefined && !sameOwner(owner, current)) {
+      throw ValidationError.of('owner', 'cannot change after creation (an associate is bound afterwards with associateId)');
+    }
+    const alias = input.alias === undefined ? undefined : parseAlias(input.alias);
+    // Naming the account's own associate again is still naming it: a DISABLED one is refused (SPEC).
+    if (input.associateId !== undefined) await assertUsableAssociate(tx, input.customerId, input.associateId);
+    // The account's own rules (an associate bound to an active CVU stays: 422) before another account's pair (409).
+    const next = current.update({ alias, associateId: input.associateId }, this.clock.now());
+    if (input.associateId !== undefined && input.associateId !== current.owner.associateId) {
+      await assertOwnerFree(tx, input.customerId, { clientId: current.owner.clientId, associateId: input.associateId });
+    }
+    // After the account's own rule (an associate bound to an active CVU stays), as a receivable naming one checks it.
+    if (next.owner.associateId !== current.owner.associateId) assertOwnerTypeEnabled(await customerOf(tx, input.customerId), next.owner);
+    // The account's own alias in other letters is still its own, generated for it or not.
+    if (alias !== undefined && alias.toLowerCase() !== current.toSnapshot().alias?.toLowerCase()) await assertAliasFree(tx, alias, current.id);
+    return next;
   }
 }
 

@@ -18,7 +18,9 @@ export interface ProvisioningPass {
   readonly failures: ReadonlyArray<{ readonly accountId: number; readonly error: unknown }>;
 }
 
-type Answer = CvuRequestState | { readonly state: 'FAILED'; readonly reason: string };
+type Failed = { readonly state: 'FAILED'; readonly reason: string };
+/** The provider's answer, and for an assigned CVU the alias registered for it there (not yet stored here). */
+type Answer = Exclude<CvuRequestState, { state: 'ASSIGNED' }> | { readonly state: 'ASSIGNED'; readonly cvu: string; readonly alias: string } | Failed;
 
 /** The provider's id for our CVU request: stable per account, so asking again is idempotent. */
 export const cvuRequestId = (accountId: number) => `ra-${accountId}`;
@@ -51,19 +53,20 @@ export class ProvisionReceivableAccounts {
   }
 
   private async provision(claim: ProvisioningClaim): Promise<ProvisioningOutcome> {
-    const answer = await this.ask(claim);
+    const asked = await this.ask(claim);
+    const answer = asked.state === 'ASSIGNED' ? await this.withAlias(claim, asked.cvu) : asked;
     return this.uow.run(async (tx) => {
       const current = await tx.receivableAccounts.getForUpdate(claim.account.id);
       // Disabled (or activated) by someone else while we waited on the provider: their move stands.
       if (!current || current.status !== 'PROVISIONING') return 'skipped';
-      const [next, outcome] = await this.decide(tx, current, answer, claim.aliasTemplate);
+      const [next, outcome] = await this.decide(tx, current, answer);
       await tx.receivableAccounts.update(next);
       await recordAccountEvent(tx, next);
       return outcome;
     });
   }
 
-  private async ask(claim: ProvisioningClaim): Promise<Answer> {
+  private async ask(claim: ProvisioningClaim): Promise<CvuRequestState | Failed> {
     try {
       const answer = await this.bank.requestCvu({
         requestId: cvuRequestId(claim.account.id),
@@ -74,26 +77,40 @@ export class ProvisionReceivableAccounts {
       if (answer.state === 'ASSIGNED' && !isValidCbuCvu(answer.cvu)) return { state: 'FAILED', reason: `provider returned an invalid CVU "${answer.cvu}"` };
       return answer;
     } catch (error) {
-      if (error instanceof ProviderError) return { state: 'FAILED', reason: `${error.providerError.code}: ${error.providerError.detail}` };
-      return { state: 'FAILED', reason: `unexpected provider client error: ${(error as Error).message}` };
+      return failed(error);
     }
+  }
+
+  /**
+   * The assigned CVU with the first of the account's candidate aliases that no account here holds and the provider
+   * registers for it: an alias an account at any bank holds is never ours (payments to it would reach us).
+   */
+  private async withAlias(claim: ProvisioningClaim, cvu: string): Promise<Answer> {
+    const { account, aliasTemplate } = claim;
+    try {
+      for (const alias of aliasCandidates(aliasTemplate, account.id)) {
+        if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
+        if ((await this.bank.registerAlias({ alias, cbuCvu: cvu })) === 'REGISTERED') return { state: 'ASSIGNED', cvu, alias };
+      }
+    } catch (error) {
+      return failed(error);
+    }
+    // The provider keeps the CVU under our request id: a later attempt gets it back, and the attempts run out.
+    return { state: 'FAILED', reason: `every alias template ${aliasTemplate} or the fallback gives account ${account.id} is held by another account` };
   }
 
   private async decide(
     tx: Pick<TransactionScope, 'receivableAccounts'>,
     current: ReceivableAccount,
     answer: Answer,
-    aliasTemplate: string,
   ): Promise<[ReceivableAccount, ProvisioningOutcome]> {
     const now = this.clock.now();
     const at = (delayMs: number) => new Date(now.getTime() + delayMs);
     switch (answer.state) {
-      case 'ASSIGNED': {
-        const alias = await freeAlias(tx, aliasTemplate, current.id);
-        if (alias !== null) return [current.assignCvu(answer.cvu, alias, now), 'activated'];
-        // The provider keeps the CVU under our request id: a later attempt gets it back, and the attempts run out.
-        return this.fail(current, `every alias template ${aliasTemplate} or the fallback gives account ${current.id} is held by another account`, now);
-      }
+      case 'ASSIGNED':
+        // Taken here since it was registered (a PUT of another account): the next attempt registers another.
+        if (await tx.receivableAccounts.aliasInUse(answer.alias, current.id)) return this.fail(current, `alias ${answer.alias} was taken meanwhile`, now);
+        return [current.assignCvu(answer.cvu, answer.alias, now), 'activated'];
       case 'PENDING':
         return [current.retryProvisioning(at(this.policy.pendingPollMs), null, now), 'pending'];
       case 'REJECTED':
@@ -111,10 +128,8 @@ export class ProvisionReceivableAccounts {
   }
 }
 
-/** The first of the account's candidate aliases no other account holds, or null if every one is held. */
-async function freeAlias(tx: Pick<TransactionScope, 'receivableAccounts'>, template: string, accountId: number): Promise<string | null> {
-  for (const alias of aliasCandidates(template, accountId)) {
-    if (!(await tx.receivableAccounts.aliasInUse(alias, accountId))) return alias;
-  }
-  return null;
+/** A provider call that gave no answer: the attempt failed, and is retried as the policy says. */
+function failed(error: unknown): Failed {
+  if (error instanceof ProviderError) return { state: 'FAILED', reason: `${error.providerError.code}: ${error.providerError.detail}` };
+  return { state: 'FAILED', reason: `unexpected provider client error: ${(error as Error).message}` };
 }

@@ -46,9 +46,8 @@ export function simulatedCvu(requestId: string): string {
 
 /**
  * The banking provider's API, simulated: assigns valid CVUs after a delay, resolves and registers aliases, takes
- * payouts once per
- * id, and fails on demand. Runs in the
- * service's process in sandbox mode and standalone (`npm run bank-simulator`); both speak real HTTP.
+ * payouts once per id, and fails on demand. Runs in the service's process in sandbox mode and standalone
+ * (`npm run bank-simulator`); both speak real HTTP.
  */
 export function createBankSimulator(options: BankSimulatorOptions = {}): Server {
   const delayMs = options.provisioningDelayMs ?? 500;

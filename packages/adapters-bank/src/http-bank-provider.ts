@@ -97,7 +97,10 @@ export class HttpBankProvider implements BankProvider {
   /** PUT under the alias: asking again for the same CVU is answered the same; 409 when another account holds it. */
   async registerAlias(registration: AliasRegistration): Promise<AliasRegistrationState> {
     const body = await this.call('PUT', `/v1/aliases/${encodeURIComponent(registration.alias)}`, { cbuCvu: registration.cbuCvu }, { conflict: true });
-    return body === CONFLICT ? 'TAKEN' : 'REGISTERED';
+    if (body === CONFLICT) return 'TAKEN';
+    // Only the provider's word that the alias names our CVU makes it ours.
+    if ((body as { cbuCvu?: unknown } | null)?.cbuCvu !== registration.cbuCvu) throw badResponse('alias registration naming another CBU/CVU, or none');
+    return 'REGISTERED';
   }
 
   /** PUT under the payout's id: retrying it within the call (or after a crash) is safe, the provider pays once. */

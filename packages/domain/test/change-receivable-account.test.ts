@@ -1,4 +1,4 @@
-import { Client, DEFAULT_CUSTOMER_SETTINGS, Money } from '../src';
+import { Client, DEFAULT_CUSTOMER_SETTINGS, Money, ProviderError } from '../src';
 import { aClientDetails, inMemoryApplication } from '../testing';
 
 /** An ACTIVE account holding a PENDING invoice of 150.00 and a credit note of 10.00 under it: 140.00 pending. */
@@ -46,6 +46,40 @@ describe('changing a receivable account', () => {
     await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.otro' })).rejects.toMatchObject({ code: 'invalid-status-transition' });
     expect((await w.bank.resolveAlias('acme.nuevo'))?.cbuCvu).toBe(cvu);
     expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
+  });
+
+  it('refuses a change whose account another request gave an alias meanwhile, leaving that alias registered', async () => {
+    const w = await setUp();
+    const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    const register = w.bank.registerAlias.bind(w.bank);
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+      const answer = await register(registration);
+      await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.dos' });
+      return answer;
+    });
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.uno' })).rejects.toMatchObject({ code: 'concurrent-modification' });
+    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.dos');
+    expect((await w.bank.resolveAlias('acme.dos'))?.cbuCvu).toBe(cvu);
+    expect(await w.bank.resolveAlias('acme.uno')).toBeUndefined();
+  });
+
+  it('stores an alias the provider registered though its answer was lost, and keeps the old one when it did not', async () => {
+    const w = await setUp();
+    const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    const lost = new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' });
+    const register = w.bank.registerAlias.bind(w.bank);
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+      await register(registration);
+      throw lost;
+    });
+    const stored = await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.llego' });
+    expect(stored.account.toSnapshot().alias).toBe('acme.llego');
+    expect((await w.bank.resolveAlias('acme.llego'))?.cbuCvu).toBe(cvu);
+
+    jest.spyOn(w.bank, 'registerAlias').mockRejectedValueOnce(lost);
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.perdido' })).rejects.toBe(lost);
+    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.llego');
+    expect((await w.bank.resolveAlias('acme.llego'))?.cbuCvu).toBe(cvu);
   });
 
   it('answers an activation with the activated account and its pending sum', async () => {

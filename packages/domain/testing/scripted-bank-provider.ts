@@ -22,8 +22,8 @@ const timeout = () => new ProviderError('external-provider-timeout', { code: 'TI
 /**
  * A provider that answers from a script, for use-case tests: each CVU request id gets the queued steps in order,
  * then ASSIGNED with a CVU derived from the request number; aliases resolve once scripted (another account's) or
- * registered for one of ours; payouts to a
- * destination follow its script, else complete, and are kept by payoutId like the real provider keeps them.
+ * registered for one of ours; payouts to a destination follow its script, else complete, and are kept by payoutId
+ * like the real provider keeps them.
  */
 export class ScriptedBankProvider implements BankProvider {
   readonly requests: CvuRequest[] = [];

@@ -138,6 +138,9 @@ const paths = {
         'alias-already-in-use':
           'another account has this alias in any letter case, here or at any bank (the banking provider registers each alias for one ' +
           "account's CVU before it is stored), or it has the form of the aliases the service generates",
+        'concurrent-modification':
+          "another transaction changed the same rows at the same moment, or another request the account's alias while the provider " +
+          'registered this one; read it again and retry',
         'external-provider-unavailable': 'the banking provider could not register the alias (down, or a bad answer); nothing was changed, retry',
         'external-provider-timeout': 'the banking provider did not register the alias in time; nothing was changed, retry',
         'receivable-account-owner-immutable': 'the account has an associate already and its CVU is active',

@@ -8,7 +8,7 @@ import { ExpandQuery, OpenReceivableAccountBody, ReceivableAccountListQuery, Upd
 import { receivableAccountResponse } from '../mappers/receivable-account-response';
 import type { HttpContext } from './http-context';
 import { created, noContent, ok } from './answer';
-import { batchResults, keyedBody, sendPage, validBody } from './respond';
+import { batchResults, heldKeyBody, keyedBody, sendPage, validBody } from './respond';
 
 /** The list filters of a query, for the caller's customer; status defaults to ACTIVE (SPEC). */
 export function accountFilterOf(req: Request, query: ReceivableAccountListQuery) {
@@ -68,10 +68,12 @@ export function receivableAccountRoutes({ app, keys }: HttpContext): Router {
     res.json(receivableAccountResponse(await app.receivableAccounts.get.execute(target(req)), expand === 'owner'));
   });
 
+  // A held key: a new alias is registered at the banking provider between the change's transactions (no key's
+  // transaction may stay open across the call).
   router.put(
     '/receivable-accounts/:id',
     write,
-    ...keyedBody(keys, 'optional', validBody(UpdateReceivableAccountBody), async (req, app) => {
+    ...heldKeyBody(keys, validBody(UpdateReceivableAccountBody), async (req) => {
       const { alias, associateId, clientId, currencyCode, owner } = req.body as UpdateReceivableAccountBody;
       const identity = { clientId, currencyCode, owner };
       return ok(receivableAccountResponse(await app.receivableAccounts.update.execute({ ...target(req), alias, associateId, identity })));

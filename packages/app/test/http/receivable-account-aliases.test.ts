@@ -1,5 +1,5 @@
 import { useTestApi } from '../support/test-api';
-import { parties } from '../support/fixtures';
+import { key, parties } from '../support/fixtures';
 import { receivableAccountCalls } from '../support/receivable-account-calls';
 
 /**
@@ -107,6 +107,21 @@ describe('receivable account aliases', () => {
     expect([res.status, res.body.code]).toEqual([502, 'external-provider-unavailable']);
     expect((await get(account.id)).body).toEqual(before);
   });
+
+  it('holds no database connection while the provider registers an alias, under an Idempotency-Key too', async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    const pool = (ctx.api.db.knex.client as { pool: { numUsed(): number } }).pool;
+    // The simulator hangs on a `sim-timeout` alias: the request waits on the provider while the pool is read.
+    const body = { alias: `sim-timeout.${account.id}` };
+    const put = ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body, headers: key('alias') });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pool.numUsed()).toBe(0);
+    // 502 or 504, as the client's attempts end: the simulator's hang ends in a 503.
+    expect((await put).body.code).toMatch(/^external-provider-(timeout|unavailable)$/);
+    expect((await get(account.id)).body.alias).toBe(`cta.${String(account.id).padStart(7, '0')}`);
+  }, 20_000);
 
   it('refuses an alias another account holds in another letter case', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);

@@ -5972,7 +5972,7 @@ export interface operations {
           };
         };
       };
-      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment; retrying is safe; receivable-account-already-exists: binding the associate would give the owners a second account in this currency; alias-already-in-use: another account has this alias in any letter case, or it has the form of the aliases the service generates */
+      /** @description idempotency-key-reuse: the Idempotency-Key was used with another body or on another operation; idempotency-request-in-progress: a request with this Idempotency-Key is still running; concurrent-modification: another transaction changed the same rows at the same moment, or another request the account's alias while the provider registered this one; read it again and retry; receivable-account-already-exists: binding the associate would give the owners a second account in this currency; alias-already-in-use: another account has this alias in any letter case, here or at any bank (the banking provider registers each alias for one account's CVU before it is stored), or it has the form of the aliases the service generates */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6073,6 +6073,38 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'internal-error';
+          };
+        };
+      };
+      /** @description external-provider-unavailable: the banking provider could not register the alias (down, or a bad answer); nothing was changed, retry */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-unavailable';
+          };
+        };
+      };
+      /** @description external-provider-timeout: the banking provider did not register the alias in time; nothing was changed, retry */
+      504: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'external-provider-timeout';
           };
         };
       };

@@ -49,9 +49,9 @@ export async function assertOwnerFree(tx: Pick<TransactionScope, 'receivableAcco
 }
 
 /**
- * The customer's own receivable account named by a request, telling a current account id (422: current accounts
- * take neither receivables nor client transfers; 403 when another customer's: one id names one account of either
- * kind) from an unknown one (404) and another customer's (403).
+ * The customer's own receivable account named by a request, telling an unknown id (404), another customer's
+ * account of either kind (403: one id names one account of either kind) and a current account of the customer's
+ * (422: current accounts take neither receivables nor client transfers).
  */
 export async function receivingAccount(
   tx: Pick<TransactionScope, 'receivableAccounts' | 'currentAccounts'>,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock';
 import type { BankProvider } from '../../bank/bank-provider';
-import { DomainError, ValidationError } from '../../shared/domain-error';
+import { ConcurrentModificationError, DomainError, ValidationError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import { parseAlias } from '../../shared/bank-account-number';
 import { changeOwnedIn } from '../../shared/change-owned';
@@ -10,6 +10,7 @@ import { ownerView, type ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnClient, assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
+import { AliasRegistrar } from './alias-registrar';
 import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 import { assertIdentityUnchanged } from '../../shared/identity';
@@ -83,18 +84,22 @@ export class UpdateReceivableAccount {
   /**
    * A new alias is an account's at every bank, so it is registered at the banking provider for the account's CVU
    * before it is stored, outside any transaction, once the whole change is checked: one an account at any bank
-   * holds is refused like one held here (else payments to it would reach this account). Should storing it fail
-   * after all (a change in between), the account's alias is registered back.
+   * holds is refused like one held here (else payments to it would reach this account). The change is stored only
+   * if the account's alias is still the one it had when checked (another request may have changed it meanwhile);
+   * should storing fail, the alias stored is registered back (AliasRegistrar).
    */
   async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
     const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
-    if (registration && (await this.bank.registerAlias(registration)) === 'TAKEN') {
-      throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account, at another bank`);
-    }
+    if (!registration) return changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
+    const registrar = new AliasRegistrar(this.bank, this.uow);
+    await registrar.register(input.accountId, registration);
     try {
-      return await changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
+      return await changeWithStats(this.uow, input, (current, tx) => {
+        if (current.toSnapshot().alias !== registration.previous) throw new ConcurrentModificationError('receivable account', input.accountId);
+        return this.changed(current, tx, input);
+      });
     } catch (error) {
-      if (registration?.previous) await this.bank.registerAlias({ alias: registration.previous, cbuCvu: registration.cbuCvu }).catch(() => undefined);
+      await registrar.restore(input.accountId, registration.cbuCvu);
       throw error;
     }
   }

@@ -48,19 +48,26 @@ describe('changing a receivable account', () => {
     expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
   });
 
-  it('refuses a change whose account another request gave an alias meanwhile, leaving that alias registered', async () => {
+  it("refuses another change of the account's alias while one is registered at the provider, until it ends or its claim's time does", async () => {
     const w = await setUp();
     const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
     const register = w.bank.registerAlias.bind(w.bank);
+    let meanwhile: Promise<unknown> = Promise.resolve();
     jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
-      const answer = await register(registration);
-      await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.dos' });
-      return answer;
+      meanwhile = w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.dos' }).catch((error: unknown) => error);
+      await meanwhile;
+      return register(registration);
     });
-    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.uno' })).rejects.toMatchObject({ code: 'concurrent-modification' });
-    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.dos');
-    expect((await w.bank.resolveAlias('acme.dos'))?.cbuCvu).toBe(cvu);
-    expect(await w.bank.resolveAlias('acme.uno')).toBeUndefined();
+    await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.uno' });
+    expect(await meanwhile).toMatchObject({ code: 'concurrent-modification' });
+    expect((await w.bank.resolveAlias('acme.uno'))?.cbuCvu).toBe(cvu);
+    expect(await w.bank.resolveAlias('acme.dos')).toBeUndefined();
+
+    // A claim its request never ended (it died between registering and storing) holds the alias until its time.
+    await w.uow.run((tx) => tx.receivableAccounts.claimAliasChange(w.target.accountId, 'dead', w.clock.now(), new Date(w.clock.now().getTime() + 120_000)));
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).rejects.toMatchObject({ code: 'concurrent-modification' });
+    w.clock.advance(120_000);
+    expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).account.toSnapshot().alias).toBe('acme.tres');
   });
 
   it('stores an alias the provider registered though its answer was lost, and keeps the old one when it did not', async () => {

@@ -39,6 +39,7 @@ import * as clientsByBranch from './039-clients-by-branch';
 import * as statusWithinAccountAndType from './040-status-within-account-and-type';
 import * as retryScheduleSteps from './041-retry-schedule-steps';
 import * as windowCounts from './042-window-counts';
+import * as aliasClaims from './043-alias-claims';
 import pg from 'pg';
 
 interface Migration {
@@ -88,6 +89,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['040-status-within-account-and-type', statusWithinAccountAndType],
   ['041-retry-schedule-steps', retryScheduleSteps],
   ['042-window-counts', windowCounts],
+  ['043-alias-claims', aliasClaims],
 ];
 
 /** Every migration's name, in order. */

@@ -156,6 +156,20 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     });
   }
 
+  async claimAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean> {
+    const { rows } = await this.trx.raw<{ rows: unknown[] }>(
+      `INSERT INTO alias_claims AS c (account_id, claim, claimed_until) VALUES (?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET claim = excluded.claim, claimed_until = excluded.claimed_until WHERE c.claimed_until <= ?
+       RETURNING 1`,
+      [accountId, claim, until, now],
+    );
+    return rows.length > 0;
+  }
+
+  async endAliasChange(accountId: number, claim: string): Promise<void> {
+    await this.trx('alias_claims').where({ account_id: accountId, claim }).delete();
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { rows } = await this.trx.raw<{ rows: Array<{ taken: boolean }> }>(
       `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE lower(alias) = lower(?) AND id <> ?)

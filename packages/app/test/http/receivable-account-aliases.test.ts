@@ -123,6 +123,23 @@ describe('receivable account aliases', () => {
     expect((await get(account.id)).body.alias).toBe(`cta.${String(account.id).padStart(7, '0')}`);
   }, 20_000);
 
+  it("keeps the stored alias the one the provider names for the account's CVU when changes of it race", async () => {
+    const { client } = await parties(ctx.api, ctx.token);
+    const account = (await open({ clientId: client.id })).body;
+    await ctx.api.provisionAll();
+    for (let round = 0; round < 4; round++) {
+      const puts = await Promise.all(
+        [1, 2, 3, 4].map((n) =>
+          ctx.api.call('put', `/v1/receivable-accounts/${account.id}`, { token: ctx.token, body: { alias: `raza.${account.id}.${round}${n}` } }),
+        ),
+      );
+      expect(puts.map((res) => res.status).filter((status) => status !== 200 && status !== 409)).toEqual([]);
+      const stored = (await get(account.id)).body as { alias: string; cvu: string };
+      const named = (await (await fetch(`${ctx.api.bankUrl}/v1/aliases/${stored.alias}`)).json()) as { cbuCvu: string };
+      expect([stored.alias, named.cbuCvu]).toEqual([stored.alias, stored.cvu]);
+    }
+  });
+
   it('refuses an alias another account holds in another letter case', async () => {
     const { client, associate } = await parties(ctx.api, ctx.token);
     const a = (await open({ clientId: client.id })).body;

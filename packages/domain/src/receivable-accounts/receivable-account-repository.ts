@@ -53,6 +53,14 @@ export interface ReceivableAccountRepository {
    * workers hold, so two instances never ask the provider for the same account at once.
    */
   claimForProvisioning(now: Date, leaseUntil: Date, limit: number): Promise<ProvisioningClaim[]>;
+  /**
+   * Claims the change of the account's alias for `claim` until `until`, false while another claim stands: registering
+   * an alias at the banking provider and storing it are two steps with no transaction across them, so one request at
+   * a time goes through them. A claim its holder never ended (it died between the two) stands until its time.
+   */
+  claimAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean>;
+  /** Ends the claim, if it is still `claim`. */
+  endAliasChange(accountId: number, claim: string): Promise<void>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
   /**

@@ -98,6 +98,24 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.aliasInUse(`alias.${alone.id}`, alone.id))).toBe(false);
     });
 
+    it("claims an account's alias change for one holder at a time, until it ends it or its time passes", async () => {
+      const customerId = await ctx.newCustomer();
+      const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const { account } = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
+      const claim = (holder: string, now: Date) => ctx.h.uow.run((tx) => tx.receivableAccounts.claimAliasChange(account.id, holder, now, at(60)));
+      const racing = await Promise.all(['a', 'b', 'c'].map((holder) => claim(holder, at(0))));
+      expect(racing.filter(Boolean)).toHaveLength(1);
+      const winner = ['a', 'b', 'c'][racing.indexOf(true)];
+      // Ending another's claim ends nothing; the holder's own ends it.
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(account.id, 'nobody'));
+      expect(await claim('d', at(1))).toBe(false);
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(account.id, winner));
+      expect(await claim('d', at(1))).toBe(true);
+      // Never ended (its holder died): another claims it once its time has passed.
+      expect(await claim('e', at(59))).toBe(false);
+      expect(await claim('e', at(60))).toBe(true);
+    });
+
     it('holds an alias once in any letter case, among receivable and current accounts alike', async () => {
       const customerId = await ctx.newCustomer();
       const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));

@@ -140,6 +140,17 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return [...[...tables.receivableAccounts.values()].flatMap(as('RECEIVABLE')), ...[...tables.currentAccounts.values()].flatMap(as('CURRENT'))];
   }
 
+  async claimAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean> {
+    const standing = this.ref.tables.aliasClaims.get(accountId);
+    if (standing && standing.until > now) return false;
+    this.ref.tables.aliasClaims.set(accountId, { claim, until });
+    return true;
+  }
+
+  async endAliasChange(accountId: number, claim: string): Promise<void> {
+    if (this.ref.tables.aliasClaims.get(accountId)?.claim === claim) this.ref.tables.aliasClaims.delete(accountId);
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { tables } = this.ref;
     const same = (other: string | null) => other?.toLowerCase() === alias.toLowerCase();

@@ -47,6 +47,8 @@ export interface Tables {
   receivableAccounts: Map<number, ReceivableAccountSnapshot>;
   /** Provisioning leases: account id to the time the lease ends. */
   accountLeases: Map<number, Date>;
+  /** Claims of alias changes: account id to the claim and the time it ends. */
+  aliasClaims: Map<number, { readonly claim: string; readonly until: Date }>;
   receivables: Map<number, ReceivableSnapshot>;
   routeSettlements: Map<number, RouteSettlement>;
   movements: Movement[];
@@ -77,6 +79,7 @@ export function emptyTables(): Tables {
     associates: new Map(),
     receivableAccounts: new Map(),
     accountLeases: new Map(),
+    aliasClaims: new Map(),
     receivables: new Map(),
     routeSettlements: new Map(),
     movements: [],

@@ -83,25 +83,20 @@ export class UpdateReceivableAccount {
 
   /**
    * A new alias is an account's at every bank, so it is registered at the banking provider for the account's CVU
-   * before it is stored, outside any transaction, once the whole change is checked: one an account at any bank
-   * holds is refused like one held here (else payments to it would reach this account). The change is stored only
-   * if the account's alias is still the one it had when checked (another request may have changed it meanwhile);
-   * should storing fail, the alias stored is registered back (AliasRegistrar).
+   * before it is stored, outside any transaction, once the whole change is checked (AliasRegistrar): one an account
+   * at any bank holds is refused like one held here (else payments to it would reach this account). It is stored
+   * only if the account's alias is still the one it had when checked.
    */
   async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
     const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
     if (!registration) return changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
-    const registrar = new AliasRegistrar(this.bank, this.uow);
-    await registrar.register(input.accountId, registration);
-    try {
-      return await changeWithStats(this.uow, input, (current, tx) => {
+    return new AliasRegistrar(this.bank, this.uow, this.clock).changeAlias(input.accountId, registration, (endClaim) =>
+      changeWithStats(this.uow, input, async (current, tx) => {
         if (current.toSnapshot().alias !== registration.previous) throw new ConcurrentModificationError('receivable account', input.accountId);
+        await endClaim(tx);
         return this.changed(current, tx, input);
-      });
-    } catch (error) {
-      await registrar.restore(input.accountId, registration.cbuCvu);
-      throw error;
-    }
+      }),
+    );
   }
 
   /** The alias the change gives the account, to register for its CVU, checked as storing it would check it. */

@@ -1,4 +1,4 @@
-import { Client, DEFAULT_CUSTOMER_SETTINGS, retryDelayMs } from '../src';
+import { Client, composeCvu, DEFAULT_CUSTOMER_SETTINGS, retryDelayMs } from '../src';
 import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 async function setUp(aliasTemplate = 'cta.{id:7}') {
@@ -108,8 +108,9 @@ describe('provisioning receivable accounts', () => {
     expect(asked() - askedBefore).toBe(1);
   });
 
-  it('counts an attempt for each pass that finds even the fallback alias held, and disables the account once they run out', async () => {
-    // A template of 20 characters leaves no room for a suffix: its alias and the fallback are all it has.
+  it('gives an account whose derived aliases are all held, the fallback too, the fallback with random letters after it', async () => {
+    // A template of 20 characters leaves no room for a suffix: its alias and the fallback are all it derives. Both
+    // follow from the account's id, which the next id of the shared sequence makes easy to guess and hold first.
     const w = await setUp('acme.account.{id:7}');
     const [first, second] = [await anotherAccount(w, 1), await anotherAccount(w, 2)];
     w.bank.script(w.requestId, { state: 'PENDING' });
@@ -117,14 +118,18 @@ describe('provisioning receivable accounts', () => {
     const id = String(w.account.id).padStart(7, '0');
     await holdAlias(w, first.id, `ACME.account.${id}`);
     await holdAlias(w, second.id, `ra.${id}`);
-    for (let attempt = 1; attempt < 8; attempt++) {
-      w.clock.advance(w.state().provisioning.nextAttemptAt!.getTime() - w.clock.now().getTime());
-      expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toEqual({ outcomes: expect.objectContaining({ retrying: 1 }), failures: [] });
-      expect(w.state().provisioning.attempts).toBe(attempt);
-    }
-    w.clock.advance(w.state().provisioning.nextAttemptAt!.getTime() - w.clock.now().getTime());
-    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { disabled: 1 } });
-    expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null, alias: null, disabled: { reason: 'PROVISIONING_RETRIES_EXHAUSTED', message: null } });
+    w.clock.advance(500);
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toEqual({ outcomes: expect.objectContaining({ activated: 1 }), failures: [] });
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: expect.stringMatching(new RegExp(`^ra\\.${id}\\.[0-9a-z]{4}$`)) });
+    expect((await w.bank.resolveAlias(w.state().alias!))?.cbuCvu).toBe(w.state().cvu);
+  });
+
+  it('skips an alias an account at another bank holds, as one held here', async () => {
+    const w = await setUp();
+    const generated = `cta.${String(w.account.id).padStart(7, '0')}`;
+    w.bank.scriptAlias(generated, { alias: generated, cbuCvu: composeCvu('0000003', 5n), holderName: null, holderTaxId: null, entity: 'Otro banco' });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toEqual({ outcomes: expect.objectContaining({ activated: 1 }), failures: [] });
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: `${generated}-2` });
   });
 
   it('records the other accounts of a pass when one account cannot be recorded, and reports that one', async () => {

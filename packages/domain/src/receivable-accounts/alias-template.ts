@@ -43,6 +43,16 @@ export function aliasCandidates(template: string, accountId: number): string[] {
 }
 
 /**
+ * The last alias provisioning tries when every candidate is held: the fallback with four random letters or digits
+ * after it, which nobody can hold ahead of the account (the candidates are all derived from its id, which the next
+ * account of a shared sequence makes easy to guess).
+ */
+export function unguessableAlias(accountId: number, random: () => number = Math.random): string {
+  const letters = Array.from({ length: 4 }, () => Math.floor(random() * 36).toString(36)).join('');
+  return `${renderAlias(FALLBACK_ALIAS_TEMPLATE, accountId)}.${letters}`;
+}
+
+/**
  * True if the alias has the form of one the service generates from any of these templates (suffixed ones
  * included), in any letter case. Such aliases are the service's to give: a customer who could choose one would
  * take it from the account it is generated for.

@@ -3,7 +3,7 @@ import { isValidCbuCvu } from '../../shared/bank-account-number';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { ProviderError, type BankProvider, type CvuRequestState } from '../../bank/bank-provider';
-import { aliasCandidates } from '../alias-template';
+import { aliasCandidates, unguessableAlias } from '../alias-template';
 import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
 import type { ProvisioningClaim } from '../receivable-account-repository';
 import type { ReceivableAccount } from '../receivable-account';
@@ -88,7 +88,7 @@ export class ProvisionReceivableAccounts {
   private async withAlias(claim: ProvisioningClaim, cvu: string): Promise<Answer> {
     const { account, aliasTemplate } = claim;
     try {
-      for (const alias of aliasCandidates(aliasTemplate, account.id)) {
+      for (const alias of [...aliasCandidates(aliasTemplate, account.id), unguessableAlias(account.id)]) {
         if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
         if ((await this.bank.registerAlias({ alias, cbuCvu: cvu })) === 'REGISTERED') return { state: 'ASSIGNED', cvu, alias };
       }

@@ -1,5 +1,5 @@
 import { itRacing, useTestApi } from '../support/test-api';
-import { activeAccount, key } from '../support/fixtures';
+import { activeAccount, currentAccountIdOf, key } from '../support/fixtures';
 
 type Result = { index: number; status: number; receivable?: Record<string, unknown>; error?: { code: string } };
 
@@ -32,13 +32,7 @@ describe('receivable batches', () => {
     const parent = (await issue(invoiceOn(account.id, { amount: 100 }))).body as { id: number };
     const stored = `L0-${account.id}`;
     await issue(invoiceOn(account.id, { legalNumber: stored }));
-    const currentOf = (clientId: string) =>
-      ctx.api.db
-        .knex('current_accounts')
-        .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
-        .where('credentials.client_id', clientId)
-        .first('current_accounts.id');
-    const [current, theirCurrent] = [await currentOf('sandbox-client'), await currentOf('sandbox-client-2')];
+    const [current, theirCurrent] = [await currentAccountIdOf(ctx.api, 'sandbox-client'), await currentAccountIdOf(ctx.api, 'sandbox-client-2')];
     const items = [
       invoiceOn(account.id, { legalNumber: `L1-${account.id}` }),
       invoiceOn(account.id, { legalNumber: `L1-${account.id}` }),
@@ -60,8 +54,8 @@ describe('receivable batches', () => {
       invoiceOn(disabled.account.id),
       invoiceOn(theirs.account.id),
       invoiceOn(987654321),
-      invoiceOn(Number(current.id)),
-      invoiceOn(Number(theirCurrent.id)),
+      invoiceOn(current),
+      invoiceOn(theirCurrent),
       invoiceOn(account.id, { amount: 'lots' }),
       invoiceOn(account.id, { description: 'last', dueDate: '2026-12-31' }),
     ];

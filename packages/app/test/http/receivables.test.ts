@@ -1,5 +1,5 @@
 import { itRacing, useTestApi } from '../support/test-api';
-import { activeAccount, key, parties } from '../support/fixtures';
+import { activeAccount, currentAccountIdOf, key, parties } from '../support/fixtures';
 import { receivableCalls } from '../support/receivable-calls';
 
 const INVOICE_DATA = { version: '1', pointOfSale: '0003', rawDocumentType: '01', authCodeType: 'CAE', authCode: '74123456789012' };
@@ -34,16 +34,10 @@ describe('receivables', () => {
     expect((await invoice(account.id)).status).toBe(201);
     await ctx.api.call('delete', `/v1/receivable-accounts/${account.id}`, { token: ctx.token });
     expect((await invoice(account.id)).body.code).toBe('receivable-account-not-active');
-    const currentOf = (clientId: string) =>
-      ctx.api.db
-        .knex('current_accounts')
-        .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
-        .where('credentials.client_id', clientId)
-        .first('current_accounts.id');
-    const res = await invoice(Number((await currentOf('sandbox-client')).id));
+    const res = await invoice(await currentAccountIdOf(ctx.api, 'sandbox-client'));
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('current-account-not-receivable-enabled');
-    const theirs = await invoice(Number((await currentOf('sandbox-client-2')).id));
+    const theirs = await invoice(await currentAccountIdOf(ctx.api, 'sandbox-client-2'));
     expect([theirs.status, theirs.body.code]).toEqual([403, 'resource-not-accessible']);
   });
 

@@ -4,6 +4,16 @@ import type { TestApi } from './test-api';
 let serial = 0;
 let keys = 0;
 
+/** The id of a current account of the customer a credential (client id) belongs to. */
+export async function currentAccountIdOf(api: TestApi, credential: string): Promise<number> {
+  const row = await api.db
+    .knex('current_accounts')
+    .join('credentials', 'credentials.customer_id', 'current_accounts.customer_id')
+    .where('credentials.client_id', credential)
+    .first<{ id: string }>('current_accounts.id');
+  return Number(row.id);
+}
+
 /** A unique Idempotency-Key header. */
 export const key = (prefix = 'k') => ({ 'Idempotency-Key': `${prefix}-${process.pid}-${++keys}` });
 

@@ -1,4 +1,6 @@
-import { isValidCbuCvu, ProviderError } from '@rcs/domain';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { composeCvu, isValidCbuCvu, ProviderError } from '@rcs/domain';
 import { HttpBankProvider } from '../src/http-bank-provider';
 import { startBankSimulator } from '../src/bank-simulator';
 
@@ -53,6 +55,22 @@ describe('HTTP bank provider client against the simulator', () => {
       .requestCvu(request('ra-slow', 'SIM-TIMEOUT SA'))
       .catch((e) => e);
     expect(error).toMatchObject({ code: 'external-provider-timeout', providerError: { code: 'TIMEOUT' } });
+  });
+
+  it("takes a registration as done only when the provider's answer names our CVU", async () => {
+    // A provider answering 200 with another account's CBU/CVU (or none) has not given the alias to ours.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ alias: 'kiosco.norte', cbuCvu: composeCvu('0070999', 5n) }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const provider = new HttpBankProvider({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, attempts: 1 });
+      const error = await provider.registerAlias({ alias: 'kiosco.norte', cbuCvu: composeCvu('0000044', 7n) }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'external-provider-unavailable', providerError: { code: 'BAD_RESPONSE' } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('passes a permanent refusal through as REJECTED', async () => {

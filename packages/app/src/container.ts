@@ -15,7 +15,7 @@ import {
   type StoragePorts,
 } from '@rcs/domain';
 import { ensureSetting, knexStorage, newEventIds } from '@rcs/adapters-postgres';
-import { ArgentineEntityDirectory, HttpBankProvider } from '@rcs/adapters-bank';
+import { ArgentineEntityDirectory, HttpBankProvider, longestCallMs } from '@rcs/adapters-bank';
 import { JwtTokenService, RandomSecretGenerator, ScryptSecretHasher } from '@rcs/adapters-http';
 import { AesGcmSecretVault, HttpsWebhookSender, PublicAddressUrlPolicy, sandboxUrlPolicy } from '@rcs/adapters-http';
 import { MAX_WAIT_MS } from './workers/webhook-workers';
@@ -92,6 +92,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           maxDelayMs: config.provisioning.retryMaxMs,
           pendingPollMs: DEFAULT_PROVISIONING_POLICY.pendingPollMs,
           leaseMs: DEFAULT_PROVISIONING_POLICY.leaseMs,
+          // Registering, checking and registering back, each as long as the provider client's longest call, and the
+          // store between them.
+          aliasClaimMs: 3 * longestCallMs({ timeoutMs: config.bankProviderTimeoutMs }) + 60_000,
           random: Math.random,
         },
         provisioningTrigger,

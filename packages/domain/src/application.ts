@@ -20,6 +20,7 @@ import { OpenReceivableAccountsBatch } from './receivable-accounts/use-cases/ope
 import { ActivateReceivableAccount, DisableReceivableAccount, UpdateReceivableAccount } from './receivable-accounts/use-cases/change-receivable-account';
 import { GetReceivableAccount, ListReceivableAccounts, ListReceivableAccountsOfOwner } from './receivable-accounts/use-cases/read-receivable-accounts';
 import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
+import { AliasRegistrar } from './receivable-accounts/use-cases/alias-registrar';
 import { IssueReceivable } from './receivables/use-cases/issue-receivable';
 import { IssueReceivablesBatch } from './receivables/use-cases/issue-receivables-batch';
 import { ChangeReceivableStatus } from './receivables/use-cases/change-receivable-status';
@@ -93,6 +94,7 @@ export function createApplication(ports: ApplicationPorts) {
 /** Every use case, on `ports`: free ones for a caller of its own, bound ones for an operation under a key. */
 function useCasesOn(ports: ApplicationPorts) {
   const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
+  const aliasRegistrar = new AliasRegistrar(ports.bank, uow, clock, ports.provisioningPolicy.aliasClaimMs);
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   const issueReceivable = new IssueReceivable(uow, clock);
   const getCurrentAccount = new GetCurrentAccount(ports.currentAccountQueries);
@@ -133,13 +135,13 @@ function useCasesOn(ports: ApplicationPorts) {
     receivableAccounts: {
       open: openAccount,
       openBatch: new OpenReceivableAccountsBatch(uow, clock, provisioningTrigger),
-      update: new UpdateReceivableAccount(uow, clock, ports.bank),
+      update: new UpdateReceivableAccount(uow, clock, aliasRegistrar),
       disable: new DisableReceivableAccount(uow, clock),
       activate: new ActivateReceivableAccount(uow, clock, provisioningTrigger),
       get: new GetReceivableAccount(ports.receivableAccountQueries),
       list: new ListReceivableAccounts(ports.receivableAccountQueries),
       listOfOwner: new ListReceivableAccountsOfOwner(ports.clientQueries, ports.associateQueries, ports.receivableAccountQueries),
-      provision: new ProvisionReceivableAccounts(uow, clock, ports.bank, ports.provisioningPolicy),
+      provision: new ProvisionReceivableAccounts(uow, clock, ports.bank, ports.provisioningPolicy, aliasRegistrar),
     },
     receivables: {
       issue: issueReceivable,

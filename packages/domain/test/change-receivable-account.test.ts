@@ -64,10 +64,31 @@ describe('changing a receivable account', () => {
     expect(await w.bank.resolveAlias('acme.dos')).toBeUndefined();
 
     // A claim its request never ended (it died between registering and storing) holds the alias until its time.
-    await w.uow.run((tx) => tx.receivableAccounts.claimAliasChange(w.target.accountId, 'dead', w.clock.now(), new Date(w.clock.now().getTime() + 120_000)));
+    const dead = await w.uow.run((tx) =>
+      tx.receivableAccounts.claimAliasChange(w.target.accountId, 'dead', w.clock.now(), new Date(w.clock.now().getTime() + 120_000)),
+    );
+    expect(dead).toBe(true);
     await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).rejects.toMatchObject({ code: 'concurrent-modification' });
     w.clock.advance(120_000);
     expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).account.toSnapshot().alias).toBe('acme.tres');
+  });
+
+  it('stores no alias over one written meanwhile without a claim (an instance of the previous version), and registers that one back', async () => {
+    const w = await setUp();
+    const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    const register = w.bank.registerAlias.bind(w.bank);
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+      const answer = await register(registration);
+      await w.uow.run(async (tx) => {
+        const current = (await tx.receivableAccounts.getForUpdate(w.target.accountId))!;
+        await tx.receivableAccounts.update(current.update({ alias: 'acme.vieja' }, w.clock.now()));
+      });
+      return answer;
+    });
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' })).rejects.toMatchObject({ code: 'concurrent-modification' });
+    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.vieja');
+    expect((await w.bank.resolveAlias('acme.vieja'))?.cbuCvu).toBe(cvu);
+    expect(await w.bank.resolveAlias('acme.nueva')).toBeUndefined();
   });
 
   it('stores an alias the provider registered though its answer was lost, and keeps the old one when it did not', async () => {

@@ -166,8 +166,8 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return rows.length > 0;
   }
 
-  async endAliasChange(accountId: number, claim: string): Promise<void> {
-    await this.trx('alias_claims').where({ account_id: accountId, claim }).delete();
+  async endAliasChange(accountId: number, claim: string): Promise<boolean> {
+    return (await this.trx('alias_claims').where({ account_id: accountId, claim }).delete()) > 0;
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {

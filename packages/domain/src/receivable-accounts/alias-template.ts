@@ -47,8 +47,8 @@ export function aliasCandidates(template: string, accountId: number): string[] {
  * after it, which nobody can hold ahead of the account (the candidates are all derived from its id, which the next
  * account of a shared sequence makes easy to guess).
  */
-export function unguessableAlias(accountId: number, random: () => number = Math.random): string {
-  const letters = Array.from({ length: 4 }, () => Math.floor(random() * 36).toString(36)).join('');
+export function unguessableAlias(accountId: number): string {
+  const letters = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(4)), (byte) => (byte % 36).toString(36)).join('');
   return `${renderAlias(FALLBACK_ALIAS_TEMPLATE, accountId)}.${letters}`;
 }
 

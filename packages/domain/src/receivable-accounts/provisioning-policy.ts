@@ -9,6 +9,11 @@ export interface ProvisioningPolicy {
   readonly pendingPollMs: number;
   /** How long a claimed account stays leased to one worker (longer than any provider call). */
   readonly leaseMs: number;
+  /**
+   * How long a change of an account's alias is claimed (AliasRegistrar): longer than the provider calls it makes,
+   * registering, checking and registering back, with the store between them.
+   */
+  readonly aliasClaimMs: number;
   /** Uniform in [0, 1): jitter source. */
   readonly random: () => number;
 }
@@ -19,6 +24,7 @@ export const DEFAULT_PROVISIONING_POLICY: Omit<ProvisioningPolicy, 'random'> = {
   maxDelayMs: 5 * 60_000,
   pendingPollMs: 500,
   leaseMs: 60_000,
+  aliasClaimMs: 120_000,
 };
 
 /** Delay before retry number `attempts` (1-based), exponential with jitter so retries do not arrive in step. */

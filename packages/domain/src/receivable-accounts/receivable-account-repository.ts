@@ -59,8 +59,8 @@ export interface ReceivableAccountRepository {
    * a time goes through them. A claim its holder never ended (it died between the two) stands until its time.
    */
   claimAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean>;
-  /** Ends the claim, if it is still `claim`. */
-  endAliasChange(accountId: number, claim: string): Promise<void>;
+  /** Ends the claim if it is still `claim`: false when it is not (it outlived its time and another took it). */
+  endAliasChange(accountId: number, claim: string): Promise<boolean>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
   /**

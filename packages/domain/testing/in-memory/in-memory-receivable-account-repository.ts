@@ -147,8 +147,9 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return true;
   }
 
-  async endAliasChange(accountId: number, claim: string): Promise<void> {
-    if (this.ref.tables.aliasClaims.get(accountId)?.claim === claim) this.ref.tables.aliasClaims.delete(accountId);
+  async endAliasChange(accountId: number, claim: string): Promise<boolean> {
+    if (this.ref.tables.aliasClaims.get(accountId)?.claim !== claim) return false;
+    return this.ref.tables.aliasClaims.delete(accountId);
   }
 
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {

@@ -1,5 +1,4 @@
 import type { Clock } from '../../shared/clock';
-import type { BankProvider } from '../../bank/bank-provider';
 import { ConcurrentModificationError, DomainError, ValidationError } from '../../shared/domain-error';
 import { ownedBy } from '../../shared/owned';
 import { parseAlias } from '../../shared/bank-account-number';
@@ -10,7 +9,7 @@ import { ownerView, type ReceivableAccount } from '../receivable-account';
 import type { ReceivableAccountWithStats } from '../receivable-account-repository';
 import type { ProvisioningTrigger } from './open-receivable-account';
 import { assertOwnClient, assertOwnerFree, assertOwnerTypeEnabled, assertUsableAssociate, customerOf } from './account-parties';
-import { AliasRegistrar } from './alias-registrar';
+import type { AliasRegistrar } from './alias-registrar';
 import { recordAccountEvent } from './record-account-event';
 import { CURRENT_ACCOUNT_ALIAS_TEMPLATES, FALLBACK_ALIAS_TEMPLATE, isGeneratedAlias } from '../alias-template';
 import { assertIdentityUnchanged } from '../../shared/identity';
@@ -78,32 +77,37 @@ export class UpdateReceivableAccount {
   constructor(
     private readonly uow: UnitOfWork<UpdateScope>,
     private readonly clock: Clock,
-    private readonly bank: BankProvider,
+    private readonly aliases: AliasRegistrar,
   ) {}
 
   /**
    * A new alias is an account's at every bank, so it is registered at the banking provider for the account's CVU
    * before it is stored, outside any transaction, once the whole change is checked (AliasRegistrar): one an account
    * at any bank holds is refused like one held here (else payments to it would reach this account). It is stored
-   * only if the account's alias is still the one it had when checked.
+   * only if the account's alias is still the one it had when checked, under a claim still held.
    */
   async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
     const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
     if (!registration) return changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
-    return new AliasRegistrar(this.bank, this.uow, this.clock).changeAlias(input.accountId, registration, (endClaim) =>
-      changeWithStats(this.uow, input, async (current, tx) => {
+    return this.aliases.claimed(input.accountId, registration.cbuCvu, async (claim) => {
+      if (!(await this.aliases.register(registration))) throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account`);
+      return changeWithStats(this.uow, input, async (current, tx) => {
         if (current.toSnapshot().alias !== registration.previous) throw new ConcurrentModificationError('receivable account', input.accountId);
-        await endClaim(tx);
+        await claim.end(tx);
         return this.changed(current, tx, input);
-      }),
-    );
+      });
+    });
   }
 
-  /** The alias the change gives the account, to register for its CVU, checked as storing it would check it. */
+  /**
+   * The alias the change gives the account, to register for its CVU, checked as storing it would check it; in other
+   * letters too (registering it again costs a call, and keeps it one with the alias the provider names, whatever
+   * changed meanwhile).
+   */
   private async registrationOf(tx: UpdateScope, input: UpdateInput) {
     const current = ownedBy(await tx.receivableAccounts.get(input.accountId), input.customerId, 'receivable account', input.accountId);
     const [before, after] = [current.toSnapshot(), (await this.changed(current, tx, input)).toSnapshot()];
-    if (after.cvu === null || after.alias === null || after.alias.toLowerCase() === before.alias?.toLowerCase()) return undefined;
+    if (after.cvu === null || after.alias === null || after.alias === before.alias) return undefined;
     return { alias: after.alias, cbuCvu: after.cvu, previous: before.alias };
   }
 

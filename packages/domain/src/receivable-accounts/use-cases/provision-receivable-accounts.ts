@@ -7,6 +7,7 @@ import { aliasCandidates, unguessableAlias } from '../alias-template';
 import { retryDelayMs, type ProvisioningPolicy } from '../provisioning-policy';
 import type { ProvisioningClaim } from '../receivable-account-repository';
 import type { ReceivableAccount } from '../receivable-account';
+import { AliasChangeHeld, type AliasClaim, type AliasRegistrar } from './alias-registrar';
 import { recordAccountEvent } from './record-account-event';
 
 export type ProvisioningOutcome = 'activated' | 'pending' | 'retrying' | 'disabled' | 'skipped';
@@ -36,6 +37,7 @@ export class ProvisionReceivableAccounts {
     private readonly clock: Clock,
     private readonly bank: BankProvider,
     private readonly policy: ProvisioningPolicy,
+    private readonly aliases: AliasRegistrar,
   ) {}
 
   async execute(input: { limit: number }): Promise<ProvisioningPass> {
@@ -54,11 +56,28 @@ export class ProvisionReceivableAccounts {
 
   private async provision(claim: ProvisioningClaim): Promise<ProvisioningOutcome> {
     const asked = await this.ask(claim);
-    const answer = asked.state === 'ASSIGNED' ? await this.withAlias(claim, asked.cvu) : asked;
+    if (asked.state !== 'ASSIGNED') return this.record(claim, asked);
+    const { cvu } = asked;
+    try {
+      // Under the account's alias claim, as a PUT's change: a pass whose lease ran out while it waited on the
+      // provider does not register its alias over the one a later pass, or a PUT since, gave the account.
+      return await this.aliases.claimed(claim.account.id, cvu, async (aliasClaim) => {
+        const outcome = await this.record(claim, await this.withAlias(claim, cvu), aliasClaim);
+        if (outcome === 'skipped') await this.aliases.restore(claim.account.id, cvu);
+        return outcome;
+      });
+    } catch (error) {
+      if (error instanceof AliasChangeHeld) return 'skipped';
+      throw error;
+    }
+  }
+
+  /** The answer recorded, with its event, unless the account is no longer PROVISIONING (someone else's move stands). */
+  private record(claim: ProvisioningClaim, answer: Answer, aliasClaim?: AliasClaim): Promise<ProvisioningOutcome> {
     return this.uow.run(async (tx) => {
       const current = await tx.receivableAccounts.getForUpdate(claim.account.id);
-      // Disabled (or activated) by someone else while we waited on the provider: their move stands.
       if (!current || current.status !== 'PROVISIONING') return 'skipped';
+      if (answer.state === 'ASSIGNED') await aliasClaim?.end(tx);
       const [next, outcome] = await this.decide(tx, current, answer);
       await tx.receivableAccounts.update(next);
       await recordAccountEvent(tx, next);
@@ -90,7 +109,7 @@ export class ProvisionReceivableAccounts {
     try {
       for (const alias of [...aliasCandidates(aliasTemplate, account.id), unguessableAlias(account.id)]) {
         if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
-        if ((await this.bank.registerAlias({ alias, cbuCvu: cvu })) === 'REGISTERED') return { state: 'ASSIGNED', cvu, alias };
+        if (await this.aliases.register({ alias, cbuCvu: cvu })) return { state: 'ASSIGNED', cvu, alias };
       }
     } catch (error) {
       return failed(error);

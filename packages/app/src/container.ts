@@ -92,9 +92,9 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           maxDelayMs: config.provisioning.retryMaxMs,
           pendingPollMs: DEFAULT_PROVISIONING_POLICY.pendingPollMs,
           leaseMs: DEFAULT_PROVISIONING_POLICY.leaseMs,
-          // Registering, checking and registering back, each as long as the provider client's longest call, and the
-          // store between them.
-          aliasClaimMs: 3 * longestCallMs({ timeoutMs: config.bankProviderTimeoutMs }) + 60_000,
+          // Registering and checking, each as long as the provider client's longest call (renewed before any further
+          // one), and the store after them.
+          aliasClaimMs: 3 * longestCallMs({ timeoutMs: config.bankProviderTimeoutMs }) + 15_000,
           random: Math.random,
         },
         provisioningTrigger,

@@ -48,8 +48,13 @@ describe('crash recovery', () => {
       await crashAt(api, when, pattern, ['provision', api.bankUrl]);
       expect(await api.db.knex('receivable_accounts').where({ id: accountId }).first('status', 'cvu')).toEqual({ status: 'PROVISIONING', cvu: null });
 
-      // The restart comes after the killed pass's lease (60 s) ran out; the test moves the lease instead of waiting.
+      // The restart comes after the killed pass's lease (60 s) and its claim of the account's alias (about a minute)
+      // ran out: the test moves both instead of waiting.
       await api.db.knex('receivable_accounts').where({ id: accountId }).update({ locked_until: null });
+      await api.db
+        .knex('alias_claims')
+        .where({ account_id: accountId })
+        .update({ claimed_until: new Date(0) });
       await api.provisionAll();
 
       const account = await api.call('get', `/v1/receivable-accounts/${accountId}`, { token });

@@ -1,4 +1,4 @@
-import { Client, DEFAULT_CUSTOMER_SETTINGS, Money, ProviderError } from '../src';
+import { Client, DEFAULT_CUSTOMER_SETTINGS, DEFAULT_PROVISIONING_POLICY, Money, ProviderError } from '../src';
 import { aClientDetails, inMemoryApplication } from '../testing';
 
 /** An ACTIVE account holding a PENDING invoice of 150.00 and a credit note of 10.00 under it: 140.00 pending. */
@@ -71,6 +71,39 @@ describe('changing a receivable account', () => {
     await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).rejects.toMatchObject({ code: 'concurrent-modification' });
     w.clock.advance(120_000);
     expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tres' })).account.toSnapshot().alias).toBe('acme.tres');
+  });
+
+  it('leaves the alias to the change that took its claim once it ran out, registering nothing back', async () => {
+    const w = await setUp();
+    const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    const register = w.bank.registerAlias.bind(w.bank);
+    let secondRegistered!: () => void;
+    let firstAnswered!: () => void;
+    const registeredSecond = new Promise<void>((resolve) => (secondRegistered = resolve));
+    const answeredFirst = new Promise<void>((resolve) => (firstAnswered = resolve));
+    let second: Promise<unknown> = Promise.resolve();
+    jest
+      .spyOn(w.bank, 'registerAlias')
+      // The first change's call outlasts its claim; a second change claims the alias, registers its own and waits.
+      .mockImplementationOnce(async (registration) => {
+        const answer = await register(registration);
+        w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs + 1);
+        second = w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.otra' });
+        await registeredSecond;
+        return answer;
+      })
+      .mockImplementationOnce(async (registration) => {
+        const answer = await register(registration);
+        secondRegistered();
+        await answeredFirst;
+        return answer;
+      });
+    const first = await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' }).catch((error: unknown) => error);
+    firstAnswered();
+    expect(first).toMatchObject({ code: 'concurrent-modification' });
+    await second;
+    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.otra');
+    expect((await w.bank.resolveAlias('acme.otra'))?.cbuCvu).toBe(cvu);
   });
 
   it('stores no alias over one written meanwhile without a claim (an instance of the previous version), and registers that one back', async () => {

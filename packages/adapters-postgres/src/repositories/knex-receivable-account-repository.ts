@@ -170,6 +170,11 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return (await this.trx('alias_claims').where({ account_id: accountId, claim }).delete()) > 0;
   }
 
+  async extendAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean> {
+    const extended = await this.trx('alias_claims').where({ account_id: accountId, claim }).where('claimed_until', '>', now).update({ claimed_until: until });
+    return extended > 0;
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { rows } = await this.trx.raw<{ rows: Array<{ taken: boolean }> }>(
       `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE lower(alias) = lower(?) AND id <> ?)

@@ -61,6 +61,8 @@ export interface ReceivableAccountRepository {
   claimAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean>;
   /** Ends the claim if it is still `claim`: false when it is not (it outlived its time and another took it). */
   endAliasChange(accountId: number, claim: string): Promise<boolean>;
+  /** Extends the claim to `until` if it is still `claim` and has not ended by `now`: false when it is not. */
+  extendAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
   /**

@@ -102,18 +102,24 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       const customerId = await ctx.newCustomer();
       const { client } = await ctx.h.uow.run((tx) => parties(tx, customerId));
       const { account } = await ctx.h.uow.run((tx) => open(tx, customerId, { clientId: client.id, associateId: null }));
-      const claim = (holder: string, now: Date) => ctx.h.uow.run((tx) => tx.receivableAccounts.claimAliasChange(account.id, holder, now, at(60)));
+      const claim = (holder: string, now: Date) =>
+        ctx.h.uow.run((tx) => tx.receivableAccounts.claimAliasChange(account.id, holder, now, new Date(now.getTime() + 30_000)));
       const racing = await Promise.all(['a', 'b', 'c'].map((holder) => claim(holder, at(0))));
       expect(racing.filter(Boolean)).toHaveLength(1);
       const winner = ['a', 'b', 'c'][racing.indexOf(true)];
-      // Ending another's claim ends nothing; the holder's own ends it.
-      await ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(account.id, 'nobody'));
+      const end = (holder: string) => ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(account.id, holder));
+      const extend = (holder: string, now: Date, until: Date) => ctx.h.uow.run((tx) => tx.receivableAccounts.extendAliasChange(account.id, holder, now, until));
+      // Ending or extending another's claim does nothing; the holder's own extends and ends it, once.
+      expect([await end('nobody'), await extend('nobody', at(1), at(90))]).toEqual([false, false]);
       expect(await claim('d', at(1))).toBe(false);
-      await ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(account.id, winner));
-      expect(await claim('d', at(1))).toBe(true);
-      // Never ended (its holder died): another claims it once its time has passed.
-      expect(await claim('e', at(59))).toBe(false);
-      expect(await claim('e', at(60))).toBe(true);
+      expect(await extend(winner, at(1), at(90))).toBe(true);
+      expect(await claim('d', at(60))).toBe(false);
+      expect([await end(winner), await end(winner)]).toEqual([true, false]);
+      expect(await claim('d', at(60))).toBe(true);
+      // Never ended (its holder died): another claims it once its time has passed, and the dead one cannot extend it.
+      expect(await claim('e', at(89))).toBe(false);
+      expect(await extend('d', at(90), at(200))).toBe(false);
+      expect(await claim('e', at(90))).toBe(true);
     });
 
     it('holds an alias once in any letter case, among receivable and current accounts alike', async () => {

@@ -152,6 +152,13 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return this.ref.tables.aliasClaims.delete(accountId);
   }
 
+  async extendAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean> {
+    const standing = this.ref.tables.aliasClaims.get(accountId);
+    if (standing?.claim !== claim || standing.until <= now) return false;
+    this.ref.tables.aliasClaims.set(accountId, { claim, until });
+    return true;
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { tables } = this.ref;
     const same = (other: string | null) => other?.toLowerCase() === alias.toLowerCase();

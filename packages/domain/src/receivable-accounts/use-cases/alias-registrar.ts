@@ -9,9 +9,13 @@ type ClaimScope = Pick<TransactionScope, 'receivableAccounts'>;
 /** Another request or provisioning pass is changing the account's alias: 409 concurrent-modification. */
 export class AliasChangeHeld extends ConcurrentModificationError {}
 
-/** A claim of an account's alias change, ended in the transaction that stores the alias (which fails if it was lost). */
+/**
+ * A claim of an account's alias change: ended in the transaction that stores the alias (which fails if it was lost),
+ * renewed before each further provider call (false once lost: the change that took it decides the alias).
+ */
 export interface AliasClaim {
   end(tx: ClaimScope): Promise<void>;
+  renew(): Promise<boolean>;
 }
 
 /**
@@ -31,7 +35,10 @@ export class AliasRegistrar {
     private readonly claimMs: number,
   ) {}
 
-  /** `work` under the account's claim (AliasChangeHeld while another stands), the stored alias registered back if it fails. */
+  /**
+   * `work` under the account's claim (AliasChangeHeld while another stands); if it fails, the stored alias is
+   * registered back while the claim is still this change's (lost, the change that took it decides the alias).
+   */
   async claimed<T>(accountId: number, cbuCvu: string, work: (claim: AliasClaim) => Promise<T>): Promise<T> {
     const token = globalThis.crypto.randomUUID();
     const now = this.clock.now();
@@ -41,15 +48,18 @@ export class AliasRegistrar {
     }
     const claim: AliasClaim = {
       end: async (tx) => {
-        // Lost: it outlived its time and another change took it; that one decides the alias.
         if (!(await tx.receivableAccounts.endAliasChange(accountId, token))) throw new AliasChangeHeld('receivable account', accountId);
+      },
+      renew: () => {
+        const at = this.clock.now();
+        return this.uow.run((tx) => tx.receivableAccounts.extendAliasChange(accountId, token, at, new Date(at.getTime() + this.claimMs)));
       },
     };
     try {
       return await work(claim);
     } catch (error) {
       // The caller is answered with what failed.
-      await this.restore(accountId, cbuCvu).catch(() => undefined);
+      if (await claim.renew().catch(() => false)) await this.restore(accountId, cbuCvu).catch(() => undefined);
       throw error;
     } finally {
       await this.uow.run((tx) => tx.receivableAccounts.endAliasChange(accountId, token)).catch(() => undefined);
@@ -69,7 +79,7 @@ export class AliasRegistrar {
     }
   }
 
-  /** The alias stored for the account registered again for its CVU (best effort: the caller's own error comes first). */
+  /** The alias stored for the account registered again for its CVU (best effort), by a holder of its claim. */
   async restore(accountId: number, cbuCvu: string): Promise<void> {
     const stored = (await this.uow.run((tx) => tx.receivableAccounts.get(accountId)))?.toSnapshot().alias;
     if (stored) await this.bank.registerAlias({ alias: stored, cbuCvu }).catch(() => undefined);

@@ -62,8 +62,9 @@ export class ProvisionReceivableAccounts {
       // Under the account's alias claim, as a PUT's change: a pass whose lease ran out while it waited on the
       // provider does not register its alias over the one a later pass, or a PUT since, gave the account.
       return await this.aliases.claimed(claim.account.id, cvu, async (aliasClaim) => {
-        const outcome = await this.record(claim, await this.withAlias(claim, cvu), aliasClaim);
-        if (outcome === 'skipped') await this.aliases.restore(claim.account.id, cvu);
+        const outcome = await this.record(claim, await this.withAlias(claim, cvu, aliasClaim), aliasClaim);
+        // The account moved on meanwhile (disabled, or activated by a later pass): its stored alias is the one to name.
+        if (outcome === 'skipped' && (await aliasClaim.renew())) await this.aliases.restore(claim.account.id, cvu).catch(() => undefined);
         return outcome;
       });
     } catch (error) {
@@ -104,14 +105,17 @@ export class ProvisionReceivableAccounts {
    * The assigned CVU with the first of the account's candidate aliases that no account here holds and the provider
    * registers for it: an alias an account at any bank holds is never ours (payments to it would reach us).
    */
-  private async withAlias(claim: ProvisioningClaim, cvu: string): Promise<Answer> {
+  private async withAlias(claim: ProvisioningClaim, cvu: string, aliasClaim: AliasClaim): Promise<Answer> {
     const { account, aliasTemplate } = claim;
     try {
       for (const alias of [...aliasCandidates(aliasTemplate, account.id), unguessableAlias(account.id)]) {
         if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
+        // Each candidate may take a whole provider call: the claim is renewed for it, or the pass stops (skipped).
+        if (!(await aliasClaim.renew())) throw new AliasChangeHeld('receivable account', account.id);
         if (await this.aliases.register({ alias, cbuCvu: cvu })) return { state: 'ASSIGNED', cvu, alias };
       }
     } catch (error) {
+      if (error instanceof AliasChangeHeld) throw error;
       return failed(error);
     }
     // The provider keeps the CVU under our request id: a later attempt gets it back, and the attempts run out.

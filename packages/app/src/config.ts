@@ -58,6 +58,8 @@ export interface Config {
   readonly eventPurgeCron: string;
   /** node-cron expression, Buenos Aires time: when list_counts' slots are folded (foldListCounts). */
   readonly countFoldCron: string;
+  /** node-cron expression: when alias changes their requests abandoned are reconciled with the banking provider. */
+  readonly aliasReconcileCron: string;
   /** Background workers (provisioning, and later settlement, transfers, webhooks); off for tests that drive them. */
   readonly workersEnabled: boolean;
   readonly rateLimits: RateLimits;
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30),
     eventPurgeCron: env.EVENT_PURGE_CRON || '40 3 * * *',
     countFoldCron: env.COUNT_FOLD_CRON || '50 4 * * *',
+    aliasReconcileCron: env.ALIAS_RECONCILE_CRON || '* * * * *',
     workersEnabled: env.WORKERS_ENABLED !== 'false',
     rateLimits: {
       perCredential: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),

@@ -14,6 +14,7 @@ describe('configuration', () => {
       eventRetentionDays: 30,
       eventPurgeCron: '40 3 * * *',
       countFoldCron: '50 4 * * *',
+      aliasReconcileCron: '* * * * *',
       transferCron: '* * * * *',
       transfers: { leaseMs: 120_000, chunkSize: 500, concurrency: 32 },
       webhooks: {

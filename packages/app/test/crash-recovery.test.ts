@@ -67,6 +67,30 @@ describe('crash recovery', () => {
     });
   });
 
+  it("registers an account's stored alias back at the provider when a PUT was killed between registering its new one and storing it", async () => {
+    const opened = (await activeAccount(api, token)).account;
+    const account = (await api.call('get', `/v1/receivable-accounts/${opened.id}`, { token })).body as { id: number; alias: string; cvu: string };
+    const stored = account.alias;
+    const resolve = async (alias: string) =>
+      (await fetch(`${api.bankUrl}/v1/aliases/${encodeURIComponent(alias)}`).then((res) => res.json())) as { cbuCvu: string };
+    const body = JSON.stringify({ alias: `crash.nuevo.${account.id}` });
+    await crashAt(api, 'before', '^update "receivable_accounts"', ['put', api.bankUrl, token, `/v1/receivable-accounts/${account.id}`, body]);
+    // The provider names the new alias for the account's CVU; the service still stores the old one.
+    expect((await resolve(`crash.nuevo.${account.id}`)).cbuCvu).toBe(account.cvu);
+    expect((await api.call('get', `/v1/receivable-accounts/${account.id}`, { token })).body.alias).toBe(stored);
+
+    // The killed request's claim runs out (the test moves it instead of waiting its minute), and the job reconciles.
+    await api.db
+      .knex('alias_claims')
+      .where({ account_id: account.id })
+      .update({ claimed_until: new Date(0) });
+    const pass = await api.app.receivableAccounts.reconcileAliases.execute({ limit: 10 });
+    expect(pass).toMatchObject({ restored: 1, failed: 0, taken: [] });
+    expect((await resolve(stored)).cbuCvu).toBe(account.cvu);
+    expect((await resolve(`crash.nuevo.${account.id}`)).cbuCvu).not.toBe(account.cvu);
+    expect(await api.db.knex('alias_claims').where({ account_id: account.id })).toEqual([]);
+  });
+
   describe('inside an idempotent write', () => {
     let accountId: number;
     beforeAll(async () => {

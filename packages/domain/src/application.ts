@@ -21,6 +21,7 @@ import { ActivateReceivableAccount, DisableReceivableAccount, UpdateReceivableAc
 import { GetReceivableAccount, ListReceivableAccounts, ListReceivableAccountsOfOwner } from './receivable-accounts/use-cases/read-receivable-accounts';
 import { ProvisionReceivableAccounts } from './receivable-accounts/use-cases/provision-receivable-accounts';
 import { AliasRegistrar } from './receivable-accounts/use-cases/alias-registrar';
+import { ReconcileAliasClaims } from './receivable-accounts/use-cases/reconcile-alias-claims';
 import { IssueReceivable } from './receivables/use-cases/issue-receivable';
 import { IssueReceivablesBatch } from './receivables/use-cases/issue-receivables-batch';
 import { ChangeReceivableStatus } from './receivables/use-cases/change-receivable-status';
@@ -142,6 +143,7 @@ function useCasesOn(ports: ApplicationPorts) {
       list: new ListReceivableAccounts(ports.receivableAccountQueries),
       listOfOwner: new ListReceivableAccountsOfOwner(ports.clientQueries, ports.associateQueries, ports.receivableAccountQueries),
       provision: new ProvisionReceivableAccounts(uow, clock, ports.bank, ports.provisioningPolicy, aliasRegistrar),
+      reconcileAliases: new ReconcileAliasClaims(uow, clock, aliasRegistrar),
     },
     receivables: {
       issue: issueReceivable,

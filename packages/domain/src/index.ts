@@ -38,6 +38,7 @@ export * from './receivable-accounts/provisioning-policy';
 export * from './receivable-accounts/use-cases/open-receivable-account';
 export * from './receivable-accounts/use-cases/open-receivable-accounts-batch';
 export * from './receivable-accounts/use-cases/provision-receivable-accounts';
+export * from './receivable-accounts/use-cases/reconcile-alias-claims';
 export * from './receivables/receivable-type';
 export * from './receivables/invoice-data';
 export * from './receivables/receivable';

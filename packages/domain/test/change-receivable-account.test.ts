@@ -143,6 +143,80 @@ describe('changing a receivable account', () => {
     expect((await w.bank.resolveAlias('acme.llego'))?.cbuCvu).toBe(cvu);
   });
 
+  describe('reconciling abandoned alias changes', () => {
+    const reconcile = (w: Awaited<ReturnType<typeof setUp>>) => w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 });
+    const nothing = { restored: 0, failed: 0, taken: [], more: false };
+
+    /** A change whose request died after the provider registered its alias for the account's CVU, before storing it. */
+    async function diedAfterRegistering(w: Awaited<ReturnType<typeof setUp>>, alias: string) {
+      const { alias: stored, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+      const now = w.clock.now();
+      await w.uow.run((tx) =>
+        tx.receivableAccounts.claimAliasChange(w.target.accountId, 'dead', now, new Date(now.getTime() + DEFAULT_PROVISIONING_POLICY.aliasClaimMs)),
+      );
+      expect(await w.bank.registerAlias({ alias, cbuCvu: cvu! })).toBe('REGISTERED');
+      return { stored: stored!, cvu: cvu! };
+    }
+
+    it("registers the stored alias back once the dead change's claim has run out, and only then", async () => {
+      const w = await setUp();
+      const { stored, cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      expect(await reconcile(w)).toEqual(nothing);
+      expect((await w.bank.resolveAlias('acme.muerta'))?.cbuCvu).toBe(cvu);
+
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+      expect((await w.bank.resolveAlias(stored))?.cbuCvu).toBe(cvu);
+      expect(await w.bank.resolveAlias('acme.muerta')).toBeUndefined();
+      // Reconciled once, its claim gone: the next pass finds nothing, and the alias can change at once.
+      expect(await reconcile(w)).toEqual(nothing);
+      expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.viva' })).account.toSnapshot().alias).toBe('acme.viva');
+    });
+
+    it('leaves an account whose claim a change took first to that change', async () => {
+      const w = await setUp();
+      const { cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' });
+      expect(await reconcile(w)).toEqual(nothing);
+      expect((await w.bank.resolveAlias('acme.nueva'))?.cbuCvu).toBe(cvu);
+    });
+
+    it('keeps trying while the provider does not answer, and names the account whose alias another account took meanwhile', async () => {
+      const w = await setUp();
+      const { stored } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      w.bank.scriptAlias(stored, 'down');
+      expect(await reconcile(w)).toEqual({ ...nothing, failed: 1 });
+      // A full batch would be run again at once: not one the provider did not answer, due again as soon as it is left.
+      expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 1 })).toEqual({ ...nothing, failed: 1 });
+      w.bank.scriptAlias(stored, { alias: stored, cbuCvu: '2850590940090418135201', holderName: 'Otro', holderTaxId: null, entity: 'Otro banco' });
+      expect(await reconcile(w)).toEqual({ ...nothing, taken: [w.target.accountId] });
+      expect(await reconcile(w)).toEqual(nothing);
+    });
+
+    it('takes over a change whose stored alias could not be registered back, at once instead of after its claim', async () => {
+      const w = await setUp();
+      const { alias: stored, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+      const register = w.bank.registerAlias.bind(w.bank);
+      // The new alias is registered, storing it fails (the account was disabled meanwhile), and the provider is gone when its old one is registered back.
+      jest
+        .spyOn(w.bank, 'registerAlias')
+        .mockImplementationOnce(async (registration) => {
+          const answer = await register(registration);
+          await w.app.receivableAccounts.disable.execute(w.target);
+          return answer;
+        })
+        .mockRejectedValueOnce(new ProviderError('external-provider-unavailable', { code: 'DOWN', detail: 'unreachable' }));
+      await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.otro' })).rejects.toMatchObject({ code: 'invalid-status-transition' });
+      expect((await w.bank.resolveAlias('acme.otro'))?.cbuCvu).toBe(cvu);
+
+      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+      expect((await w.bank.resolveAlias(stored!))?.cbuCvu).toBe(cvu);
+      expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
+    });
+  });
+
   it('answers an activation with the activated account and its pending sum', async () => {
     const w = await setUp();
     await w.app.receivableAccounts.disable.execute(w.target);

@@ -175,6 +175,16 @@ export class KnexReceivableAccountRepository implements ReceivableAccountReposit
     return extended > 0;
   }
 
+  async abandonedAliasChanges(now: Date, limit: number): Promise<number[]> {
+    // The table holds only changes in flight and abandoned ones, a handful of rows: scanned, no index of its time.
+    const rows = await this.trx('alias_claims')
+      .where('claimed_until', '<=', now)
+      .orderBy([{ column: 'claimed_until' }, { column: 'account_id' }])
+      .limit(limit)
+      .select('account_id');
+    return rows.map((row: { account_id: string | number }) => Number(row.account_id));
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { rows } = await this.trx.raw<{ rows: Array<{ taken: boolean }> }>(
       `SELECT EXISTS (SELECT 1 FROM receivable_accounts WHERE lower(alias) = lower(?) AND id <> ?)

@@ -23,6 +23,9 @@ export interface ScheduledJobs {
   stop(): Promise<void>;
 }
 
+/** Accounts reconciled at once (each one claim and a provider call or two). */
+const ALIAS_RECONCILE_BATCH = 50;
+
 export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Config, logger: Logger, metrics: Pick<ServiceMetrics, 'jobRan'>): ScheduledJobs {
   const running = new Set<Promise<void>>();
   // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
@@ -66,6 +69,18 @@ export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Co
       const purged = await app.events.purge.execute({ retentionDays: config.eventRetentionDays });
       if (purged.events + purged.testAttempts + purged.deletedWebhookAttempts > 0)
         logger.info({ job: 'event-purge', ...purged }, "events and test attempts past their retention, and deleted webhooks' attempts, deleted");
+    }),
+    job('alias-reconcile', config.aliasReconcileCron, async () => {
+      for (let more = true; more;) {
+        const pass = await app.receivableAccounts.reconcileAliases.execute({ limit: ALIAS_RECONCILE_BATCH });
+        more = pass.more;
+        if (pass.restored + pass.failed > 0)
+          logger.info({ job: 'alias-reconcile', restored: pass.restored, failed: pass.failed }, 'abandoned alias changes reconciled');
+        // The service resolves these accounts' aliases to them, where the provider names another account's: someone must choose another alias.
+        for (const accountId of pass.taken) {
+          logger.error({ job: 'alias-reconcile', accountId }, "the account's stored alias is held by another account at the banking provider; change it");
+        }
+      }
     }),
     job('count-fold', config.countFoldCron, async () => {
       logger.info({ job: 'count-fold', ...(await upkeep.foldCounts()) }, 'list counts folded');

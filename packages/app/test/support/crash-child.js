@@ -3,6 +3,7 @@
 // `answering` when the HTTP answer is about to be written (pattern unused). A crash with no chance to clean up.
 //   provision <bankUrl>                         one provisioning pass
 //   post <token> <path> <idempotencyKey> <body> one HTTP request to the service's Express app
+//   put <bankUrl> <token> <path> <body>          one PUT to it, with the banking provider at bankUrl
 const http = require('node:http');
 const pino = require('pino');
 const request = require('supertest');
@@ -33,7 +34,7 @@ async function main() {
       die(`answer ${status}`);
     };
   const config = loadConfig({ APP_MODE: 'sandbox', JWT_SECRET, WORKERS_ENABLED: 'false' });
-  const bankProviderUrl = work === 'provision' ? args[0] : 'http://127.0.0.1:9';
+  const bankProviderUrl = work === 'provision' || work === 'put' ? args[0] : 'http://127.0.0.1:9';
   const container = buildContainer(config, pino({ level: 'silent' }), knex, { jwtSecret: JWT_SECRET, webhookSecretKey: 'w'.repeat(40), bankProviderUrl });
   if (work === 'provision') {
     await container.get(TYPES.Application).receivableAccounts.provision.execute({ limit: 10 });
@@ -43,6 +44,12 @@ async function main() {
       .post(path)
       .set('Authorization', `Bearer ${token}`)
       .set('Idempotency-Key', key)
+      .send(JSON.parse(body));
+  } else if (work === 'put') {
+    const [, token, path, body] = args;
+    await request(httpAppOf(container, async () => true))
+      .put(path)
+      .set('Authorization', `Bearer ${token}`)
       .send(JSON.parse(body));
   }
   process.stdout.write('finished without reaching the statement\n');

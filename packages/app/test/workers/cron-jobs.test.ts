@@ -43,6 +43,7 @@ describe('scheduled jobs', () => {
         idempotencyPurgeCron: '0 0 1 1 *',
         eventPurgeCron: '0 0 1 1 *',
         countFoldCron: '0 0 1 1 *',
+        aliasReconcileCron: '0 0 1 1 *',
         transferCron: '0 0 1 1 *',
         webhooks: { expiryCron: '0 0 1 1 *' },
       } as Config,
@@ -69,6 +70,7 @@ describe('scheduled jobs', () => {
     idempotencyPurgeCron: never,
     eventPurgeCron: never,
     countFoldCron: never,
+    aliasReconcileCron: never,
     transferCron: never,
     webhooks: { expiryCron: never },
   };
@@ -129,6 +131,38 @@ describe('scheduled jobs', () => {
     const app = { transfers: { process: { execute: (input: unknown) => (asked.push(input), Promise.resolve({ completed: 1, failed: 0, inProgress: 0 })) } } };
     await oneSecondOf(app, { transferCron: '* * * * * *' });
     expect(asked).toEqual([{ worker: `${hostname()}:${process.pid}` }]);
+  });
+
+  it('reconciles abandoned alias changes on ALIAS_RECONCILE_CRON, batch after full batch, naming each account whose alias another holds', async () => {
+    const lines: Array<{ accountId?: number; level: number }> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const passes = [
+      { restored: 49, failed: 0, taken: [7], more: true },
+      { restored: 2, failed: 1, taken: [], more: false },
+    ];
+    const asked: unknown[] = [];
+    const app = { receivableAccounts: { reconcileAliases: { execute: (input: unknown) => (asked.push(input), Promise.resolve(passes.shift())) } } };
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    const jobs = scheduleJobs(
+      app as unknown as Application,
+      noUpkeep,
+      { ...allNever, aliasReconcileCron: '* * * * * *' } as Config,
+      pino({ level: 'info' }, sink),
+      new ServiceMetrics(false),
+    );
+    try {
+      await jest.advanceTimersByTimeAsync(1_000);
+    } finally {
+      await jobs.stop();
+      jest.useRealTimers();
+    }
+    expect(asked).toEqual([{ limit: 50 }, { limit: 50 }]);
+    expect(lines.filter((line) => line.level === 50).map((line) => line.accountId)).toEqual([7]);
   });
 
   it('expire held webhook attempts on WEBHOOK_EXPIRY_CRON', async () => {

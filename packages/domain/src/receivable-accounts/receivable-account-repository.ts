@@ -63,6 +63,8 @@ export interface ReceivableAccountRepository {
   endAliasChange(accountId: number, claim: string): Promise<boolean>;
   /** Extends the claim to `until` if it is still `claim` and has not ended by `now`: false when it is not. */
   extendAliasChange(accountId: number, claim: string, now: Date, until: Date): Promise<boolean>;
+  /** Up to `limit` accounts whose alias-change claims ended by `now` without being ended by their holders, the longest ended first. */
+  abandonedAliasChanges(now: Date, limit: number): Promise<number[]>;
   /** True if another account or current account already uses the alias, in any letter case. */
   aliasInUse(alias: string, exceptAccountId: number): Promise<boolean>;
   /**

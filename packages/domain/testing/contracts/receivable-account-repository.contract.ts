@@ -122,6 +122,28 @@ export function receivableAccountRepositoryContract(factory: HarnessFactory, itR
       expect(await claim('e', at(90))).toBe(true);
     });
 
+    it('lists the accounts whose alias-change claims ran out unended, the longest ended first, none of those still standing', async () => {
+      const customerId = await ctx.newCustomer();
+      const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));
+      const [first, second, third] = await ctx.h.uow.run(async (tx) => [
+        (await open(tx, customerId, { clientId: client.id, associateId: null })).account,
+        (await open(tx, customerId, { clientId: client.id, associateId: associate.id })).account,
+        (await open(tx, customerId, { clientId: null, associateId: associate.id })).account,
+      ]);
+      const claim = (id: number, holder: string, until: Date) => ctx.h.uow.run((tx) => tx.receivableAccounts.claimAliasChange(id, holder, at(0), until));
+      await claim(first.id, 'a', at(30));
+      await claim(second.id, 'b', at(20));
+      await claim(third.id, 'c', at(40));
+      const abandoned = async (now: Date, limit = 1_000) =>
+        (await ctx.h.uow.run((tx) => tx.receivableAccounts.abandonedAliasChanges(now, limit))).filter((id) => [first.id, second.id, third.id].includes(id));
+      expect(await abandoned(at(19))).toEqual([]);
+      expect(await abandoned(at(30))).toEqual([second.id, first.id]);
+      expect(await ctx.h.uow.run((tx) => tx.receivableAccounts.extendAliasChange(third.id, 'c', at(31), at(31)))).toBe(true);
+      expect(await abandoned(at(31))).toEqual([second.id, first.id, third.id]);
+      await ctx.h.uow.run((tx) => tx.receivableAccounts.endAliasChange(second.id, 'b'));
+      expect(await abandoned(at(50))).toEqual([first.id, third.id]);
+    });
+
     it('holds an alias once in any letter case, among receivable and current accounts alike', async () => {
       const customerId = await ctx.newCustomer();
       const { client, associate } = await ctx.h.uow.run((tx) => parties(tx, customerId));

@@ -159,6 +159,14 @@ export class InMemoryReceivableAccountRepository implements ReceivableAccountRep
     return true;
   }
 
+  async abandonedAliasChanges(now: Date, limit: number): Promise<number[]> {
+    return [...this.ref.tables.aliasClaims]
+      .filter(([, claim]) => claim.until <= now)
+      .sort(([a, x], [b, y]) => x.until.getTime() - y.until.getTime() || a - b)
+      .slice(0, limit)
+      .map(([accountId]) => accountId);
+  }
+
   async aliasInUse(alias: string, exceptAccountId: number): Promise<boolean> {
     const { tables } = this.ref;
     const same = (other: string | null) => other?.toLowerCase() === alias.toLowerCase();

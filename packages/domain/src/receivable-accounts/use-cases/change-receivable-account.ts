@@ -89,7 +89,7 @@ export class UpdateReceivableAccount {
   async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
     const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
     if (!registration) return changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
-    return this.aliases.claimed(input.accountId, registration.cbuCvu, async (claim) => {
+    return this.aliases.claimed(input.accountId, async (claim) => {
       if (!(await this.aliases.register(registration))) throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account`);
       return changeWithStats(this.uow, input, async (current, tx) => {
         if (current.toSnapshot().alias !== registration.previous) throw new ConcurrentModificationError('receivable account', input.accountId);

@@ -61,10 +61,10 @@ export class ProvisionReceivableAccounts {
     try {
       // Under the account's alias claim, as a PUT's change: a pass whose lease ran out while it waited on the
       // provider does not register its alias over the one a later pass, or a PUT since, gave the account.
-      return await this.aliases.claimed(claim.account.id, cvu, async (aliasClaim) => {
+      return await this.aliases.claimed(claim.account.id, async (aliasClaim) => {
         const outcome = await this.record(claim, await this.withAlias(claim, cvu, aliasClaim), aliasClaim);
         // The account moved on meanwhile (disabled, or activated by a later pass): its stored alias is the one to name.
-        if (outcome === 'skipped' && (await aliasClaim.renew())) await this.aliases.restore(claim.account.id, cvu).catch(() => undefined);
+        if (outcome === 'skipped') await aliasClaim.restore();
         return outcome;
       });
     } catch (error) {

@@ -85,7 +85,7 @@ describe('crash recovery', () => {
       .where({ account_id: account.id })
       .update({ claimed_until: new Date(0) });
     const pass = await api.app.receivableAccounts.reconcileAliases.execute({ limit: 10 });
-    expect(pass).toMatchObject({ restored: 1, failed: 0, taken: [] });
+    expect(pass).toMatchObject({ restored: 1, replaced: [], taken: [], failed: [] });
     expect((await resolve(stored)).cbuCvu).toBe(account.cvu);
     expect((await resolve(`crash.nuevo.${account.id}`)).cbuCvu).not.toBe(account.cvu);
     expect(await api.db.knex('alias_claims').where({ account_id: account.id })).toEqual([]);

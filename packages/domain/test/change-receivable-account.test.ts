@@ -143,9 +143,25 @@ describe('changing a receivable account', () => {
     expect((await w.bank.resolveAlias('acme.llego'))?.cbuCvu).toBe(cvu);
   });
 
+  it('refuses to store an alias sent unchanged (so not registered) over one a change registered and stored meanwhile', async () => {
+    const w = await setUp();
+    const { alias: stored, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+    const run = w.uow.run.bind(w.uow);
+    // The first transaction of the unchanged PUT checks it; before it stores, another change gives the account a new alias.
+    jest.spyOn(w.uow, 'run').mockImplementationOnce(async (work) => {
+      const checked = await run(work);
+      await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' });
+      return checked;
+    });
+    await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: stored! })).rejects.toMatchObject({ code: 'concurrent-modification' });
+    expect((await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias).toBe('acme.nueva');
+    expect((await w.bank.resolveAlias('acme.nueva'))?.cbuCvu).toBe(cvu);
+  });
+
   describe('reconciling abandoned alias changes', () => {
-    const reconcile = (w: Awaited<ReturnType<typeof setUp>>) => w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 });
-    const nothing = { restored: 0, failed: 0, taken: [], more: false };
+    const reconcile = (w: Awaited<ReturnType<typeof setUp>>, limit = 10) => w.app.receivableAccounts.reconcileAliases.execute({ limit });
+    const nothing = { restored: 0, replaced: [], taken: [], failed: [], more: false };
+    const aliasOf = async (w: Awaited<ReturnType<typeof setUp>>) => (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot().alias;
 
     /** A change whose request died after the provider registered its alias for the account's CVU, before storing it. */
     async function diedAfterRegistering(w: Awaited<ReturnType<typeof setUp>>, alias: string) {
@@ -165,7 +181,7 @@ describe('changing a receivable account', () => {
       expect((await w.bank.resolveAlias('acme.muerta'))?.cbuCvu).toBe(cvu);
 
       w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
-      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+      expect(await reconcile(w, 1)).toEqual({ ...nothing, restored: 1, more: true });
       expect((await w.bank.resolveAlias(stored))?.cbuCvu).toBe(cvu);
       expect(await w.bank.resolveAlias('acme.muerta')).toBeUndefined();
       // Reconciled once, its claim gone: the next pass finds nothing, and the alias can change at once.
@@ -173,26 +189,71 @@ describe('changing a receivable account', () => {
       expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.viva' })).account.toSnapshot().alias).toBe('acme.viva');
     });
 
-    it('leaves an account whose claim a change took first to that change', async () => {
+    it('leaves an account to a change that claimed it after the pass listed it', async () => {
       const w = await setUp();
       const { cvu } = await diedAfterRegistering(w, 'acme.muerta');
       w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
-      await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' });
+      const register = w.bank.registerAlias.bind(w.bank);
+      let entered!: () => void;
+      let proceed!: () => void;
+      const inProvider = new Promise<void>((resolve) => (entered = resolve));
+      const mayProceed = new Promise<void>((resolve) => (proceed = resolve));
+      jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+        entered();
+        await mayProceed;
+        return register(registration);
+      });
+      const run = w.uow.run.bind(w.uow);
+      let change: Promise<unknown> = Promise.resolve();
+      // The pass lists the account; a PUT claims it and is at the provider when the pass comes to claim it.
+      jest.spyOn(w.uow, 'run').mockImplementationOnce(async (work) => {
+        const listed = await run(work);
+        change = w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' });
+        await inProvider;
+        return listed;
+      });
       expect(await reconcile(w)).toEqual(nothing);
+      proceed();
+      await change;
+      expect(await aliasOf(w)).toBe('acme.nueva');
       expect((await w.bank.resolveAlias('acme.nueva'))?.cbuCvu).toBe(cvu);
+      expect(await reconcile(w)).toEqual(nothing);
     });
 
-    it('keeps trying while the provider does not answer, and names the account whose alias another account took meanwhile', async () => {
+    it('keeps trying while the provider does not answer, not again in the same run', async () => {
+      const w = await setUp();
+      const { stored, cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      w.bank.scriptAlias(stored, 'down');
+      const failed = { ...nothing, failed: [{ accountId: w.target.accountId }] };
+      expect(await reconcile(w)).toEqual(failed);
+      // A full batch would be run again at once: not one the provider did not answer, due again as soon as it is left.
+      expect(await reconcile(w, 1)).toEqual(failed);
+      w.bank.scriptAlias(stored, { alias: stored, cbuCvu: cvu, holderName: null, holderTaxId: null, entity: 'Scripted provider' });
+      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+    });
+
+    it('gives the account another alias when another account holds its stored one at the provider now', async () => {
+      const w = await setUp();
+      const { stored, cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      w.bank.scriptAlias(stored, { alias: stored, cbuCvu: '2850590940090418135201', holderName: 'Otro', holderTaxId: null, entity: 'Otro banco' });
+      const pass = await reconcile(w);
+      const given = await aliasOf(w);
+      expect(pass).toEqual({ ...nothing, replaced: [{ accountId: w.target.accountId, previous: stored, alias: given }] });
+      expect(given).toMatch(new RegExp(`^ra\\.${String(w.target.accountId).padStart(7, '0')}\\.[0-9a-z]{4}$`));
+      expect((await w.bank.resolveAlias(given!))?.cbuCvu).toBe(cvu);
+      expect(await reconcile(w)).toEqual(nothing);
+    });
+
+    it('names the account again at each run while no other alias can be registered for it', async () => {
       const w = await setUp();
       const { stored } = await diedAfterRegistering(w, 'acme.muerta');
       w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
-      w.bank.scriptAlias(stored, 'down');
-      expect(await reconcile(w)).toEqual({ ...nothing, failed: 1 });
-      // A full batch would be run again at once: not one the provider did not answer, due again as soon as it is left.
-      expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 1 })).toEqual({ ...nothing, failed: 1 });
-      w.bank.scriptAlias(stored, { alias: stored, cbuCvu: '2850590940090418135201', holderName: 'Otro', holderTaxId: null, entity: 'Otro banco' });
-      expect(await reconcile(w)).toEqual({ ...nothing, taken: [w.target.accountId] });
-      expect(await reconcile(w)).toEqual(nothing);
+      jest.spyOn(w.bank, 'registerAlias').mockResolvedValue('TAKEN');
+      const taken = { ...nothing, taken: [w.target.accountId] };
+      expect([await reconcile(w), await reconcile(w)]).toEqual([taken, taken]);
+      expect(await aliasOf(w)).toBe(stored);
     });
 
     it('takes over a change whose stored alias could not be registered back, at once instead of after its claim', async () => {
@@ -214,6 +275,25 @@ describe('changing a receivable account', () => {
       expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
       expect((await w.bank.resolveAlias(stored!))?.cbuCvu).toBe(cvu);
       expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
+    });
+
+    it('registers the stored alias once more after a failed change, for a registration of its the provider carries out late', async () => {
+      const w = await setUp();
+      const { alias: stored, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+      let late: () => Promise<unknown> = () => Promise.resolve();
+      const register = w.bank.registerAlias.bind(w.bank);
+      // The provider times out on the new alias and carries the registration out after the old one was registered back.
+      jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce((registration) => {
+        late = () => register(registration);
+        return Promise.reject(new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' }));
+      });
+      await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.tarde' })).rejects.toMatchObject({ code: 'external-provider-timeout' });
+      await late();
+      expect((await w.bank.resolveAlias('acme.tarde'))?.cbuCvu).toBe(cvu);
+
+      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+      expect((await w.bank.resolveAlias(stored!))?.cbuCvu).toBe(cvu);
+      expect(await w.bank.resolveAlias('acme.tarde')).toBeUndefined();
     });
   });
 

@@ -157,5 +157,8 @@ describe('provisioning receivable accounts', () => {
     };
     expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
     expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null });
+    // The alias it registered is not stored: its claim is left for the reconciliation, which finds nothing stored to register.
+    expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 })).toMatchObject({ restored: 1, failed: [], taken: [] });
+    expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 })).toMatchObject({ restored: 0 });
   });
 });

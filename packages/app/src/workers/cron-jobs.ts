@@ -74,11 +74,25 @@ export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Co
       for (let more = true; more;) {
         const pass = await app.receivableAccounts.reconcileAliases.execute({ limit: ALIAS_RECONCILE_BATCH });
         more = pass.more;
-        if (pass.restored + pass.failed > 0)
-          logger.info({ job: 'alias-reconcile', restored: pass.restored, failed: pass.failed }, 'abandoned alias changes reconciled');
-        // The service resolves these accounts' aliases to them, where the provider names another account's: someone must choose another alias.
+        if (pass.restored > 0) logger.info({ job: 'alias-reconcile', restored: pass.restored }, 'abandoned alias changes reconciled');
+        // Another account holds these accounts' aliases at the provider: payments to them go there. The customer hears of it from its own reads only.
+        for (const replaced of pass.replaced) {
+          logger.error(
+            { job: 'alias-reconcile', ...replaced },
+            "the account's alias is held by another account at the banking provider; the account was given another",
+          );
+        }
         for (const accountId of pass.taken) {
-          logger.error({ job: 'alias-reconcile', accountId }, "the account's stored alias is held by another account at the banking provider; change it");
+          logger.error(
+            { job: 'alias-reconcile', accountId },
+            "the account's alias is held by another account at the banking provider, and no other could be registered yet",
+          );
+        }
+        for (const { accountId, error } of pass.failed) {
+          logger.warn(
+            { job: 'alias-reconcile', accountId, err: error },
+            "the account's alias could not be reconciled with the banking provider; the next run tries again",
+          );
         }
       }
     }),

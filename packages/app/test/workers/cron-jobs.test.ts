@@ -133,7 +133,7 @@ describe('scheduled jobs', () => {
     expect(asked).toEqual([{ worker: `${hostname()}:${process.pid}` }]);
   });
 
-  it('reconciles abandoned alias changes on ALIAS_RECONCILE_CRON, batch after full batch, naming each account whose alias another holds', async () => {
+  it('reconciles abandoned alias changes on ALIAS_RECONCILE_CRON, batch after full batch, naming each account an operator should hear of', async () => {
     const lines: Array<{ accountId?: number; level: number }> = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -142,8 +142,8 @@ describe('scheduled jobs', () => {
       },
     });
     const passes = [
-      { restored: 49, failed: 0, taken: [7], more: true },
-      { restored: 2, failed: 1, taken: [], more: false },
+      { restored: 49, replaced: [{ accountId: 7, previous: 'acme.vieja', alias: 'ra.0000007.ab12' }], taken: [], failed: [], more: true },
+      { restored: 2, replaced: [], taken: [8], failed: [{ accountId: 9 }], more: false },
     ];
     const asked: unknown[] = [];
     const app = { receivableAccounts: { reconcileAliases: { execute: (input: unknown) => (asked.push(input), Promise.resolve(passes.shift())) } } };
@@ -162,7 +162,12 @@ describe('scheduled jobs', () => {
       jest.useRealTimers();
     }
     expect(asked).toEqual([{ limit: 50 }, { limit: 50 }]);
-    expect(lines.filter((line) => line.level === 50).map((line) => line.accountId)).toEqual([7]);
+    // pino's levels: 50 error, 40 warn.
+    expect(lines.filter((line) => line.accountId !== undefined).map((line) => [line.level, line.accountId])).toEqual([
+      [50, 7],
+      [50, 8],
+      [40, 9],
+    ]);
   });
 
   it('expire held webhook attempts on WEBHOOK_EXPIRY_CRON', async () => {

@@ -17,6 +17,8 @@ export type ReceivableAccountOperation =
   | 'retryProvisioning'
   | 'failProvisioning'
   | 'update'
+  /** The service's own move: the alias another account took at the provider, replaced by one registered for the CVU. */
+  | 'replaceAlias'
   | 'disable'
   /** Re-enabling an account that has its CVU. */
   | 'activate'
@@ -26,8 +28,8 @@ export type ReceivableAccountOperation =
 /** The one table of legal moves. */
 const TRANSITIONS: Readonly<Record<ReceivableAccountStatus, Partial<Record<ReceivableAccountOperation, ReceivableAccountStatus>>>> = {
   PROVISIONING: { assignCvu: 'ACTIVE', retryProvisioning: 'PROVISIONING', failProvisioning: 'DISABLED', update: 'PROVISIONING', disable: 'DISABLED' },
-  ACTIVE: { update: 'ACTIVE', disable: 'DISABLED' },
-  DISABLED: { activate: 'ACTIVE', resumeProvisioning: 'PROVISIONING' },
+  ACTIVE: { update: 'ACTIVE', replaceAlias: 'ACTIVE', disable: 'DISABLED' },
+  DISABLED: { activate: 'ACTIVE', resumeProvisioning: 'PROVISIONING', replaceAlias: 'DISABLED' },
 };
 
 export const RECEIVABLE_ACCOUNT_STATUSES = Object.keys(TRANSITIONS) as readonly ReceivableAccountStatus[];
@@ -38,6 +40,7 @@ const ASKED: Readonly<Record<ReceivableAccountOperation, string>> = {
   retryProvisioning: 'provisioned again',
   failProvisioning: 'failed in provisioning',
   update: 'changed',
+  replaceAlias: 'given another alias',
   disable: 'disabled',
   activate: 'activated',
   resumeProvisioning: 'activated',
@@ -232,6 +235,11 @@ export class ReceivableAccount {
       Object.assign(next, { alias: changes.alias });
     }
     return this.move('update', now, next);
+  }
+
+  /** The account's alias, once it has one, replaced by one the provider registered for its CVU (AliasRegistrar.reconcile). */
+  replaceAlias(alias: string, now: Date): ReceivableAccount {
+    return this.move('replaceAlias', now, { alias });
   }
 
   disable(now: Date): ReceivableAccount {

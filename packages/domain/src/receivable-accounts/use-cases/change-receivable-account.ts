@@ -88,7 +88,15 @@ export class UpdateReceivableAccount {
    */
   async execute(input: UpdateInput): Promise<ReceivableAccountWithStats> {
     const registration = input.alias === undefined ? undefined : await this.uow.run((tx) => this.registrationOf(tx, input));
-    if (!registration) return changeWithStats(this.uow, input, (current, tx) => this.changed(current, tx, input));
+    if (!registration) {
+      return changeWithStats(this.uow, input, (current, tx) => {
+        // The alias sent was the stored one when checked, so it was not registered: stored over a change that
+        // registered another meanwhile, it would be one the provider no longer names for the account.
+        if (input.alias !== undefined && current.toSnapshot().alias !== input.alias)
+          throw new ConcurrentModificationError('receivable account', input.accountId);
+        return this.changed(current, tx, input);
+      });
+    }
     return this.aliases.claimed(input.accountId, async (claim) => {
       if (!(await this.aliases.register(registration))) throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account`);
       return changeWithStats(this.uow, input, async (current, tx) => {

@@ -63,8 +63,9 @@ export class ProvisionReceivableAccounts {
       // provider does not register its alias over the one a later pass, or a PUT since, gave the account.
       return await this.aliases.claimed(claim.account.id, async (aliasClaim) => {
         const outcome = await this.record(claim, await this.withAlias(claim, cvu, aliasClaim), aliasClaim);
-        // The account moved on meanwhile (disabled, or activated by a later pass): its stored alias is the one to name.
-        if (outcome === 'skipped') await aliasClaim.restore();
+        // The account moved on meanwhile (disabled): the alias registered is not stored, and the reconciliation
+        // registers the stored one, if any, once more.
+        if (outcome === 'skipped') await aliasClaim.abandon();
         return outcome;
       });
     } catch (error) {

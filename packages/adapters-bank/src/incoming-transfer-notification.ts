@@ -3,9 +3,11 @@ import {
   CURRENCY_CODE_FORM,
   CURRENCY_CODE_RULE,
   DomainError,
+  inexactNumbers,
   Money,
   parseReportedTaxId,
   storedText,
+  utf8Body,
   ValidationError,
   type IncomingTransferNotifications,
   type RecordIncomingTransferInput,
@@ -66,9 +68,13 @@ export class SignedIncomingTransferNotifications implements IncomingTransferNoti
     if (!verifyNotificationSignature(rawBody, signature, this.secret)) {
       throw new DomainError('unauthorized', `missing or wrong ${SIGNATURE_HEADER} signature`);
     }
+    // Read as the API reads its bodies: a literal a double cannot hold would credit its neighbour.
+    const text = utf8Body(rawBody);
+    const inexact = inexactNumbers(text);
+    if (inexact.length > 0) throw new ValidationError(inexact);
     let body: unknown;
     try {
-      body = JSON.parse(new TextDecoder().decode(rawBody));
+      body = JSON.parse(text);
     } catch {
       throw new DomainError('validation', 'the notification body is not valid JSON', { invalidParams: [{ name: 'body', reason: 'not valid JSON' }] });
     }

@@ -31,9 +31,8 @@ import type { HttpContext } from './routes/http-context';
 import { enteredByPrefix } from './routes/entered-by-prefix';
 import { idempotencyKeys, keepRawBody } from './middleware/idempotency';
 import { utf8Text } from './middleware/utf8-text';
-import { inexactNumbers } from './middleware/exact-numbers';
 import { setApartItemProblems } from './dto/batch-body';
-import { jsonText, ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
+import { inexactNumbers, jsonText, ValidationError, type Application, type Clock, type IncomingTransferNotifications } from '@rcs/domain';
 import { JSON_MEDIA_TYPES, jsonBodiesOnly } from './middleware/json-bodies-only';
 import { strictQuery } from './middleware/strict-query';
 

@@ -8,6 +8,7 @@ export * from './shared/change-owned';
 export * from './shared/money';
 export * from './shared/tax-id';
 export * from './shared/exact-json';
+export * from './shared/inexact-numbers';
 export * from './shared/bank-account-number';
 export * from './shared/events';
 export * from './shared/unit-of-work';

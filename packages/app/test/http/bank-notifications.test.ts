@@ -98,6 +98,27 @@ describe('incoming transfers notified by the banking provider', () => {
     expect([res.status, res.body.code, res.body.invalidParams]).toEqual([400, 'validation', [{ name: 'body', reason: 'not valid JSON' }]]);
   });
 
+  it('refuses an amount a double cannot hold, or bytes that are not UTF-8, with 400 validation, crediting nothing', async () => {
+    const { account, notification } = await aTransfer('inexact');
+    // supertest would send a Buffer declared as JSON as the JSON of a Buffer; the route reads the bytes whatever their type.
+    const signed = (body: string | Buffer) =>
+      request(ctx.api.http)
+        .post(PATH)
+        .set('content-type', typeof body === 'string' ? 'application/json' : 'application/octet-stream')
+        .set(SIGNATURE_HEADER, signNotification(body, SECRET))
+        .send(body);
+    for (const amount of ['99999999999.999999', '1.0000000000000001', '0.29999999999999999']) {
+      const res = await signed(JSON.stringify(notification).replace('"250.40"', amount));
+      expect([res.status, res.body.code, res.body.invalidParams[0].name]).toEqual([400, 'validation', 'amount']);
+    }
+    // The payer's name in Latin-1: its Ñ is one byte, not UTF-8.
+    const res = await signed(Buffer.from(JSON.stringify(notification).replace('Pagador SA', 'Pagador \u00d1'), 'latin1'));
+    expect([res.status, res.body.invalidParams]).toEqual([400, [{ name: 'body', reason: 'must be UTF-8 (it holds a byte sequence that is not)' }]]);
+    expect((await movementsOf(account.id)).headers['x-total-count']).toBe('0');
+    // Exact, as a number or a string, it is credited.
+    expect((await signed(JSON.stringify(notification).replace('"250.40"', '250.4'))).status).toBe(201);
+  });
+
   it('answers malformed, unknown-CVU and non-ARS notifications with their errors', async () => {
     const { account } = await activeAccount(ctx.api, ctx.token);
     const cvu = (await ctx.api.call('get', `/v1/receivable-accounts/${account.id}`, { token: ctx.token })).body.cvu;

@@ -1,4 +1,5 @@
-import { hasInexactNumber, isInexact, JSON_NUMBER, JSON_STRING, type InvalidParam } from '@rcs/domain';
+import type { InvalidParam } from './domain-error';
+import { hasInexactNumber, isInexact, JSON_NUMBER, JSON_STRING } from './exact-json';
 
 /** A JSON string, a number, or the punctuation that says where in the body a number is. */
 const TOKENS_WITH_PLACES = new RegExp(`${JSON_STRING}|${JSON_NUMBER}|[{}[\\],:]`, 'g');

@@ -1,4 +1,4 @@
-import { inexactNumbers } from '../src/middleware/exact-numbers';
+import { inexactNumbers } from '../src';
 
 describe('number literals a body may hold', () => {
   it.each([

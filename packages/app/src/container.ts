@@ -95,6 +95,7 @@ export function buildContainer(config: Config, logger: Logger, knex: Knex, wirin
           // Registering and checking, each as long as the provider client's longest call (renewed before any further
           // one), and the store after them.
           aliasClaimMs: 3 * longestCallMs({ timeoutMs: config.bankProviderTimeoutMs }) + 15_000,
+          aliasSettleMs: longestCallMs({ timeoutMs: config.bankProviderTimeoutMs }),
           random: Math.random,
         },
         provisioningTrigger,

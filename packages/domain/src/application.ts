@@ -95,7 +95,7 @@ export function createApplication(ports: ApplicationPorts) {
 /** Every use case, on `ports`: free ones for a caller of its own, bound ones for an operation under a key. */
 function useCasesOn(ports: ApplicationPorts) {
   const { uow, clock, hasher, secrets, tokens, provisioningTrigger } = ports;
-  const aliasRegistrar = new AliasRegistrar(ports.bank, uow, clock, ports.provisioningPolicy.aliasClaimMs);
+  const aliasRegistrar = new AliasRegistrar(ports.bank, uow, clock, ports.provisioningPolicy);
   const openAccount = new OpenReceivableAccount(uow, clock, provisioningTrigger);
   const issueReceivable = new IssueReceivable(uow, clock);
   const getCurrentAccount = new GetCurrentAccount(ports.currentAccountQueries);

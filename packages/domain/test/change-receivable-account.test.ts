@@ -220,15 +220,20 @@ describe('changing a receivable account', () => {
       expect(await reconcile(w)).toEqual(nothing);
     });
 
-    it('keeps trying while the provider does not answer, not again in the same run', async () => {
+    const settle = (w: Awaited<ReturnType<typeof setUp>>) => w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasSettleMs);
+
+    it('tries again after a while while the provider does not answer, naming its error', async () => {
       const w = await setUp();
       const { stored, cvu } = await diedAfterRegistering(w, 'acme.muerta');
       w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
       w.bank.scriptAlias(stored, 'down');
-      const failed = { ...nothing, failed: [{ accountId: w.target.accountId }] };
+      const failed = { ...nothing, failed: [{ accountId: w.target.accountId, error: expect.objectContaining({ code: 'external-provider-unavailable' }) }] };
       expect(await reconcile(w)).toEqual(failed);
-      // A full batch would be run again at once: not one the provider did not answer, due again as soon as it is left.
-      expect(await reconcile(w, 1)).toEqual(failed);
+      // Not again before aliasSettleMs, by this pass or another instance's.
+      expect(await reconcile(w)).toEqual(nothing);
+      settle(w);
+      expect(await reconcile(w)).toEqual(failed);
+      settle(w);
       w.bank.scriptAlias(stored, { alias: stored, cbuCvu: cvu, holderName: null, holderTaxId: null, entity: 'Scripted provider' });
       expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
     });
@@ -246,17 +251,61 @@ describe('changing a receivable account', () => {
       expect(await reconcile(w)).toEqual(nothing);
     });
 
-    it('names the account again at each run while no other alias can be registered for it', async () => {
+    it('names the account again after a while while no other alias can be registered for it', async () => {
       const w = await setUp();
       const { stored } = await diedAfterRegistering(w, 'acme.muerta');
       w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
       jest.spyOn(w.bank, 'registerAlias').mockResolvedValue('TAKEN');
       const taken = { ...nothing, taken: [w.target.accountId] };
-      expect([await reconcile(w), await reconcile(w)]).toEqual([taken, taken]);
+      expect(await reconcile(w)).toEqual(taken);
+      expect(await reconcile(w)).toEqual(nothing);
+      settle(w);
+      expect(await reconcile(w)).toEqual(taken);
       expect(await aliasOf(w)).toBe(stored);
     });
 
-    it('takes over a change whose stored alias could not be registered back, at once instead of after its claim', async () => {
+    it('leaves the alias to a change that took the claim while the pass waited on the provider, replacing nothing', async () => {
+      const w = await setUp();
+      const { cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      // The provider says the stored alias is another's, so slowly that the pass's claim runs out and a PUT takes it.
+      jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async () => {
+        w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+        await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.nueva' });
+        return 'TAKEN';
+      });
+      expect(await reconcile(w)).toEqual(nothing);
+      expect(await aliasOf(w)).toBe('acme.nueva');
+      expect((await w.bank.resolveAlias('acme.nueva'))?.cbuCvu).toBe(cvu);
+    });
+
+    it('stores no new alias over one written meanwhile without a claim, and reconciles that one after a while', async () => {
+      const w = await setUp();
+      const { stored, cvu } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      w.bank.scriptAlias(stored, { alias: stored, cbuCvu: '2850590940090418135201', holderName: 'Otro', holderTaxId: null, entity: 'Otro banco' });
+      const register = w.bank.registerAlias.bind(w.bank);
+      jest
+        .spyOn(w.bank, 'registerAlias')
+        .mockImplementationOnce((registration) => register(registration))
+        // While the new alias is registered, an instance of the previous version writes another without a claim.
+        .mockImplementationOnce(async (registration) => {
+          const answer = await register(registration);
+          await w.uow.run(async (tx) => {
+            const current = (await tx.receivableAccounts.getForUpdate(w.target.accountId))!;
+            await tx.receivableAccounts.update(current.update({ alias: 'acme.vieja' }, w.clock.now()));
+          });
+          return answer;
+        });
+      const pass = await reconcile(w);
+      expect(pass).toEqual({ ...nothing, failed: [{ accountId: w.target.accountId, error: expect.objectContaining({ code: 'concurrent-modification' }) }] });
+      expect(await aliasOf(w)).toBe('acme.vieja');
+      settle(w);
+      expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
+      expect((await w.bank.resolveAlias('acme.vieja'))?.cbuCvu).toBe(cvu);
+    });
+
+    it("registers the stored alias back after a failed change's claim has settled, and refuses another change until then", async () => {
       const w = await setUp();
       const { alias: stored, cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
       const register = w.bank.registerAlias.bind(w.bank);
@@ -271,10 +320,25 @@ describe('changing a receivable account', () => {
         .mockRejectedValueOnce(new ProviderError('external-provider-unavailable', { code: 'DOWN', detail: 'unreachable' }));
       await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.otro' })).rejects.toMatchObject({ code: 'invalid-status-transition' });
       expect((await w.bank.resolveAlias('acme.otro'))?.cbuCvu).toBe(cvu);
+      await w.app.receivableAccounts.activate.execute(w.target);
+      await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.pronto' })).rejects.toMatchObject({ code: 'concurrent-modification' });
+      expect(await reconcile(w)).toEqual(nothing);
 
+      settle(w);
       expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
       expect((await w.bank.resolveAlias(stored!))?.cbuCvu).toBe(cvu);
       expect(await w.bank.resolveAlias('acme.otro')).toBeUndefined();
+      expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.pronto' })).account.toSnapshot().alias).toBe('acme.pronto');
+    });
+
+    it('keeps no claim after a change the provider answered, the stored alias registered back: the next change runs at once', async () => {
+      const w = await setUp();
+      const { cvu } = (await w.app.receivableAccounts.get.execute(w.target)).account.toSnapshot();
+      w.bank.scriptAlias('acme.ajena', { alias: 'acme.ajena', cbuCvu: '2850590940090418135201', holderName: 'Otro', holderTaxId: null, entity: 'Otro banco' });
+      await expect(w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.ajena' })).rejects.toMatchObject({ code: 'alias-already-in-use' });
+      expect((await w.app.receivableAccounts.update.execute({ ...w.target, alias: 'acme.propia' })).account.toSnapshot().alias).toBe('acme.propia');
+      expect((await w.bank.resolveAlias('acme.propia'))?.cbuCvu).toBe(cvu);
+      expect(w.store.committed.aliasClaims.size).toBe(0);
     });
 
     it('registers the stored alias once more after a failed change, for a registration of its the provider carries out late', async () => {
@@ -291,6 +355,7 @@ describe('changing a receivable account', () => {
       await late();
       expect((await w.bank.resolveAlias('acme.tarde'))?.cbuCvu).toBe(cvu);
 
+      settle(w);
       expect(await reconcile(w)).toEqual({ ...nothing, restored: 1 });
       expect((await w.bank.resolveAlias(stored!))?.cbuCvu).toBe(cvu);
       expect(await w.bank.resolveAlias('acme.tarde')).toBeUndefined();

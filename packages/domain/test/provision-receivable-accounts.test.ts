@@ -157,8 +157,34 @@ describe('provisioning receivable accounts', () => {
     };
     expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
     expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null });
-    // The alias it registered is not stored: its claim is left for the reconciliation, which finds nothing stored to register.
-    expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 })).toMatchObject({ restored: 1, failed: [], taken: [] });
-    expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 })).toMatchObject({ restored: 0 });
+    // The alias it registered is not stored, and there is none stored to register back: nothing is left to reconcile.
+    expect(w.store.committed.aliasClaims.size).toBe(0);
+  });
+
+  it("keeps the claim of a pass whose account was activated and given an alias once the pass's claim ran out, for the reconciliation to register that alias back", async () => {
+    const w = await setUp();
+    const slow = w.bank.requestCvu.bind(w.bank);
+    const register = w.bank.registerAlias.bind(w.bank);
+    // While this pass waits for the CVU, another activates the account and the customer gives it an alias of its own.
+    w.bank.requestCvu = async (request) => {
+      const answer = await slow(request);
+      if (answer.state !== 'ASSIGNED') throw new Error('the scripted provider assigns at once');
+      await w.uow.run(async (tx) =>
+        tx.receivableAccounts.update((await tx.receivableAccounts.getForUpdate(w.account.id))!.assignCvu(answer.cvu, 'acme.propia', w.clock.now())),
+      );
+      expect(await register({ alias: 'acme.propia', cbuCvu: answer.cvu })).toBe('REGISTERED');
+      return answer;
+    };
+    // The pass registers its candidate over it, and the provider is slow enough for the pass's claim to run out.
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async (registration) => {
+      const answer = await register(registration);
+      w.clock.advance(w.provisioningPolicy.aliasClaimMs);
+      return answer;
+    });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
+    const cvu = w.state().cvu!;
+    expect(await w.bank.resolveAlias('acme.propia')).toBeUndefined();
+    expect(await w.app.receivableAccounts.reconcileAliases.execute({ limit: 10 })).toMatchObject({ restored: 1 });
+    expect((await w.bank.resolveAlias('acme.propia'))?.cbuCvu).toBe(cvu);
   });
 });

@@ -14,6 +14,12 @@ export interface ProvisioningPolicy {
    * registering, checking and registering back, with the store between them.
    */
   readonly aliasClaimMs: number;
+  /**
+   * How long the claim of an alias change that failed stands after it (AliasRegistrar): a registration the provider
+   * carries out after its caller stopped waiting lands within it, before the reconciliation registers the stored
+   * alias again (and no other change registers its own meanwhile); the reconciliation's wait between its tries too.
+   */
+  readonly aliasSettleMs: number;
   /** Uniform in [0, 1): jitter source. */
   readonly random: () => number;
 }
@@ -25,6 +31,7 @@ export const DEFAULT_PROVISIONING_POLICY: Omit<ProvisioningPolicy, 'random'> = {
   pendingPollMs: 500,
   leaseMs: 60_000,
   aliasClaimMs: 120_000,
+  aliasSettleMs: 30_000,
 };
 
 /** Delay before retry number `attempts` (1-based), exponential with jitter so retries do not arrive in step. */

@@ -98,7 +98,7 @@ export class UpdateReceivableAccount {
       });
     }
     return this.aliases.claimed(input.accountId, async (claim) => {
-      if (!(await this.aliases.register(registration))) throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account`);
+      if (!(await claim.register(registration))) throw new DomainError('alias-already-in-use', `alias ${registration.alias} is held by another account`);
       return changeWithStats(this.uow, input, async (current, tx) => {
         if (current.toSnapshot().alias !== registration.previous) throw new ConcurrentModificationError('receivable account', input.accountId);
         await claim.end(tx);

@@ -63,8 +63,9 @@ export class ProvisionReceivableAccounts {
       // provider does not register its alias over the one a later pass, or a PUT since, gave the account.
       return await this.aliases.claimed(claim.account.id, async (aliasClaim) => {
         const outcome = await this.record(claim, await this.withAlias(claim, cvu, aliasClaim), aliasClaim);
-        // The account moved on meanwhile (disabled): the alias registered is not stored, and the reconciliation
-        // registers the stored one, if any, once more.
+        // No longer PROVISIONING (disabled, or activated by a pass that took this one's claim once it ran out): the
+        // alias this pass registered is not stored; its claim is kept for the reconciliation, which registers the
+        // stored one, if any, again.
         if (outcome === 'skipped') await aliasClaim.abandon();
         return outcome;
       });
@@ -113,7 +114,7 @@ export class ProvisionReceivableAccounts {
         if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
         // Each candidate may take a whole provider call: the claim is renewed for it, or the pass stops (skipped).
         if (!(await aliasClaim.renew())) throw new AliasChangeHeld('receivable account', account.id);
-        if (await this.aliases.register({ alias, cbuCvu: cvu })) return { state: 'ASSIGNED', cvu, alias };
+        if (await aliasClaim.register({ alias, cbuCvu: cvu })) return { state: 'ASSIGNED', cvu, alias };
       }
     } catch (error) {
       if (error instanceof AliasChangeHeld) throw error;

@@ -12,11 +12,8 @@ export interface AliasReconciliationPass {
   /** Accounts whose stored alias another account holds, not yet given another: tried again at the next run. */
   readonly taken: readonly number[];
   /** Accounts the provider or the database did not answer for: tried again at the next run. */
-  readonly failed: ReadonlyArray<{ readonly accountId: number; readonly error?: unknown }>;
-  /**
-   * The pass filled its batch and settled each: more may be waiting. One left for the next run is due again at once,
-   * so a pass run again now would take it again.
-   */
+  readonly failed: ReadonlyArray<{ readonly accountId: number; readonly error: unknown }>;
+  /** The pass filled its batch and settled each: more may be waiting (one left for later is not taken again before aliasSettleMs). */
   readonly more: boolean;
 }
 
@@ -53,7 +50,7 @@ export class ReconcileAliasClaims {
       const reconciled = result.value;
       if (reconciled.outcome === 'replaced') pass.replaced.push({ accountId, previous: reconciled.previous, alias: reconciled.alias });
       else if (reconciled.outcome === 'taken') pass.taken.push(accountId);
-      else if (reconciled.outcome === 'failed') pass.failed.push({ accountId });
+      else if (reconciled.outcome === 'failed') pass.failed.push({ accountId, error: reconciled.error });
       else pass.restored++;
     });
     return { ...pass, more: accounts.length === input.limit && pass.failed.length + pass.taken.length === 0 };

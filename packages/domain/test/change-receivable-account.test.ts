@@ -264,6 +264,18 @@ describe('changing a receivable account', () => {
       expect(await aliasOf(w)).toBe(stored);
     });
 
+    it("names the provider's error when the new alias's registration goes unanswered, and tries again later", async () => {
+      const w = await setUp();
+      const { stored } = await diedAfterRegistering(w, 'acme.muerta');
+      w.clock.advance(DEFAULT_PROVISIONING_POLICY.aliasClaimMs);
+      const timeout = new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' });
+      jest.spyOn(w.bank, 'registerAlias').mockResolvedValueOnce('TAKEN').mockRejectedValueOnce(timeout);
+      expect(await reconcile(w)).toEqual({ ...nothing, failed: [{ accountId: w.target.accountId, error: timeout }] });
+      expect(await aliasOf(w)).toBe(stored);
+      settle(w);
+      expect(await reconcile(w)).toMatchObject({ restored: 1 });
+    });
+
     it('leaves the alias to a change that took the claim while the pass waited on the provider, replacing nothing', async () => {
       const w = await setUp();
       const { cvu } = await diedAfterRegistering(w, 'acme.muerta');

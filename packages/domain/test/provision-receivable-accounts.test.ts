@@ -1,4 +1,4 @@
-import { Client, composeCvu, DEFAULT_CUSTOMER_SETTINGS, retryDelayMs } from '../src';
+import { Client, composeCvu, DEFAULT_CUSTOMER_SETTINGS, ProviderError, retryDelayMs } from '../src';
 import { aClientDetails, inMemoryApplication, validTaxId } from '../testing';
 
 async function setUp(aliasTemplate = 'cta.{id:7}') {
@@ -158,6 +158,54 @@ describe('provisioning receivable accounts', () => {
     expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
     expect(w.state()).toMatchObject({ status: 'DISABLED', cvu: null });
     // The alias it registered is not stored, and there is none stored to register back: nothing is left to reconcile.
+    expect(w.store.committed.aliasClaims.size).toBe(0);
+  });
+
+  it("reports an account whose alias another change is claiming as skipped, not as the pass's failure", async () => {
+    const w = await setUp();
+    const now = w.clock.now();
+    await w.uow.run((tx) => tx.receivableAccounts.claimAliasChange(w.account.id, 'other', now, new Date(now.getTime() + w.provisioningPolicy.aliasClaimMs)));
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 }, failures: [] });
+    expect(w.state()).toMatchObject({ status: 'PROVISIONING', alias: null });
+  });
+
+  it('registers no further candidate once its claim ran out and another pass took it, over the alias that pass stored', async () => {
+    const w = await setUp();
+    const first = `cta.${String(w.account.id).padStart(7, '0')}`;
+    let other: Promise<unknown> = Promise.resolve();
+    // The provider refuses this pass's first candidate so slowly that its claim and lease run out, and another pass
+    // meanwhile registers that same alias (free again) and activates the account with it.
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce(async () => {
+      w.clock.advance(w.provisioningPolicy.aliasClaimMs);
+      other = w.app.receivableAccounts.provision.execute({ limit: 10 });
+      await other;
+      return 'TAKEN';
+    });
+    const pass = await w.app.receivableAccounts.provision.execute({ limit: 10 });
+    expect([pass.outcomes.skipped, (await other) as unknown]).toEqual([1, expect.objectContaining({ outcomes: expect.objectContaining({ activated: 1 }) })]);
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: first });
+    expect((await w.bank.resolveAlias(first))?.cbuCvu).toBe(w.state().cvu);
+  });
+
+  it('keeps the claim of an attempt whose registration went unanswered until it would have landed, then activates with the alias the provider names', async () => {
+    const w = await setUp();
+    const first = `cta.${String(w.account.id).padStart(7, '0')}`;
+    const register = w.bank.registerAlias.bind(w.bank);
+    let late: () => Promise<unknown> = () => Promise.resolve();
+    jest.spyOn(w.bank, 'registerAlias').mockImplementationOnce((registration) => {
+      late = () => register(registration);
+      return Promise.reject(new ProviderError('external-provider-timeout', { code: 'TIMEOUT', detail: 'no answer in time' }));
+    });
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { retrying: 1 } });
+    expect(w.store.committed.aliasClaims.size).toBe(1);
+    // The retry comes before the claim settles: it waits (skipped, the account leased) while the registration lands.
+    w.clock.advance(retryDelayMs(w.provisioningPolicy, 1));
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { skipped: 1 } });
+    await late();
+    w.clock.advance(w.provisioningPolicy.leaseMs);
+    expect(await w.app.receivableAccounts.provision.execute({ limit: 10 })).toMatchObject({ outcomes: { activated: 1 } });
+    expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: first });
+    expect((await w.bank.resolveAlias(first))?.cbuCvu).toBe(w.state().cvu);
     expect(w.store.committed.aliasClaims.size).toBe(0);
   });
 

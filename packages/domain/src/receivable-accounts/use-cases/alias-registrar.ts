@@ -107,7 +107,8 @@ export class AliasRegistrar {
     // Renewed for the second call, or lost to a change, which decides the alias.
     if (!(await claim.renew())) throw new AliasChangeHeld('receivable account', accountId);
     const alias = unguessableAlias(accountId);
-    if (!(await claim.register({ alias, cbuCvu: cvu }).catch(() => false))) return { outcome: 'taken' };
+    const replaced = await claim.register({ alias, cbuCvu: cvu }).catch((error: unknown) => ({ error }));
+    if (replaced !== true) return replaced === false ? { outcome: 'taken' } : { outcome: 'failed', ...replaced };
     await this.uow.run(async (tx) => {
       const current = await tx.receivableAccounts.getForUpdate(accountId);
       if (current?.toSnapshot().alias !== previous) throw new ConcurrentModificationError('receivable account', accountId);
@@ -188,8 +189,13 @@ class HeldClaim implements AliasClaim {
     await this.extendBy(this.held.policy.aliasSettleMs).catch(() => undefined);
   }
 
-  /** The claim deleted, unless kept: the provider names the stored alias for the account's CVU, or none is stored. */
+  /**
+   * The claim deleted, unless kept: the provider names the stored alias for the account's CVU, or none is stored.
+   * Kept a while more (leave) when a registration of the change went unanswered, as when it fails: a provisioning
+   * attempt that records its failure ends normally, and the provider may carry that registration out yet.
+   */
   async release(): Promise<void> {
+    if (this.unanswered) return this.leave();
     const { accountId, token } = this.held;
     if (!this.kept) await this.uow.run((tx) => tx.receivableAccounts.endAliasChange(accountId, token)).catch(() => undefined);
   }

@@ -109,16 +109,14 @@ export class ProvisionReceivableAccounts {
    */
   private async withAlias(claim: ProvisioningClaim, cvu: string, aliasClaim: AliasClaim): Promise<Answer> {
     const { account, aliasTemplate } = claim;
-    try {
-      for (const alias of [...aliasCandidates(aliasTemplate, account.id), unguessableAlias(account.id)]) {
-        if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
-        // Each candidate may take a whole provider call: the claim is renewed for it, or the pass stops (skipped).
-        if (!(await aliasClaim.renew())) throw new AliasChangeHeld('receivable account', account.id);
-        if (await aliasClaim.register({ alias, cbuCvu: cvu })) return { state: 'ASSIGNED', cvu, alias };
-      }
-    } catch (error) {
-      if (error instanceof AliasChangeHeld) throw error;
-      return failed(error);
+    for (const alias of [...aliasCandidates(aliasTemplate, account.id), unguessableAlias(account.id)]) {
+      if (await this.uow.run((tx) => tx.receivableAccounts.aliasInUse(alias, account.id))) continue;
+      // Each candidate may take a whole provider call: the claim is renewed for it, or the pass stops (skipped).
+      if (!(await aliasClaim.renew())) throw new AliasChangeHeld('receivable account', account.id);
+      // The provider's failure is the attempt's (retried, counted); the database's fails the pass for this account.
+      const registered = await aliasClaim.register({ alias, cbuCvu: cvu }).catch((error: unknown) => failed(error));
+      if (registered === true) return { state: 'ASSIGNED', cvu, alias };
+      if (registered !== false) return registered;
     }
     // The provider keeps the CVU under our request id: a later attempt gets it back, and the attempts run out.
     return { state: 'FAILED', reason: `every alias template ${aliasTemplate} or the fallback gives account ${account.id} is held by another account` };

@@ -60,6 +60,12 @@ export class ServiceMetrics implements MetricsExposition {
     labelNames: ['job'] as const,
     registers: [this.registry],
   });
+  private readonly aliasReconciliations = new Counter({
+    name: 'rcs_alias_reconciliations_total',
+    help: 'Accounts the alias-reconcile job settled, by outcome: restored, replaced (another account held the alias at the provider), taken (and no other registered yet) or failed; alert on replaced and taken',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly contentType = this.registry.contentType;
 
   private readonly registries = [processMetrics(), this.registry];
@@ -81,6 +87,10 @@ export class ServiceMetrics implements MetricsExposition {
   jobRan(job: string, outcome: 'ok' | 'failed'): void {
     this.jobRuns.inc({ job, outcome });
     if (outcome === 'ok') this.jobSucceeded.set({ job }, Date.now() / 1000);
+  }
+
+  aliasesReconciled(outcome: 'restored' | 'replaced' | 'taken' | 'failed', accounts: number): void {
+    if (accounts > 0) this.aliasReconciliations.inc({ outcome }, accounts);
   }
 
   text(): Promise<string> {

@@ -26,7 +26,13 @@ export interface ScheduledJobs {
 /** Accounts reconciled at once (each one claim and a provider call or two). */
 const ALIAS_RECONCILE_BATCH = 50;
 
-export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Config, logger: Logger, metrics: Pick<ServiceMetrics, 'jobRan'>): ScheduledJobs {
+export function scheduleJobs(
+  app: Application,
+  upkeep: StorageUpkeep,
+  config: Config,
+  logger: Logger,
+  metrics: Pick<ServiceMetrics, 'jobRan' | 'aliasesReconciled'>,
+): ScheduledJobs {
   const running = new Set<Promise<void>>();
   // A failed run (a lost connection, a deadlock victim) is logged with the service's logs, not node-cron's own
   // console output; the next run picks up what this one left, as every run's work is claimed row by row.
@@ -74,6 +80,10 @@ export function scheduleJobs(app: Application, upkeep: StorageUpkeep, config: Co
       for (let more = true; more;) {
         const pass = await app.receivableAccounts.reconcileAliases.execute({ limit: ALIAS_RECONCILE_BATCH });
         more = pass.more;
+        metrics.aliasesReconciled('restored', pass.restored);
+        metrics.aliasesReconciled('replaced', pass.replaced.length);
+        metrics.aliasesReconciled('taken', pass.taken.length);
+        metrics.aliasesReconciled('failed', pass.failed.length);
         if (pass.restored > 0) logger.info({ job: 'alias-reconcile', restored: pass.restored }, 'abandoned alias changes reconciled');
         // Another account holds these accounts' aliases at the provider: payments to them go there. The customer hears of it from its own reads only.
         for (const replaced of pass.replaced) {

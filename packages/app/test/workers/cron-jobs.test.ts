@@ -148,12 +148,13 @@ describe('scheduled jobs', () => {
     const asked: unknown[] = [];
     const app = { receivableAccounts: { reconcileAliases: { execute: (input: unknown) => (asked.push(input), Promise.resolve(passes.shift())) } } };
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
+    const metrics = new ServiceMetrics(false);
     const jobs = scheduleJobs(
       app as unknown as Application,
       noUpkeep,
       { ...allNever, aliasReconcileCron: '* * * * * *' } as Config,
       pino({ level: 'info' }, sink),
-      new ServiceMetrics(false),
+      metrics,
     );
     try {
       await jest.advanceTimersByTimeAsync(1_000);
@@ -168,6 +169,15 @@ describe('scheduled jobs', () => {
       [50, 8],
       [40, 9],
     ]);
+    const exposed = await metrics.text();
+    for (const [outcome, accounts] of [
+      ['restored', 51],
+      ['replaced', 1],
+      ['taken', 1],
+      ['failed', 1],
+    ]) {
+      expect(exposed).toContain(`rcs_alias_reconciliations_total{outcome="${outcome}"} ${accounts}`);
+    }
   });
 
   it('expire held webhook attempts on WEBHOOK_EXPIRY_CRON', async () => {

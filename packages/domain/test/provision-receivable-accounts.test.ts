@@ -182,7 +182,7 @@ describe('provisioning receivable accounts', () => {
       return 'TAKEN';
     });
     const pass = await w.app.receivableAccounts.provision.execute({ limit: 10 });
-    expect([pass.outcomes.skipped, (await other) as unknown]).toEqual([1, expect.objectContaining({ outcomes: expect.objectContaining({ activated: 1 }) })]);
+    expect([pass.outcomes.skipped, await other]).toEqual([1, expect.objectContaining({ outcomes: expect.objectContaining({ activated: 1 }) })]);
     expect(w.state()).toMatchObject({ status: 'ACTIVE', alias: first });
     expect((await w.bank.resolveAlias(first))?.cbuCvu).toBe(w.state().cvu);
   });

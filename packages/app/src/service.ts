@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { Express } from 'express';
 import type { Container } from 'inversify';
 import type { Knex } from 'knex';
@@ -117,7 +118,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   notify.url = `http://127.0.0.1:${port}/bank/notifications/incoming-transfers`;
-  logger.info({ port, mode: config.mode, storage: storage.embedded ? 'embedded PGlite' : 'PostgreSQL' }, 'listening');
+  const stored = storage.embedded ? { storage: 'embedded PGlite', dataDir: path.resolve(config.dataDir) } : { storage: 'PostgreSQL' };
+  logger.info({ port, mode: config.mode, ...stored }, 'listening');
 
   return {
     server,

@@ -55,13 +55,16 @@ export class ListQuery extends PageQuery {
 
 /**
  * A date without time is a calendar day in Buenos Aires (UTC-03:00, no daylight saving): fromDate starts it,
- * toDate includes all of it.
+ * toDate includes all of it. Instants are kept to the millisecond: an instant sent with finer digits (Python's
+ * microseconds) bounds the same rows as the millisecond at or after it for fromDate, at or before it for toDate.
  */
 export function boundary(value: string, edge: 'start' | 'end'): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return new Date(`${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}-03:00`);
   }
-  return new Date(value);
+  const [, millis, finer] = /\.(\d{1,3})(\d*)/.exec(value) ?? [];
+  const instant = new Date(finer ? value.replace(`.${millis}${finer}`, `.${millis}`) : value);
+  return edge === 'start' && /[1-9]/.test(finer ?? '') ? new Date(instant.getTime() + 1) : instant;
 }
 
 export function pageOf(query: PageQuery): PageRequest {

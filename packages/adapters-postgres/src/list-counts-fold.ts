@@ -17,17 +17,21 @@ const KEY_ARRAY = 'ARRAY[list, customer_id::text, scope, scope_id::text, status]
 const KEY_ORDER = 'list, customer_id, scope, scope_id, status';
 
 /**
- * Moves the slots 1 to 7 of each count of one chunk of groups into its slot 0, in scope order like the counting
- * triggers, and answers the chunk's last group. A slot changed by a writer since is deleted as it is then
+ * A chunk of the groups written since the last fold: those with a writer's slot (1 to 8; migration 045's index
+ * holds them alone), however many counts sit folded in slot 0 alone.
+ */
+const WRITTEN = `
+    SELECT DISTINCT list, customer_id, scope, scope_id, status FROM list_counts
+    WHERE slot <> 0 AND ${KEY} > (?, ?::bigint, ?, ?::bigint, ?)
+    ORDER BY ${KEY_ORDER}`;
+
+/**
+ * Moves the writers' slots of each count of one chunk of written groups into its slot 0, in scope order like the
+ * counting triggers, and answers the chunk's groups. A slot changed by a writer since is deleted as it is then
  * (READ COMMITTED re-reads a row it waited for), so what is moved is what was there.
  */
 const FOLD_CHUNK = `
-  WITH g AS (
-    SELECT DISTINCT list, customer_id, scope, scope_id, status FROM list_counts
-    WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?)
-    ORDER BY ${KEY_ORDER}
-    LIMIT ?
-  ), moved AS (
+  WITH g AS (${WRITTEN} LIMIT ?), moved AS (
     DELETE FROM list_counts c USING g
     WHERE (c.list, c.customer_id, c.scope, c.scope_id, c.status) = (g.list, g.customer_id, g.scope, g.scope_id, g.status) AND c.slot <> 0
     RETURNING c.list, c.customer_id, c.scope, c.scope_id, c.status, c.n, c.amount_minor
@@ -41,13 +45,18 @@ const FOLD_CHUNK = `
   )
   SELECT (SELECT count(*) FROM g)::int AS groups, (SELECT count(*) FROM moved)::int AS folded,
          (SELECT ${KEY_ARRAY} FROM g
-          ORDER BY list DESC, customer_id DESC, scope DESC, scope_id DESC, status DESC LIMIT 1) AS last`;
+          ORDER BY list DESC, customer_id DESC, scope DESC, scope_id DESC, status DESC LIMIT 1) AS last,
+         (SELECT json_agg(${KEY_ARRAY}) FROM g) AS keys`;
 
-/** The chunk's counts back at 0 (nothing counted, no amount), now one row each: they go, and come back with the next change. */
+/**
+ * The chunk's counts back at 0 (nothing counted, no amount), now one row each: they go, and come back with the next
+ * change. By the chunk's keys: the range between its first and last holds every group folded before.
+ */
 const REMOVE_ZEROS = `
-  DELETE FROM list_counts
-  WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) AND ${KEY} <= (?, ?::bigint, ?, ?::bigint, ?)
-    AND slot = 0 AND n = 0 AND amount_minor = 0`;
+  DELETE FROM list_counts c
+  USING json_array_elements(?::json) AS g (k)
+  WHERE (c.list, c.customer_id, c.scope, c.scope_id, c.status) = (g.k ->> 0, (g.k ->> 1)::bigint, g.k ->> 2, (g.k ->> 3)::bigint, g.k ->> 4)
+    AND c.slot = 0 AND c.n = 0 AND c.amount_minor = 0`;
 
 /**
  * Counts of a webhook deleted since: its deletion removes them at its commit (migration 022), but a fold's slot 0
@@ -59,9 +68,10 @@ const ORPHANED = `
 
 /**
  * Folds list_counts (migrations/counted-lists.ts): each count spread over up to 8 slot rows by its writers'
- * connections becomes one row, and a count back at 0 none, so the table holds what is non-zero rather than every
- * slot each account, client, associate and webhook ever wrote. Sums are unchanged, so no total or pending amount
- * a reader sees moves. A busy count gets its slots back from its writers: the fold is for the quiet ones.
+ * connections since the last fold becomes one row (slot 0), and a count back at 0 none, so the table holds what is
+ * non-zero rather than every slot each account, client, associate and webhook ever wrote; a run reads the groups
+ * written since the last, not every group. Sums are unchanged, so no total or pending amount a reader sees moves. A
+ * busy count gets its slots back from its writers: the fold is for the quiet ones.
  *
  * Chunk by chunk in key order, each in a transaction of its own that waits at most `lockWaitMs` for a row a writer
  * holds. A chunk that would wait longer is tried again at half its size, down to the one count a writer holds,
@@ -79,9 +89,12 @@ export async function foldListCounts(knex: Knex, options: { readonly chunk?: num
     try {
       const done = await knex.transaction(async (tx) => {
         await tx.raw(`SELECT set_config('lock_timeout', '${lockWaitMs}', true)`);
-        const { rows } = await tx.raw<{ rows: Array<{ groups: number; folded: number; last: GroupKey | null }> }>(FOLD_CHUNK, [...after, size]);
-        const [{ last, ...counts }] = rows;
-        const zeros = last ? (await tx.raw<{ rowCount: number }>(REMOVE_ZEROS, [...after, ...last])).rowCount : 0;
+        const { rows } = await tx.raw<{ rows: Array<{ groups: number; folded: number; last: GroupKey | null; keys: GroupKey[] | null }> }>(FOLD_CHUNK, [
+          ...after,
+          size,
+        ]);
+        const [{ last, keys, ...counts }] = rows;
+        const zeros = keys ? (await tx.raw<{ rowCount: number }>(REMOVE_ZEROS, [JSON.stringify(keys)])).rowCount : 0;
         return { ...counts, last, zeros };
       });
       [groups, folded, removed] = [groups + done.groups, folded + done.folded, removed + done.zeros];
@@ -97,10 +110,7 @@ export async function foldListCounts(knex: Knex, options: { readonly chunk?: num
       // The one count a writer holds: it stays as it is for the next run.
       skipped++;
       size = chunk;
-      const next = await knex.raw<{ rows: Array<{ key: GroupKey }> }>(
-        `SELECT ${KEY_ARRAY} AS key FROM list_counts WHERE ${KEY} > (?, ?::bigint, ?, ?::bigint, ?) ORDER BY ${KEY_ORDER} LIMIT 1`,
-        after,
-      );
+      const next = await knex.raw<{ rows: Array<{ key: GroupKey }> }>(`SELECT ${KEY_ARRAY} AS key FROM (${WRITTEN} LIMIT 1) g`, after);
       if (next.rows.length === 0) break;
       after = next.rows[0].key;
     }

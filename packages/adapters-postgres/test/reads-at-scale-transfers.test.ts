@@ -140,3 +140,33 @@ describe(`reads of movements and transfers that do not grow with the rows (${pro
     expect(read).toBeLessThan(20);
   });
 });
+
+// A database of its own: the worker's queue is every customer's in due order, and the tests above fill it.
+describe(`the transfer worker's pick among transfers awaiting their alias (${process.env.RCS_TEST_STORAGE})`, () => {
+  const s = scaleDatabase();
+
+  it('locks the transfers it can pay without reading the due ones still named by an alias alone', async () => {
+    const customerId = await s.aCustomer('payable among aliases');
+    const on = await s.uow.run((tx) => aSource(tx, customerId));
+    const named = await s.uow.run((tx) => tx.transfers.insert(aTransferDraft(on)));
+    // 3,000 due transfers naming an alias alone, unscheduled: before any payable one in the due order.
+    await s.db.knex.raw(
+      `INSERT INTO transfers (customer_id, type, status, source_account_id, amount_minor, currency_code, destination_alias,
+         created_by_credential_id, creation_date, modification_date, version)
+       SELECT customer_id, type, status, source_account_id, amount_minor, currency_code, 'proveedor.alias',
+         created_by_credential_id, creation_date, modification_date, 1
+       FROM transfers CROSS JOIN generate_series(1, 3000) n WHERE id = ?`,
+      [named.id],
+    );
+    await s.db.knex.raw('ANALYZE transfers');
+
+    const { result, read } = await readsOf(s.uow, ['transfers'], async (bound) => {
+      await bound.executor().raw(`SELECT set_config('enable_bitmapscan', 'off', true)`);
+      return bound.run((tx) => tx.transfers.lockDue({ today: '2026-03-01', limit: 100, customerId }));
+    });
+
+    expect(result.map((t) => t.id)).toEqual([named.id]);
+    // Migration 029's index held the 3,000 too, read and passed over on every pass.
+    expect(read).toBeLessThan(20);
+  });
+});

@@ -60,10 +60,10 @@ describe(`rows of several webhooks, locked (${process.env.RCS_TEST_STORAGE})`, (
       // The lower webhook belongs to the later customer.
       const [low, high] = [await register(later), await register(earlier)];
       const countRows = `list = 'webhook_deliveries' AND scope = 'webhook' AND status = 'PENDING'`;
-      // Every slot's row there already, so a statement's upsert finds and locks them rather than inserting.
+      // Every writer's slot's row there already (1 to SLOTS), so a statement's upsert finds and locks them rather than inserting.
       await db.knex.raw(
         `INSERT INTO list_counts (list, customer_id, scope, scope_id, status, slot, n)
-         SELECT 'webhook_deliveries', w.customer_id, 'webhook', w.id, 'PENDING', slot, 0 FROM webhooks w, generate_series(0, ${SLOTS - 1}) slot
+         SELECT 'webhook_deliveries', w.customer_id, 'webhook', w.id, 'PENDING', slot, 0 FROM webhooks w, generate_series(1, ${SLOTS}) slot
          WHERE w.id IN (?, ?)`,
         [low.id, high.id],
       );

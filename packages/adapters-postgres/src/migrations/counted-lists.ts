@@ -2,8 +2,8 @@
  * Counts of a table's rows kept in `list_counts` by triggers, so a list's X-Total-Count reads a handful of rows
  * instead of counting every matching one. Each count is kept per customer, per scope (the whole customer, or one
  * value of a scope column such as the account) and per status, spread over SLOTS rows: a transaction adds to the
- * slot of its connection (backend pid), so concurrent creations on one account update different rows instead of
- * queueing on one; a read sums the slots. The triggers fire once per statement on its transition tables, so a
+ * slot of its connection (backend pid; slots 1 to SLOTS, slot 0 being the fold's), so concurrent creations on one
+ * account update different rows instead of queueing on one; a read sums the slots. The triggers fire once per statement on its transition tables, so a
  * set-based update of a million rows (the settlement sweep) costs one grouped upsert, not a million, and every
  * writer of the table, present or future, keeps the counts exact in its own transaction without knowing of them.
  *
@@ -86,7 +86,7 @@ function upsert(counted: CountedTable, deltas: string): string {
     ? [', amount_minor', ', sum(d.amount)', ' OR sum(d.amount) <> 0', ', amount_minor = c.amount_minor + excluded.amount_minor']
     : ['', '', '', ''];
   return `INSERT INTO list_counts AS c (list, customer_id, scope, scope_id, status, slot, n${column})
-          SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS}, sum(d.delta)${sum}
+          SELECT '${counted.list}', d.customer_id, d.scope, d.scope_id, d.status, pg_backend_pid() % ${SLOTS} + 1, sum(d.delta)${sum}
           FROM (${deltas}) d
           GROUP BY d.customer_id, d.scope, d.scope_id, d.status
           HAVING sum(d.delta) <> 0${changed}

@@ -40,6 +40,8 @@ import * as statusWithinAccountAndType from './040-status-within-account-and-typ
 import * as retryScheduleSteps from './041-retry-schedule-steps';
 import * as windowCounts from './042-window-counts';
 import * as aliasClaims from './043-alias-claims';
+import * as payableTransfers from './044-payable-transfers';
+import * as foldOnlySlotZero from './045-fold-only-slot-zero';
 import pg from 'pg';
 
 interface Migration {
@@ -90,6 +92,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['041-retry-schedule-steps', retryScheduleSteps],
   ['042-window-counts', windowCounts],
   ['043-alias-claims', aliasClaims],
+  ['044-payable-transfers', payableTransfers],
+  ['045-fold-only-slot-zero', foldOnlySlotZero],
 ];
 
 /** Every migration's name, in order. */

@@ -42,8 +42,8 @@ export class KnexTransferRepository implements TransferRepository {
   }
 
   async lockDue(due: DueTransfers): Promise<Transfer[]> {
-    // One range of migration 029's partial index, up to today: a pass reads what is due, however many transfers
-    // ever ended or are scheduled for a later day.
+    // One range of migration 044's partial index, up to today: a pass reads what it can pay, however many transfers
+    // ever ended, are scheduled for a later day, or wait for their alias to be resolved.
     return this.select(
       `status IN ('PENDING', 'SCHEDULED') AND ${DUE_DAY} <= ?::date
        AND (type = 'INTERNAL_TRANSFER' OR destination_cbu_cvu IS NOT NULL) ${due.customerId === undefined ? '' : 'AND customer_id = ?'}

@@ -196,6 +196,21 @@ describe('the transfer worker', () => {
     expect([w.sides(down), w.balance(w.main.id)]).toEqual([[], 200n]);
   });
 
+  it('resolves every due alias in one pass, chunk after chunk, each once: one the provider does not answer waits for the next pass', async () => {
+    const w = await setUp(3, { chunkSize: 2 });
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptAlias('pago.norte', { alias: 'pago.norte', cbuCvu: A_CBU, holderName: null, holderTaxId: null, entity: 'Banco' });
+    w.bank.scriptAlias('pago.caido', 'down');
+    const byAlias = (alias: string) => w.pay(100n, { alias, counterParty: PROVEEDOR });
+    // Five in the queue, the unanswered one first: two chunks of two and one of one.
+    const down = await byAlias('pago.caido');
+    const found = [];
+    for (let n = 0; n < 4; n++) found.push(await byAlias('pago.norte'));
+    expect(await w.run()).toEqual({ completed: 4, failed: 0, inProgress: 0 });
+    expect(found.map((id) => w.transfer(id).status)).toEqual(Array(4).fill('COMPLETED'));
+    expect(w.transfer(down)).toMatchObject({ status: 'PENDING', processing: { attempts: 1 } });
+  });
+
   it('pays a transfer whose alias the provider answered late with every payout attempt of its own', async () => {
     const w = await setUp(3);
     await w.fund(w.main.id, 100n);

@@ -3,6 +3,7 @@ import {
   ConcurrentModificationError,
   TRANSFER_STATUSES,
   type DueTransfers,
+  type QueuePosition,
   type NewTransfer,
   type Page,
   type PageRequest,
@@ -52,12 +53,14 @@ export class KnexTransferRepository implements TransferRepository {
     );
   }
 
-  async dueUnresolved(due: DueTransfers): Promise<Transfer[]> {
+  async dueUnresolved(due: DueTransfers & { readonly after?: QueuePosition }): Promise<Transfer[]> {
+    const { after, customerId } = due;
     return this.select(
       `status IN ('PENDING', 'SCHEDULED') AND ${DUE_DAY} <= ?::date
-       AND type = 'OUTGOING_TRANSFER' AND destination_cbu_cvu IS NULL ${due.customerId === undefined ? '' : 'AND customer_id = ?'}
+       AND type = 'OUTGOING_TRANSFER' AND destination_cbu_cvu IS NULL ${customerId === undefined ? '' : 'AND customer_id = ?'}
+       ${after ? `AND (${DUE_DAY}, id) > (COALESCE(?::date, '-infinity'::date), ?)` : ''}
        ORDER BY ${DUE_DAY}, id LIMIT ?`,
-      [due.today, ...(due.customerId === undefined ? [] : [due.customerId]), due.limit],
+      [due.today, ...(customerId === undefined ? [] : [customerId]), ...(after ? [after.scheduledDate, after.id] : []), due.limit],
     );
   }
 

@@ -14,8 +14,11 @@ export interface TransferRepository {
    * skipped, not waited for.
    */
   lockDue(due: DueTransfers): Promise<Transfer[]>;
-  /** Due OUTGOING transfers whose alias is not resolved yet, unlocked: resolving takes a provider call. */
-  dueUnresolved(due: DueTransfers): Promise<Transfer[]>;
+  /**
+   * Due OUTGOING transfers whose alias is not resolved yet, unlocked (resolving takes a provider call), in the
+   * queue's order, after `after` when given: a pass walks them chunk by chunk, each once.
+   */
+  dueUnresolved(due: DueTransfers & { readonly after?: QueuePosition }): Promise<Transfer[]>;
   /** IN_PROGRESS transfers whose lease ended before `now` (their worker died or gave up waiting), locked, skipping held ones. */
   lockLeaseEnded(now: Date, limit: number, customerId?: number): Promise<Transfer[]>;
   /** Those of `ids` still IN_PROGRESS, locked (waiting for a holder), lowest id first. */
@@ -30,6 +33,12 @@ export interface DueTransfers {
   readonly limit: number;
   /** One customer's (the sandbox helper); every customer's without it. */
   readonly customerId?: number;
+}
+
+/** A transfer's place in the worker's queue: its scheduled day (none: before every day), then its id. */
+export interface QueuePosition {
+  readonly scheduledDate: string | null;
+  readonly id: number;
 }
 
 export interface TransferListFilter extends CommonListFilter {

@@ -1,4 +1,4 @@
-import { transferMovement, type Movement } from '../../src';
+import { transferMovement, type Movement, type QueuePosition, type Transfer } from '../../src';
 import { A_CBU, aTransferDraft } from '../builders';
 import { useHarness, type HarnessFactory, type TestDefinition } from './harness';
 import { aSource } from './transfer-repository.contract';
@@ -32,6 +32,21 @@ export function transferQueueContract(factory: HarnessFactory, itRacing: TestDef
       expect((await due('2026-03-03', 2)).map((t) => t.id)).toEqual([now.id, dated.id]);
       const unresolved = await ctx.h.uow.run((tx) => tx.transfers.dueUnresolved({ today: '2026-03-01', limit: 10, customerId: on.customerId }));
       expect(unresolved.map((t) => t.id)).toEqual([alias.id]);
+    });
+
+    it('walks the transfers awaiting their alias after a position in the queue: earliest day, then lowest id', async () => {
+      const on = await setUp();
+      const byAlias = { destination: { cbuCvu: null, alias: 'pago.norte', accountId: null, counterParty: null } };
+      const dated = await insert(on, { ...byAlias, status: 'SCHEDULED', scheduledDate: '2026-03-01' });
+      const [first, second] = [await insert(on, byAlias), await insert(on, byAlias)];
+      const walk = (after?: QueuePosition) =>
+        ctx.h.uow.run((tx) => tx.transfers.dueUnresolved({ today: '2026-03-01', limit: 2, customerId: on.customerId, after }));
+      const position = (t: Transfer) => ({ scheduledDate: t.toSnapshot().scheduledDate, id: t.id });
+      const chunk = await walk();
+      expect(chunk.map((t) => t.id)).toEqual([first.id, second.id]);
+      expect((await walk(position(chunk[1]))).map((t) => t.id)).toEqual([dated.id]);
+      expect((await walk(position(chunk[0]))).map((t) => t.id)).toEqual([second.id, dated.id]);
+      expect(await walk(position(dated))).toEqual([]);
     });
 
     it('saves many transfers at once, and refuses the whole save when one changed since it was read', async () => {

@@ -2,6 +2,7 @@ import {
   ConcurrentModificationError,
   Transfer,
   type DueTransfers,
+  type QueuePosition,
   type NewTransfer,
   type Page,
   type PageRequest,
@@ -37,8 +38,13 @@ export class InMemoryTransferRepository implements TransferRepository {
     return this.due(due, (t) => t.type === 'INTERNAL_TRANSFER' || t.destination.cbuCvu !== null);
   }
 
-  async dueUnresolved(due: DueTransfers): Promise<Transfer[]> {
-    return this.due(due, (t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu === null);
+  async dueUnresolved(due: DueTransfers & { readonly after?: QueuePosition }): Promise<Transfer[]> {
+    const { after } = due;
+    const past = (t: TransferSnapshot) =>
+      !after ||
+      (t.scheduledDate ?? '').localeCompare(after.scheduledDate ?? '') > 0 ||
+      ((t.scheduledDate ?? '') === (after.scheduledDate ?? '') && t.id > after.id);
+    return this.due(due, (t) => t.type === 'OUTGOING_TRANSFER' && t.destination.cbuCvu === null && past(t));
   }
 
   async lockLeaseEnded(now: Date, limit: number, customerId?: number): Promise<Transfer[]> {

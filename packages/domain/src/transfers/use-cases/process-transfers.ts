@@ -8,6 +8,7 @@ import { ValidationError, type DomainError } from '../../shared/domain-error';
 import { calendarDay } from '../../receivables/calendar-day';
 import { movementCreated } from '../../ledger/movement';
 import type { Transfer, TransferLease } from '../transfer';
+import type { QueuePosition } from '../transfer-repository';
 import { planDebits } from '../transfer-movements';
 import { refusalOutside } from '../transfer-destination';
 import { payOut, settleOutcome, type PayoutOutcome } from '../payout-outcome';
@@ -169,7 +170,17 @@ export class ProcessTransfers {
    * PENDING for the next pass, for `maxAttempts` passes, then FAILS it (provider-unavailable).
    */
   private async resolveAliases(today: string, customerId: number | undefined, tally: Tally): Promise<void> {
-    const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId }));
+    // Chunk after chunk, each transfer once a pass (one the provider did not answer waits for the next pass).
+    for (let after: QueuePosition | undefined; ;) {
+      const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId, after }));
+      await this.resolveChunk(unresolved, tally);
+      if (unresolved.length < this.policy.chunkSize) return;
+      const { scheduledDate, id } = unresolved[unresolved.length - 1].toSnapshot();
+      after = { scheduledDate, id };
+    }
+  }
+
+  private async resolveChunk(unresolved: readonly Transfer[], tally: Tally): Promise<void> {
     const answers = await inParallel(unresolved, this.policy.concurrency, async (t) => {
       try {
         return { found: await this.aliases.resolve(t.toSnapshot().destination.alias!) };

@@ -64,6 +64,11 @@ describe('folding the maintained list counts', () => {
       n: '1',
       amount_minor: '500',
     });
+
+    // That count taken to 0 by a writer's slot since: the next fold finds it by that slot, and it goes.
+    await suite.db.knex('list_counts').insert({ ...pending, slot: 2, n: -1, amount_minor: -500 });
+    expect(await foldListCounts(suite.db.knex, { chunk: 3 })).toEqual({ groups: 1, folded: 1, removed: 1, skipped: 0 });
+    expect(await rowsOf().where({ scope: 'account', scope_id: w.accounts[1].id, status: 'PENDING' })).toEqual([]);
   });
 
   itOnRealServer('a count held by a writer needs a second connection; PGlite has one')(

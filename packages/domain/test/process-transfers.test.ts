@@ -211,6 +211,33 @@ describe('the transfer worker', () => {
     expect(w.transfer(down)).toMatchObject({ status: 'PENDING', processing: { attempts: 1 } });
   });
 
+  it('stops resolving aliases at a chunk the provider left wholly unanswered, and pays what names its CBU/CVU all the same', async () => {
+    const w = await setUp(3, { chunkSize: 2 });
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptAlias('pago.caido', 'down');
+    const down = [];
+    for (let n = 0; n < 4; n++) down.push(await w.pay(100n, { alias: 'pago.caido', counterParty: PROVEEDOR }));
+    const named = await w.pay(100n);
+    const resolves = jest.spyOn(w.bank, 'resolveAlias');
+    expect(await w.run()).toEqual({ completed: 1, failed: 0, inProgress: 0 });
+    expect(resolves).toHaveBeenCalledTimes(2);
+    expect(w.transfer(named).status).toBe('COMPLETED');
+    expect(down.map((id) => w.transfer(id).processing.attempts)).toEqual([1, 1, 0, 0]);
+  });
+
+  it("resolves aliases for the run's time and leaves the rest to the next run", async () => {
+    const w = await setUp(3, { chunkSize: 2, aliasWalkMs: 0 });
+    await w.fund(w.main.id, 500n);
+    w.bank.scriptAlias('pago.norte', { alias: 'pago.norte', cbuCvu: A_CBU, holderName: null, holderTaxId: null, entity: 'Banco' });
+    for (let n = 0; n < 5; n++) await w.pay(100n, { alias: 'pago.norte', counterParty: PROVEEDOR });
+    // A chunk a run, once the time is spent: the chunk started is finished.
+    expect([await w.run(), await w.run(), await w.run()]).toEqual([
+      { completed: 2, failed: 0, inProgress: 0 },
+      { completed: 2, failed: 0, inProgress: 0 },
+      { completed: 1, failed: 0, inProgress: 0 },
+    ]);
+  });
+
   it('pays a transfer whose alias the provider answered late with every payout attempt of its own', async () => {
     const w = await setUp(3);
     await w.fund(w.main.id, 100n);

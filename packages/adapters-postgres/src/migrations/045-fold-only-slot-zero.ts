@@ -20,7 +20,8 @@ const COUNTED = [
  * year. Writers now add to slots 1 to 8 (counted-lists.ts), slot 0 is the fold's alone, and an index holds the
  * writers' slots: the fold reads the groups written since it last ran, and a count back at 0 always has a writer's
  * slot to be found by. The counts at 0 writers left in slot 0 before go now; a writer racing the delete makes its
- * row non-zero, and READ COMMITTED re-reads the row before deleting it.
+ * row non-zero, and READ COMMITTED re-reads the row before deleting it. A writer whose statement began before this
+ * commits still writes slot 0 once; a count it leaves at 0 there goes when its group is next written and folded.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -30,7 +31,7 @@ export async function up(knex: Knex): Promise<void> {
   `);
 }
 
-/** Writers back on slots 0 to 7 need the functions of the code before; the counts they keep are the same. */
+/** The functions stay: writers on slots 1 to 8 keep the same sums, and the fold before this reads every count anyway. */
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP INDEX list_counts_written');
 }

@@ -18,7 +18,7 @@ import { applyCommonFilter, fetchPage } from './paging';
 import { lockedForChange } from './row-locks';
 import { toTransfer, toTransferRow, type TransferRow } from './transfer-rows';
 
-/** A transfer's day to be paid, as migration 029's index spells it: unscheduled ones are due from the start. */
+/** A transfer's day to be paid, as the worker's indexes spell it (migrations 037, 044): unscheduled ones are due from the start. */
 const DUE_DAY = "COALESCE(scheduled_date, '-infinity'::date)";
 
 export class KnexTransferRepository implements TransferRepository {

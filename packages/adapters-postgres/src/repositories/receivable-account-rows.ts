@@ -2,7 +2,8 @@ import { ReceivableAccount, type DisabledReason, type OwnerDetails, type Receiva
 
 /**
  * stats.pendingAmount of the account row `account`: the sum of its PENDING receivables' amounts, as list_counts
- * keeps it (migrations 028 and 032) beside their count, in at most 8 rows whatever the account holds.
+ * keeps it (migrations 028 and 032) beside their count, in at most 9 rows (the fold's and 8 writers') whatever the
+ * account holds.
  */
 export const pendingAmountSql = (account: string): string => `(SELECT COALESCE(SUM(p.amount_minor), 0)
    FROM list_counts p

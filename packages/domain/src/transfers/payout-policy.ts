@@ -17,9 +17,14 @@ export interface PayoutPolicy {
    * no payout under the transfer's id.
    */
   readonly maxAttempts: number;
+  /**
+   * How long a run goes on resolving aliases, chunk after chunk, before it debits (a chunk started is finished): the
+   * due transfers naming their CBU/CVU are not held up by a backlog of aliases, and the rest wait for the next run.
+   */
+  readonly aliasWalkMs: number;
 }
 
-export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = { chunkSize: 500, loops: 2, concurrency: 32, leaseMs: 120_000, maxAttempts: 10 };
+export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = { chunkSize: 500, loops: 2, concurrency: 32, leaseMs: 120_000, maxAttempts: 10, aliasWalkMs: 30_000 };
 
 /** The provider's idempotency key for a transfer's payout: stable, so sending it again never pays again. */
 export const payoutIdOf = (transferId: number) => `tr-${transferId}`;

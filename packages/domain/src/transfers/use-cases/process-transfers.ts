@@ -170,17 +170,21 @@ export class ProcessTransfers {
    * PENDING for the next pass, for `maxAttempts` passes, then FAILS it (provider-unavailable).
    */
   private async resolveAliases(today: string, customerId: number | undefined, tally: Tally): Promise<void> {
-    // Chunk after chunk, each transfer once a pass (one the provider did not answer waits for the next pass).
+    // Chunk after chunk, each transfer once a run (one the provider did not answer waits for the next run), until
+    // the queue ends, a whole chunk goes unanswered (the provider is down: the next run tries again) or the run's
+    // time for aliases is spent.
+    const until = this.clock.now().getTime() + this.policy.aliasWalkMs;
     for (let after: QueuePosition | undefined; ;) {
       const unresolved = await this.uow.run((tx) => tx.transfers.dueUnresolved({ today, limit: this.policy.chunkSize, customerId, after }));
-      await this.resolveChunk(unresolved, tally);
-      if (unresolved.length < this.policy.chunkSize) return;
+      const answered = await this.resolveChunk(unresolved, tally);
+      if (unresolved.length < this.policy.chunkSize || answered === 0 || this.clock.now().getTime() >= until) return;
       const { scheduledDate, id } = unresolved[unresolved.length - 1].toSnapshot();
       after = { scheduledDate, id };
     }
   }
 
-  private async resolveChunk(unresolved: readonly Transfer[], tally: Tally): Promise<void> {
+  /** How many of the chunk's aliases the provider answered for. */
+  private async resolveChunk(unresolved: readonly Transfer[], tally: Tally): Promise<number> {
     const answers = await inParallel(unresolved, this.policy.concurrency, async (t) => {
       try {
         return { found: await this.aliases.resolve(t.toSnapshot().destination.alias!) };
@@ -209,6 +213,7 @@ export class ProcessTransfers {
       return failures;
     });
     count(tally, failed);
+    return answers.filter((answer) => answer !== undefined).length;
   }
 }
 

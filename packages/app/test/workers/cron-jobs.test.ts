@@ -75,9 +75,15 @@ describe('scheduled jobs', () => {
     webhooks: { expiryCron: never },
   };
   /** Schedules the jobs with `config` over every-never defaults, lets one second of fake time pass, and stops them. */
-  async function oneSecondOf(app: unknown, config: object, upkeep = noUpkeep): Promise<void> {
+  async function oneSecondOf(
+    app: unknown,
+    config: object,
+    upkeep = noUpkeep,
+    logger = pino({ level: 'silent' }),
+    metrics = new ServiceMetrics(false),
+  ): Promise<void> {
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
-    const jobs = scheduleJobs(app as Application, upkeep, { ...allNever, ...config } as Config, pino({ level: 'silent' }), new ServiceMetrics(false));
+    const jobs = scheduleJobs(app as Application, upkeep, { ...allNever, ...config } as Config, logger, metrics);
     try {
       await jest.advanceTimersByTimeAsync(1_000);
     } finally {
@@ -147,21 +153,8 @@ describe('scheduled jobs', () => {
     ];
     const asked: unknown[] = [];
     const app = { receivableAccounts: { reconcileAliases: { execute: (input: unknown) => (asked.push(input), Promise.resolve(passes.shift())) } } };
-    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00.000Z') });
     const metrics = new ServiceMetrics(false);
-    const jobs = scheduleJobs(
-      app as unknown as Application,
-      noUpkeep,
-      { ...allNever, aliasReconcileCron: '* * * * * *' } as Config,
-      pino({ level: 'info' }, sink),
-      metrics,
-    );
-    try {
-      await jest.advanceTimersByTimeAsync(1_000);
-    } finally {
-      await jobs.stop();
-      jest.useRealTimers();
-    }
+    await oneSecondOf(app, { aliasReconcileCron: '* * * * * *' }, noUpkeep, pino({ level: 'info' }, sink), metrics);
     expect(asked).toEqual([{ limit: 50 }, { limit: 50 }]);
     // pino's levels: 50 error, 40 warn.
     expect(lines.filter((line) => line.accountId !== undefined).map((line) => [line.level, line.accountId])).toEqual([

@@ -174,10 +174,9 @@ class HeldClaim implements AliasClaim {
     if (!(await this.renew().catch(() => false))) return;
     const stored = await this.stored().catch(() => null);
     const restored = stored === undefined || (stored !== null && (await this.register(stored).catch(() => false)));
-    if (restored && !this.unanswered) {
-      this.kept = false;
-      await this.release();
-    } else await this.leave();
+    // Both sides are known to agree: nothing is left to reconcile.
+    if (restored && !this.unanswered) await this.delete();
+    else await this.leave();
   }
 
   /**
@@ -196,8 +195,12 @@ class HeldClaim implements AliasClaim {
    */
   async release(): Promise<void> {
     if (this.unanswered) return this.leave();
+    if (!this.kept) await this.delete();
+  }
+
+  private async delete(): Promise<void> {
     const { accountId, token } = this.held;
-    if (!this.kept) await this.uow.run((tx) => tx.receivableAccounts.endAliasChange(accountId, token)).catch(() => undefined);
+    await this.uow.run((tx) => tx.receivableAccounts.endAliasChange(accountId, token)).catch(() => undefined);
   }
 
   private extendBy(ms: number): Promise<boolean> {

@@ -77,6 +77,7 @@ export interface Config {
     readonly timeoutMs: number;
     readonly maxConnectionsPerEndpoint: number;
     readonly maxConnections: number;
+    readonly maxConnectionsPerCustomer: number;
     /** The PEM of WEBHOOK_CA_FILE: extra certificate authorities trusted for deliveries. */
     readonly extraCa?: string;
     /** Multiplies the retry schedule (CONTRACT); tests shrink it. */
@@ -155,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
     throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
   }
+  const webhookConnections = integer(env, 'WEBHOOK_MAX_CONNECTIONS', 256);
   const config: Config = {
     mode,
     port: integer(env, 'PORT', 3000, 0),
@@ -202,7 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
       maxConnectionsPerEndpoint: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_ENDPOINT', 8),
-      maxConnections: integer(env, 'WEBHOOK_MAX_CONNECTIONS', 256),
+      maxConnections: webhookConnections,
+      // A quarter of all: a customer whose endpoints hang leaves three quarters to the others.
+      maxConnectionsPerCustomer: integer(env, 'WEBHOOK_MAX_CONNECTIONS_PER_CUSTOMER', Math.ceil(webhookConnections / 4)),
       extraCa: env.WEBHOOK_CA_FILE ? pemOf(env.WEBHOOK_CA_FILE) : undefined,
       retryScale: positiveNumber(env, 'WEBHOOK_RETRY_SCALE', 1),
       failureThreshold: integer(env, 'WEBHOOK_FAILURE_THRESHOLD', 20),

@@ -31,6 +31,7 @@ interface Queued {
 
 /** One webhook's attempts held by this worker: being sent, and leased and waiting for a slot. */
 interface EndpointQueue {
+  readonly customerId: number;
   sending: number;
   /** In the order they were claimed. */
   readonly waiting: Queued[];
@@ -43,8 +44,10 @@ interface EndpointQueue {
 
 /**
  * Sends due webhook attempts without waiting on any one endpoint: at most `perWebhook` attempts of a webhook at
- * once and `maxInFlight` in all, so a slow or hanging receiver holds its own few slots (and the sender's
- * connections to it), never the others'; when all slots are taken, a freed one goes to the webhooks in turn.
+ * once, `perCustomer` of one customer's webhooks together and `maxInFlight` in all, so a slow or hanging receiver
+ * holds its own few slots (and the sender's connections to it), never the others', and a customer with many such
+ * receivers holds its share of the slots, not every one; when all slots are taken, a freed one goes to the webhooks
+ * in turn.
  * Leased attempts beyond a webhook's free slots wait in its queue here, `maxWaitMs` at most. Held (leased and not
  * yet recorded) are at most PREFETCH_ROUNDS times `maxInFlight`. Instances share the work through the claim's
  * leases (SKIP LOCKED); none sends one attempt twice at once.
@@ -56,6 +59,8 @@ export class WebhookDeliveryWorker {
   /** Ids of the attempts leased and not yet recorded. */
   private readonly held = new Set<number>();
   private sending = 0;
+  /** Attempts being sent per customer, those with none left out. */
+  private readonly sendingOf = new Map<number, number>();
   private waiting = 0;
   /** A pass found every slot taken and attempts waiting: the next freed slot claims. */
   private declined = false;
@@ -69,6 +74,7 @@ export class WebhookDeliveryWorker {
       readonly pollMs: number;
       readonly maxInFlight: number;
       readonly perWebhook: number;
+      readonly perCustomer: number;
       readonly maxWaitMs: number;
     },
     private readonly logger: Logger,
@@ -114,7 +120,8 @@ export class WebhookDeliveryWorker {
     for (const webhookId of new Set([...this.endpoints.keys(), ...this.slow.webhookIds()])) {
       const queue = this.endpoints.get(webhookId);
       const share = this.shareOf(webhookId, queue);
-      if (queue?.stalled || (queue?.waiting.length ?? 0) > this.options.perWebhook || share <= 0) skipWebhooks.push(webhookId);
+      const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customerFull(queue.customerId));
+      if (passedBy || share <= 0) skipWebhooks.push(webhookId);
       else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
     }
     const claimedAt = performance.now();
@@ -130,17 +137,21 @@ export class WebhookDeliveryWorker {
         continue;
       }
       this.held.add(item.delivery.id);
-      this.queueOf(item.delivery.webhookId).waiting.push({ item, claimedAt });
+      this.queueOf(item.delivery).waiting.push({ item, claimedAt });
       this.waiting += 1;
     }
     this.pump();
     return claimed.length === room;
   }
 
-  private queueOf(webhookId: number): EndpointQueue {
+  private queueOf({ webhookId, customerId }: DeliveryToSend['delivery']): EndpointQueue {
     let queue = this.endpoints.get(webhookId);
-    if (!queue) this.endpoints.set(webhookId, (queue = { sending: 0, waiting: [], stalled: false }));
+    if (!queue) this.endpoints.set(webhookId, (queue = { customerId, sending: 0, waiting: [], stalled: false }));
     return queue;
+  }
+
+  private customerFull(customerId: number): boolean {
+    return (this.sendingOf.get(customerId) ?? 0) >= this.options.perCustomer;
   }
 
   /**
@@ -163,7 +174,7 @@ export class WebhookDeliveryWorker {
     const stale: DeliveryToSend[] = [];
     for (const [webhookId, queue] of this.endpoints) {
       if (this.sending >= this.options.maxInFlight) break;
-      if (queue.sending >= this.options.perWebhook) continue;
+      if (queue.sending >= this.options.perWebhook || this.customerFull(queue.customerId)) continue;
       stale.push(...this.takeStale(webhookId, queue, now));
       const next = queue.waiting.shift();
       if (!next) continue;
@@ -218,6 +229,7 @@ export class WebhookDeliveryWorker {
   private send(webhookId: number, queue: EndpointQueue, item: DeliveryToSend): void {
     this.sending += 1;
     queue.sending += 1;
+    this.sendingOf.set(queue.customerId, (this.sendingOf.get(queue.customerId) ?? 0) + 1);
     // The slots come free once the endpoint answered; the attempt stays held until its result is recorded, so the
     // leased and unrecorded attempts stay bounded however far recording lags (past their lease, another worker
     // would send them again).
@@ -229,6 +241,11 @@ export class WebhookDeliveryWorker {
       this.slow.answered(webhookId, performance.now() - startedAt);
       this.sending -= 1;
       queue.sending -= 1;
+      // Its webhooks were passed by while it held its share: claimed for again now.
+      const customerWasFull = this.customerFull(queue.customerId);
+      const ofCustomer = (this.sendingOf.get(queue.customerId) ?? 0) - 1;
+      if (ofCustomer === 0) this.sendingOf.delete(queue.customerId);
+      else this.sendingOf.set(queue.customerId, ofCustomer);
       const waited = queue.waiting.length;
       this.pump();
       // Down to its last round: more of its attempts may be due, claimed while that round goes out. Passed by since
@@ -238,7 +255,7 @@ export class WebhookDeliveryWorker {
         (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (dry && (queue.stalled || this.slow.has(webhookId)));
       if (dry) queue.stalled = false;
       this.forgetIfIdle(webhookId, queue);
-      if (claimFor || this.declined) {
+      if (claimFor || customerWasFull || this.declined) {
         this.declined = false;
         this.wake();
       }
@@ -264,10 +281,16 @@ export class WebhookDeliveryWorker {
 
 /** The dispatcher and the delivery worker of one instance; the dispatcher wakes the worker when it made attempts. */
 export function webhookWorkers(app: Application, settings: Config['webhooks'], logger: Logger): { start(): void; stop(): Promise<void> } {
-  const { deliveryPollMs, dispatchPollMs, maxConnections, maxConnectionsPerEndpoint } = settings;
+  const { deliveryPollMs, dispatchPollMs, maxConnections, maxConnectionsPerEndpoint, maxConnectionsPerCustomer } = settings;
   const delivery = new WebhookDeliveryWorker(
     app,
-    { pollMs: deliveryPollMs, maxInFlight: maxConnections, perWebhook: maxConnectionsPerEndpoint, maxWaitMs: MAX_WAIT_MS },
+    {
+      pollMs: deliveryPollMs,
+      maxInFlight: maxConnections,
+      perWebhook: maxConnectionsPerEndpoint,
+      perCustomer: maxConnectionsPerCustomer,
+      maxWaitMs: MAX_WAIT_MS,
+    },
     logger,
   );
   const dispatcher = new PollingWorker(

@@ -18,7 +18,7 @@ type Claim = {
  * back (or `lapse` makes its lease run out while the worker holds it; `comesDue` makes a new one due). Its sender waits for the test: `answer` makes the endpoint answer,
  * `record` then records the result.
  */
-function fakeApplication(due: number, webhookOf: (n: number) => number) {
+function fakeApplication(due: number, webhookOf: (n: number) => number, customerOf: (webhookId: number) => number = () => 1) {
   const available = new Set(Array.from({ length: due }, (_, n) => n));
   /** Leased to the worker, lease lapsed: claimed again, leased anew; given back, due. */
   const lapsed = new Set<number>();
@@ -46,7 +46,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
             available.delete(n);
             lapsed.delete(n);
             // Each claim's lease told apart by the claim's number.
-            taken.push({ delivery: { id: n, webhookId }, leasedUntil: new Date(claims.length) } as unknown as DeliveryToSend);
+            taken.push({ delivery: { id: n, webhookId, customerId: customerOf(webhookId) }, leasedUntil: new Date(claims.length) } as unknown as DeliveryToSend);
           }
           return Promise.resolve(taken);
         },
@@ -75,7 +75,7 @@ function fakeApplication(due: number, webhookOf: (n: number) => number) {
   return { app, claims, sends, givenBack, leases, lapse, comesDue };
 }
 
-const options = { pollMs: 5, maxInFlight: 50, perWebhook: 2, maxWaitMs: 60_000 };
+const options = { pollMs: 5, maxInFlight: 50, perWebhook: 2, perCustomer: 50, maxWaitMs: 60_000 };
 const workerOf = (app: Application, overrides: Partial<typeof options> = {}) =>
   new WebhookDeliveryWorker(app, { ...options, ...overrides }, pino({ enabled: false }));
 
@@ -154,6 +154,22 @@ describe('webhook delivery worker', () => {
     }
     // Held in the order 1, 2, 3 (three of each): in turn, the third webhook's first goes out third, not seventh.
     expect(sends.slice(0, 4).map((s) => s.webhookId)).toEqual([1, 2, 3, 1]);
+    await drainAndStop(worker, sends);
+  });
+
+  it("sends at most perCustomer attempts of one customer's webhooks at once, so its hanging endpoints leave another customer slots", async () => {
+    // Customer 1's webhooks 1 to 4 (four attempts each, claimed first) would take all 8 slots and hang on them.
+    const { app, sends, claims } = fakeApplication(20, (n) => (n < 16 ? (n % 4) + 1 : 5), (webhookId) => (webhookId === 5 ? 2 : 1));
+    const worker = workerOf(app, { maxInFlight: 8, perWebhook: 2, perCustomer: 4 });
+    worker.start();
+    await pause(30);
+    expect(sends.map((s) => s.webhookId)).toEqual([1, 2, 3, 4, 5, 5]);
+    // While customer 1 holds its share, claims pass its webhooks by; a freed slot of its goes to its next webhook.
+    expect(claims.length).toBeGreaterThan(1);
+    expect(claims.slice(1).every((claim) => [1, 2, 3, 4].every((id) => claim.skipWebhooks.includes(id)))).toBe(true);
+    sends[0].answer();
+    await pause(20);
+    expect(sends.map((s) => s.webhookId)).toEqual([1, 2, 3, 4, 5, 5, 1]);
     await drainAndStop(worker, sends);
   });
 

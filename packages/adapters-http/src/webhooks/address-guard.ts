@@ -68,11 +68,16 @@ export function isPublicAddress(address: string): boolean {
 export type Reach = 'public' | 'public-and-loopback';
 const reachable = (address: string, reach: Reach) => isPublicAddress(address) || (reach === 'public-and-loopback' && inList(LOOPBACK, address));
 
+/**
+ * Says neither the address a name resolved to nor whether it resolved at all: else a customer could map the
+ * service's internal names through registrations and their attempts' failure reasons.
+ */
+const notPublic = (host: string) => `${host} does not resolve to a public address: webhooks may reach public addresses only`;
+
 export class InternalAddressError extends Error {
   readonly code = 'EWEBHOOKINTERNAL';
-  constructor(host: string, address: string) {
-    const where = host === address ? `${host} is` : `${host} resolves to ${address},`;
-    super(`${where} an internal address webhooks may not reach`);
+  constructor(host: string) {
+    super(notPublic(host));
   }
 }
 
@@ -89,11 +94,12 @@ export function reachableLookup(reach: Reach, resolve: ResolveHost = resolverFor
     resolve(hostname, family).then(
       (addresses) => {
         const internal = addresses.find((a) => !reachable(a.address, reach));
-        if (internal) return callback(new InternalAddressError(hostname, internal.address), '', 0);
+        if (internal) return callback(new InternalAddressError(hostname), '', 0);
         if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);
       },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+      // A name that does not resolve reads as one that leads inside: the difference would tell which internal names exist.
+      (error: NodeJS.ErrnoException) => callback(reach === 'public' && error.code !== 'ETIMEOUT' ? new InternalAddressError(hostname) : error, '', 0),
     );
   };
 }
@@ -105,7 +111,7 @@ const publicOnlyLookup = reachableLookup('public');
  */
 export function internalLiteralOf(url: string, reach: Reach): InternalAddressError | undefined {
   const host = hostOf(url);
-  return isIP(host) && !reachable(host, reach) ? new InternalAddressError(host, host) : undefined;
+  return isIP(host) && !reachable(host, reach) ? new InternalAddressError(host) : undefined;
 }
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
@@ -137,7 +143,7 @@ export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
     let timer: NodeJS.Timeout | undefined;
     const resolved = new Promise<void>((resolve, reject) =>
       this.lookup(host, { all: true }, (error) =>
-        error ? reject(ValidationError.of('url', error instanceof InternalAddressError ? error.message : `${host} does not resolve`)) : resolve(),
+        error ? reject(ValidationError.of('url', notPublic(host))) : resolve(),
       ),
     );
     const late = new Promise<never>((_resolve, reject) => {

@@ -136,9 +136,9 @@ describe('HTTPS webhook sender', () => {
     const endpoint = await receiver();
     const result = await send(senderWith({ reach: 'public' }), endpoint.url);
     expect(result.status).toBe('FAILED');
-    expect(result.failureReason).toContain('an internal address webhooks may not reach');
+    expect(result.failureReason).toContain('does not resolve to a public address');
     const literal = await send(senderWith({ reach: 'public' }), endpoint.url.replace('localhost', '127.0.0.1'));
-    expect(literal).toMatchObject({ status: 'FAILED', failureReason: '127.0.0.1 is an internal address webhooks may not reach' });
+    expect(literal).toMatchObject({ status: 'FAILED', failureReason: '127.0.0.1 does not resolve to a public address: webhooks may reach public addresses only' });
     expect(endpoint.received).toEqual([]);
     expect((await send(senderWith(), endpoint.url.replace('localhost', '127.0.0.1'))).status).toBe('SUCCESS');
   });
@@ -148,7 +148,7 @@ describe('HTTPS webhook sender', () => {
     for (const url of ['https://169.254.169.254/latest', 'https://10.1.2.3/hooks', 'https://[fd00::1]/hooks']) {
       const result = await send(sandbox, url);
       expect(result).toMatchObject({ status: 'FAILED', durationMs: 0 });
-      expect(result.failureReason).toContain('an internal address webhooks may not reach');
+      expect(result.failureReason).toContain('does not resolve to a public address');
     }
   });
 });

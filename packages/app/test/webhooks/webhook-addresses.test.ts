@@ -1,10 +1,12 @@
 import { scrypt } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { HttpsWebhookSender, isPublicAddress, networkResolver, PublicAddressUrlPolicy, sandboxUrlPolicy } from '@rcs/adapters-http';
+import { HttpsWebhookSender, isPublicAddress, networkResolver, PublicAddressUrlPolicy, reachableLookup, sandboxUrlPolicy } from '@rcs/adapters-http';
+import type { ValidationError } from '@rcs/domain';
 import { startNameserver } from '../support/fake-nameserver';
 
 const SECRET = `whsec_${Buffer.from('a-test-secret-of-24-bytes').toString('base64')}`;
+const NOT_PUBLIC = (host: string) => `${host} does not resolve to a public address: webhooks may reach public addresses only`;
 
 describe('host names in production', () => {
   const nameservers: Array<{ close(): void }> = [];
@@ -85,8 +87,30 @@ describe('host names in production', () => {
     expect(await resolve('api.localhost', 4)).toEqual([{ address: '127.0.0.1', family: 4 }]);
     expect(await resolve('93.184.215.14', 0)).toEqual([{ address: '93.184.215.14', family: 4 }]);
     await expect(new PublicAddressUrlPolicy().check('https://api.localhost/hooks')).rejects.toMatchObject({
-      invalidParams: [{ name: 'url', reason: 'api.localhost resolves to 127.0.0.1, an internal address webhooks may not reach' }],
+      invalidParams: [{ name: 'url', reason: NOT_PUBLIC('api.localhost') }],
     });
+  });
+
+  it('say of an internal name neither where it leads nor whether it resolves, at registration and at delivery', async () => {
+    const dns = await nameserver({ a: 'none', aaaa: 'none' });
+    const resolveHost = networkResolver({ timeoutMs: 500, deadlineMs: 1_000, servers: [dns.server] });
+    const policy = new PublicAddressUrlPolicy(1_000, reachableLookup('public', resolveHost));
+    const reasonOf = (url: string) =>
+      policy.check(url).then(
+        () => 'passed',
+        (error: ValidationError) => error.invalidParams?.[0]?.reason,
+      );
+    expect([await reasonOf('https://db.localhost/hooks'), await reasonOf('https://gone.example/hooks')]).toEqual([
+      NOT_PUBLIC('db.localhost'),
+      NOT_PUBLIC('gone.example'),
+    ]);
+    const sender = new HttpsWebhookSender({ timeoutMs: 1_000, maxConnectionsPerEndpoint: 1, reach: 'public', resolveHost });
+    const sent = (host: string) => sender.send({ webhookId: 1, url: `https://${host}/hooks`, eventId: 'evt_1', body: '{}', secrets: [SECRET] });
+    expect([(await sent('db.localhost')).failureReason, (await sent('gone.example')).failureReason]).toEqual([
+      `EWEBHOOKINTERNAL: ${NOT_PUBLIC('db.localhost')}`,
+      `EWEBHOOKINTERNAL: ${NOT_PUBLIC('gone.example')}`,
+    ]);
+    sender.close();
   });
 });
 

@@ -68,10 +68,10 @@ const paths = {
           'otherwise SCHEDULED when a scheduledDate is given (today in Buenos Aires included: cancellable until the worker takes it that day), else PENDING. A scheduledDate already past is 400.',
         'The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer ' +
           'the balance cannot cover then ends FAILED with failureReason insufficient-balance.',
-        'The Idempotency-Key is required: a retried creation must never pay twice.',
+        'Send an Idempotency-Key (SPEC: a creation should carry one; the service accepts one without): a creation retried under the same key pays once, one retried without a key is a second transfer.',
       ].join('\n\n'),
       scope: write,
-      key: 'required',
+      key: 'optional',
       body: {
         schema: ref('TransferInput'),
         example: {

@@ -11,8 +11,8 @@ import { keyedBody, sendPage, validBody } from './respond';
 import { ProviderLookups } from './provider-lookups';
 
 /**
- * Transfers out of current accounts. Creating one moves money, so its Idempotency-Key is required (SPEC: "every
- * creation should carry" one); the moves on an existing transfer take one optionally, like other status moves.
+ * Transfers out of current accounts. Every write takes an Idempotency-Key optionally (SPEC: a creation "should
+ * carry" one; its list of writes that must names receivables and receivable accounts alone).
  */
 export function transferRoutes({ app, keys }: HttpContext): Router {
   const router = Router();
@@ -67,7 +67,7 @@ export function transferRoutes({ app, keys }: HttpContext): Router {
     write,
     ...keyedBody(
       keys,
-      'required',
+      'optional',
       validBody(TransferBody),
       async (req, app) => {
         const body = req.body as TransferBody;

@@ -141,10 +141,17 @@ describe('POST, GET /v1/transfers', () => {
     },
   );
 
-  it('requires an Idempotency-Key', async () => {
-    const res = await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body: outgoing(accounts.main.id) });
-    expect(res.status).toBe(400);
-    expect(res.body.invalidParams).toEqual([expect.objectContaining({ name: 'Idempotency-Key' })]);
+  it('creates a transfer sent without an Idempotency-Key (SPEC: should, not must), a second one when sent again', async () => {
+    const body = outgoing(accounts.main.id, { externalId: 'ERP-NO-KEY' });
+    const answers = [];
+    for (let n = 0; n < 2; n++) answers.push(await ctx.api.call('post', '/v1/transfers', { token: ctx.token, body }));
+    expect(answers.map((res) => [res.status, res.headers['idempotent-replayed']])).toEqual([
+      [201, undefined],
+      [201, undefined],
+    ]);
+    expect(answers[1].body.id).not.toBe(answers[0].body.id);
+    const listed = await ctx.api.call('get', '/v1/transfers?externalId=ERP-NO-KEY', { token: ctx.token });
+    expect(listed.body.map((transfer: { id: number }) => transfer.id).sort()).toEqual([answers[0].body.id, answers[1].body.id].sort());
   });
 
   it.each([

@@ -781,7 +781,7 @@ export interface paths {
      *
      *     The balance is not checked here: the transfer worker checks and debits it atomically when it pays, and a transfer the balance cannot cover then ends FAILED with failureReason insufficient-balance.
      *
-     *     The Idempotency-Key is required: a retried creation must never pay twice.
+     *     Send an Idempotency-Key (SPEC: a creation should carry one; the service accepts one without): a creation retried under the same key pays once, one retried without a key is a second transfer.
      *
      *     Needs the scope `transfers:write`.
      */
@@ -11036,12 +11036,12 @@ export interface operations {
   createTransfer: {
     parameters: {
       query?: never;
-      header: {
+      header?: {
         /**
          * @description Up to 255 characters, sent once (the header repeated is 400). Same key and body within 24 h replays the first response (header Idempotent-Replayed: true); another body gives 409 idempotency-key-reuse. Only the operation's results are kept: successes and business refusals (403, 404, 409, 422). A request refused as invalid (400) or before the operation (401, 413, 429), 5xx and 409 concurrent-modification keep nothing: the key is released and the corrected or later retry runs.
          * @example 8e0f6c1e-5b0a-4f4e-9a51-3f0c2d7b9a10
          */
-        'Idempotency-Key': string;
+        'Idempotency-Key'?: string;
         /** @description Your id for this request (1 to 128 of A-Z a-z 0-9 . _ : -), returned in the X-Request-Id header and written in the service log; another value is replaced by a generated one */
         'X-Request-Id'?: string;
       };

@@ -9,3 +9,14 @@ export async function ensureSetting(knex: Knex, key: string, candidate: string):
   const row = await knex('settings').where({ key }).first<{ value: string }>('value');
   return row.value;
 }
+
+/**
+ * The mode a database serves, marked by its first start and answered from then on. One set up before the mark is
+ * the sandbox's when it holds a customer the sandbox makes (`sandboxCustomerName`).
+ */
+export async function claimDatabaseMode(knex: Knex, mode: string, sandboxCustomerName: string): Promise<string> {
+  const marked = await knex('settings').where({ key: 'mode' }).first<{ value: string } | undefined>('value');
+  if (marked) return marked.value;
+  const sandboxMade = await knex('customers').where({ name: sandboxCustomerName }).first<{ id: number } | undefined>('id');
+  return ensureSetting(knex, 'mode', sandboxMade ? 'sandbox' : mode);
+}

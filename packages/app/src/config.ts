@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { longestCallMs } from '@rcs/adapters-bank';
 import type { RateLimits } from '@rcs/adapters-http';
 
 export type AppMode = 'sandbox' | 'production';
+
+/** The customers the sandbox makes, with credentials whose defaults the README gives. */
+export const SANDBOX_CUSTOMER_NAMES = ['Sandbox Customer 1', 'Sandbox Customer 2'] as const;
 
 export interface SandboxCredential {
   readonly customerName: string;
@@ -25,7 +29,10 @@ export interface Config {
   /** Absent in sandbox: the provider simulator runs in this process. */
   readonly bankProviderUrl?: string;
   readonly bankProviderApiKey?: string;
-  /** Verifies the provider's incoming-transfer notifications (sandbox default: sandbox-bank-notification-secret). */
+  /**
+   * Verifies the provider's incoming-transfer notifications. The sandbox without one makes its own for the process,
+   * known to its in-process simulator alone: a well-known default let anyone credit any customer's account.
+   */
   readonly bankNotificationSecret?: string;
   readonly bankProviderTimeoutMs: number;
   readonly sandboxProvisioningDelayMs: number;
@@ -150,8 +157,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = ['DATABASE_URL', 'JWT_SECRET', 'BANK_PROVIDER_URL', 'WEBHOOK_SECRET_KEY'].filter((name) => !env[name]);
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(', ')}`);
   }
-  for (const name of ['JWT_SECRET', 'WEBHOOK_SECRET_KEY']) {
-    if (env[name] !== undefined && env[name].length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+  // The provider's secret is the provider's to choose: 16 characters at least, so that it cannot be guessed online.
+  for (const [name, least] of [
+    ['JWT_SECRET', 32],
+    ['WEBHOOK_SECRET_KEY', 32],
+    ['BANK_NOTIFICATION_SECRET', 16],
+  ] as const) {
+    if (env[name] !== undefined && env[name].length < least) throw new ConfigError(`${name} must be at least ${least} characters`);
   }
   if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
     throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
@@ -167,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
     bankProviderApiKey: env.BANK_PROVIDER_API_KEY || undefined,
-    bankNotificationSecret: env.BANK_NOTIFICATION_SECRET || (mode === 'sandbox' ? 'sandbox-bank-notification-secret' : undefined),
+    bankNotificationSecret: env.BANK_NOTIFICATION_SECRET || (mode === 'sandbox' ? randomBytes(32).toString('hex') : undefined),
     bankProviderTimeoutMs: integer(env, 'BANK_PROVIDER_TIMEOUT_MS', 5_000),
     sandboxProvisioningDelayMs: integer(env, 'SANDBOX_PROVISIONING_DELAY_MS', 500, 0),
     provisioning: {
@@ -219,12 +231,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mode === 'sandbox'
         ? [
             {
-              customerName: 'Sandbox Customer 1',
+              customerName: SANDBOX_CUSTOMER_NAMES[0],
               clientId: env.SANDBOX_CLIENT_ID || 'sandbox-client',
               clientSecret: env.SANDBOX_CLIENT_SECRET || 'sandbox-secret',
             },
             {
-              customerName: 'Sandbox Customer 2',
+              customerName: SANDBOX_CUSTOMER_NAMES[1],
               clientId: env.SANDBOX2_CLIENT_ID || 'sandbox-client-2',
               clientSecret: env.SANDBOX2_CLIENT_SECRET || 'sandbox-secret-2',
             },

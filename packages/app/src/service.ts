@@ -9,6 +9,7 @@ import { credentialOfToken, databaseReady, foldListCounts } from '@rcs/adapters-
 import { answerMalformedRequests, createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
 import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
+import { checkDatabaseMode } from './database-mode';
 import type { ServiceMetrics } from './metrics';
 import { openStorage } from './storage';
 import { PollingWorker } from './workers/polling-worker';
@@ -82,6 +83,10 @@ async function bankProvider(config: Config, logger: Logger, notify: { url: strin
 /** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the database. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const storage = await openStorage(config);
+  await checkDatabaseMode(storage.knex, config.mode).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
   const bank = await bankProvider(config, logger, notify);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);

@@ -52,6 +52,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/WEBHOOK_CA_FILE cannot be read/);
   });
 
+  it("signs the sandbox's notifications with a secret of the process's own unless given one, and refuses one under 16 characters", () => {
+    const [one, other] = [loadConfig({}).bankNotificationSecret, loadConfig({}).bankNotificationSecret];
+    expect(one).toMatch(/^[0-9a-f]{64}$/);
+    expect(other).not.toBe(one);
+    expect(loadConfig({ BANK_NOTIFICATION_SECRET: 'p'.repeat(16) }).bankNotificationSecret).toBe('p'.repeat(16));
+    expect(() => loadConfig({ BANK_NOTIFICATION_SECRET: 'p'.repeat(15) })).toThrow(new ConfigError('BANK_NOTIFICATION_SECRET must be at least 16 characters'));
+  });
+
   it('takes a fractional WEBHOOK_RETRY_SCALE and refuses one that is not a positive number', () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCALE: '0.001' }).webhooks.retryScale).toBe(0.001);
     for (const raw of ['0', '-1', 'fast']) {

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { SIGNATURE_HEADER, signNotification } from '@rcs/adapters-bank';
-import { itRacing, useTestApi } from '../support/test-api';
+import { itRacing, TEST_NOTIFICATION_SECRET, useTestApi } from '../support/test-api';
 import { activeAccount } from '../support/fixtures';
 
-const SECRET = 'sandbox-bank-notification-secret';
+const SECRET = TEST_NOTIFICATION_SECRET;
 const PATH = '/bank/notifications/incoming-transfers';
 
 describe('incoming transfers notified by the banking provider', () => {

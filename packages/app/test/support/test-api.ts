@@ -13,6 +13,8 @@ import type { HttpsWebhookSender } from '@rcs/adapters-http';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 const TEST_WEBHOOK_SECRET_KEY = 'test-key-that-is-long-enough-to-seal-webhook-secrets';
+/** What the tests' provider signs its notifications with. */
+export const TEST_NOTIFICATION_SECRET = 'test-secret-of-the-banking-providers-notifications';
 export const SANDBOX = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 export const SANDBOX2 = { clientId: 'sandbox-client-2', clientSecret: 'sandbox-secret-2' };
 
@@ -49,6 +51,7 @@ export async function startTestApi(env: Record<string, string> = {}, logger: Log
     APP_MODE: 'sandbox',
     JWT_SECRET: TEST_JWT_SECRET,
     WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    BANK_NOTIFICATION_SECRET: TEST_NOTIFICATION_SECRET,
     RATE_LIMIT_PER_MINUTE: '1000000',
     SOURCE_RATE_LIMIT_PER_MINUTE: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',

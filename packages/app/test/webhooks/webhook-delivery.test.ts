@@ -5,7 +5,7 @@ import { SIGNATURE_HEADER, signNotification } from '@rcs/adapters-bank';
 import { EVENT_TYPES, EXPIRED_REASON } from '@rcs/domain';
 import { loadConfig } from '../../src/config';
 import { webhookWorkers } from '../../src/workers/webhook-workers';
-import { useTestApi } from '../support/test-api';
+import { TEST_NOTIFICATION_SECRET, useTestApi } from '../support/test-api';
 import { activeAccount, key } from '../support/fixtures';
 import { assertMatchesWebhookEvent } from '../support/openapi-contract';
 import { makeCertificates, startReceiver, type ReceivedRequest, type Receiver } from '../support/https-receiver';
@@ -103,7 +103,7 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
     const notified = await request(ctx.api.http)
       .post('/bank/notifications/incoming-transfers')
       .set('content-type', 'application/json')
-      .set(SIGNATURE_HEADER, signNotification(transfer, 'sandbox-bank-notification-secret'))
+      .set(SIGNATURE_HEADER, signNotification(transfer, TEST_NOTIFICATION_SECRET))
       .send(transfer);
     expect(notified.status).toBe(201);
     await call('post', '/v1/sandbox/settlement-runs', {});

@@ -70,6 +70,21 @@ describe('invalid members', () => {
       expect(listed.body).toEqual([]);
     });
 
+    it.each(['\u200b', '\u200b\u200c\u200d', '\u2066\u202e', '\u3164', ' \ufeff\u00ad '])(
+      'of characters that show nothing (%j) is refused as blank',
+      async (invisible) => {
+        const invisibleClient = await call('post', '/v1/clients', { body: client(invisible, 5) });
+        expect([invisibleClient.status, invisibleClient.body.invalidParams]).toEqual([400, [{ name: 'businessName', reason: 'must not be blank' }]]);
+        const invisibleAssociate = await call('post', '/v1/associates', { body: anAssociateBody({ type: invisible }) });
+        expect(invisibleAssociate.body.invalidParams).toEqual([{ name: 'type', reason: 'must not be blank' }]);
+      },
+    );
+
+    it('keeps a name that shows something beside invisible characters as given', async () => {
+      const created = await call('post', '/v1/clients', { body: client('Kiosco\u200bNorte', 6) });
+      expect([created.status, created.body.businessName]).toEqual([201, 'Kiosco\u200bNorte']);
+    });
+
     it('is stored without the spaces around it, on creation and on replacement', async () => {
       const created = await call('post', '/v1/clients', { body: client('  Kiosco Sur SA ', 4) });
       expect(created.body.businessName).toBe('Kiosco Sur SA');

@@ -1,4 +1,4 @@
-import { scopesProblem, type Application } from '@rcs/domain';
+import { ownerTypesOf, scopesProblem, ValidationError, type Application } from '@rcs/domain';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -26,20 +26,33 @@ function customerIdOf(values: Values): number {
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   'customers create': {
-    usage: '--name NAME [--approval-control]',
+    usage: '--name NAME [--approval-control] [--owner-types "CLIENT ASSOCIATE CLIENT_AND_ASSOCIATE"]',
     description:
       'Creates a customer with its MAIN and SUB current accounts and a first credential holding every scope.\n' +
-      '--approval-control makes its transfers wait for a second credential. The secret is printed once.',
-    options: { name: { type: 'string' }, 'approval-control': { type: 'boolean' } },
+      '--approval-control makes its transfers wait for a second credential. --owner-types names the receivable account\n' +
+      'owners its operating model allows (every one unless given; another is 422 owner-type-not-supported). The secret is printed once.',
+    options: { name: { type: 'string' }, 'approval-control': { type: 'boolean' }, 'owner-types': { type: 'string' } },
     prepare(v) {
       const name = v.name;
       if (typeof name !== 'string') throw new UsageError('--name NAME is required');
+      const given = v['owner-types'];
+      let enabledOwnerTypes: readonly string[] | undefined;
+      try {
+        enabledOwnerTypes = typeof given === 'string' ? ownerTypesOf(given.split(/[\s,]+/).filter(Boolean)) : undefined;
+      } catch (error) {
+        throw new UsageError(`--owner-types ${error instanceof ValidationError ? error.invalidParams[0].reason : String(error)}`);
+      }
       return async (app) => {
-        const { customer, clientId, clientSecret } = await app.customers.create.execute({ name, approvalControl: v['approval-control'] === true });
+        const { customer, clientId, clientSecret } = await app.customers.create.execute({
+          name,
+          approvalControl: v['approval-control'] === true,
+          enabledOwnerTypes,
+        });
         return {
           customerId: customer.id,
           name: customer.name,
           approvalControl: customer.approvalControl,
+          enabledOwnerTypes: customer.enabledOwnerTypes,
           clientId,
           clientSecret,
           note: 'the secret is shown once',
@@ -49,11 +62,11 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'customers list': {
     usage: '',
-    description: 'Lists every customer, oldest first: id, name and whether its transfers need approval.',
+    description: 'Lists every customer, oldest first: id, name, whether its transfers need approval and the owner types it allows.',
     options: {},
     prepare: () => async (app) => {
       const customers = await app.customers.list.execute();
-      return customers.map((c) => ({ id: c.id, name: c.name, approvalControl: c.approvalControl }));
+      return customers.map((c) => ({ id: c.id, name: c.name, approvalControl: c.approvalControl, enabledOwnerTypes: c.enabledOwnerTypes }));
     },
   },
   'credentials create': {

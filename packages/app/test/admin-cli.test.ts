@@ -48,6 +48,12 @@ describe('admin CLI: help and usage', () => {
     expect(run.stderr).toContain('--scopes unknown scopes: bogus:write');
   });
 
+  it('refuses --owner-types naming an unknown owner type with exit code 2, naming it, before opening storage', async () => {
+    const run = await runAdmin(['customers', 'create', '--name', 'Odd', '--owner-types', 'CLIENT DRIVER'], NO_STORAGE);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--owner-types unknown owner types: DRIVER');
+  });
+
   it('refuses an option the command does not take with exit code 2', async () => {
     const run = await runAdmin(['customers', 'list', '--customer', '1'], NO_STORAGE);
     expect(run.code).toBe(2);
@@ -74,12 +80,13 @@ describe('admin CLI: lists, on a running embedded service', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('lists every customer with its id, name and approval control', async () => {
-    const created = await admin('customers', 'create', '--name', 'Acme Corp', '--approval-control');
+  it('lists every customer with its id, name, approval control and the owner types it allows', async () => {
+    const created = await admin('customers', 'create', '--name', 'Acme Corp', '--approval-control', '--owner-types', 'ASSOCIATE,CLIENT');
+    const every = ['CLIENT', 'ASSOCIATE', 'CLIENT_AND_ASSOCIATE'];
     expect(await admin('customers', 'list')).toEqual([
-      { id: expect.any(Number), name: 'Sandbox Customer 1', approvalControl: false },
-      { id: expect.any(Number), name: 'Sandbox Customer 2', approvalControl: false },
-      { id: created.customerId, name: 'Acme Corp', approvalControl: true },
+      { id: expect.any(Number), name: 'Sandbox Customer 1', approvalControl: false, enabledOwnerTypes: every },
+      { id: expect.any(Number), name: 'Sandbox Customer 2', approvalControl: false, enabledOwnerTypes: every },
+      { id: created.customerId, name: 'Acme Corp', approvalControl: true, enabledOwnerTypes: ['CLIENT', 'ASSOCIATE'] },
     ]);
   });
 

@@ -11,6 +11,17 @@ describe('customers and credentials', () => {
     expect(login.scope).toBe(ALL_SCOPES.join(' '));
   });
 
+  it('allows the owner types it is created with, each once, every one when none is named, and refuses unknown or none', async () => {
+    const { app } = inMemoryApplication();
+    const named = await app.customers.create.execute({ name: 'Clients', enabledOwnerTypes: ['CLIENT_AND_ASSOCIATE', 'CLIENT', 'CLIENT'] });
+    expect(named.customer.enabledOwnerTypes).toEqual(['CLIENT', 'CLIENT_AND_ASSOCIATE']);
+    expect((await app.customers.create.execute({ name: 'Everyone' })).customer.enabledOwnerTypes).toEqual(['CLIENT', 'ASSOCIATE', 'CLIENT_AND_ASSOCIATE']);
+    await expect(app.customers.create.execute({ name: 'Odd', enabledOwnerTypes: ['CLIENT', 'DRIVER'] })).rejects.toMatchObject({
+      invalidParams: [{ name: 'enabledOwnerTypes', reason: 'unknown owner types: DRIVER (known: CLIENT, ASSOCIATE, CLIENT_AND_ASSOCIATE)' }],
+    });
+    await expect(app.customers.create.execute({ name: 'None', enabledOwnerTypes: [] })).rejects.toMatchObject({ code: 'validation' });
+  });
+
   it('refuses a second customer with the same name and leaves nothing behind', async () => {
     const { app, store } = inMemoryApplication();
     await app.customers.create.execute({ name: 'Acme' });

@@ -129,11 +129,7 @@ describe('receivable accounts', () => {
   });
 
   it('refuses an owner type the customer has not enabled with 422 owner-type-not-supported', async () => {
-    const { customer, clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Clients only ${Date.now()}` });
-    await ctx.api.db
-      .knex('customers')
-      .where({ id: customer.id })
-      .update({ enabled_owner_types: ['CLIENT'] });
+    const { clientId, clientSecret } = await ctx.api.app.customers.create.execute({ name: `Clients only ${Date.now()}`, enabledOwnerTypes: ['CLIENT'] });
     const token = await ctx.api.login({ clientId, clientSecret });
     const { client, associate } = await parties(ctx.api, token);
     const res = await open({ associateId: associate.id }, token);

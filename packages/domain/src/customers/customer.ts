@@ -1,4 +1,5 @@
 import { DEFAULT_ALIAS_TEMPLATE } from '../receivable-accounts/alias-template';
+import { ValidationError } from '../shared/domain-error';
 import { OWNER_TYPES, type OwnerType } from '../receivable-accounts/owner';
 
 /** A tenant of the service: an integrator whose credentials act for it. */
@@ -22,3 +23,12 @@ export const DEFAULT_CUSTOMER_SETTINGS = {
   enabledOwnerTypes: OWNER_TYPES as readonly OwnerType[],
   aliasTemplate: DEFAULT_ALIAS_TEMPLATE,
 } as const;
+
+/** Owner types as given, each once in OWNER_TYPES' order; at least one, every one when none is given. */
+export function ownerTypesOf(given: readonly string[] | undefined): readonly OwnerType[] {
+  if (given === undefined) return DEFAULT_CUSTOMER_SETTINGS.enabledOwnerTypes;
+  const unknown = given.filter((type) => !(OWNER_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw ValidationError.of('enabledOwnerTypes', `unknown owner types: ${unknown.join(', ')} (known: ${OWNER_TYPES.join(', ')})`);
+  if (given.length === 0) throw ValidationError.of('enabledOwnerTypes', 'must name at least one owner type');
+  return OWNER_TYPES.filter((type) => given.includes(type));
+}

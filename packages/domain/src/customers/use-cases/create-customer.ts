@@ -4,13 +4,15 @@ import { trimmedName } from '../../shared/names';
 import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { openCurrentAccounts } from '../../current-accounts/open-current-accounts';
-import { DEFAULT_CUSTOMER_SETTINGS, type Customer } from '../customer';
+import { DEFAULT_CUSTOMER_SETTINGS, ownerTypesOf, type Customer } from '../customer';
 import type { SecretGenerator, SecretHasher } from '../security-ports';
 import { ALL_SCOPES } from '../scopes';
 
 export interface CreateCustomerInput {
   readonly name: string;
   readonly approvalControl?: boolean;
+  /** The receivable account owner types its operating model allows; every one when left out. */
+  readonly enabledOwnerTypes?: readonly string[];
 }
 
 export interface CreatedCustomer {
@@ -33,6 +35,7 @@ export class CreateCustomer {
     // An embedder's null as well as a name left out.
     if (typeof input.name !== 'string') throw ValidationError.of('name', 'is required');
     const name = trimmedName(input.name, 'name');
+    const enabledOwnerTypes = ownerTypesOf(input.enabledOwnerTypes);
     const clientId = this.generator.clientId();
     const clientSecret = this.generator.clientSecret();
     const secretHash = await this.hasher.hash(clientSecret);
@@ -42,6 +45,7 @@ export class CreateCustomer {
         ...DEFAULT_CUSTOMER_SETTINGS,
         name,
         approvalControl: input.approvalControl ?? false,
+        enabledOwnerTypes,
         creationDate: now,
       });
       if (!created) throw new DomainError('validation', `a customer named "${name}" already exists`);

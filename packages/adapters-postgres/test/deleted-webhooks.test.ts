@@ -3,6 +3,7 @@ import { fakeWebhookPorts } from '@rcs/domain/testing';
 import { KnexUnitOfWork } from '../src/knex-unit-of-work';
 import { readsOf } from './support/reads';
 import { webhookWithAttempts } from './support/webhook-attempts';
+import { migrateToLatest, migrationSource } from '../src/migrations';
 import { itOnRealServer, openTestDatabase, waitForLockWaiters, type TestDatabase } from '../testing';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -71,6 +72,32 @@ describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () =>
     expect(left).toEqual([{ webhook_id: String(live), count: '3000' }]);
     expect([await countRows(gone), await countRows(live)]).toEqual([0, 1]);
     expect(await db.knex('deleted_webhooks').where({ webhook_id: gone })).toEqual([]);
+  });
+
+  it('purges the attempts of a webhook deleted by a bare DELETE, as a version before 034 running beside this one deletes, a due retry among them', async () => {
+    const gone = await webhookWith(5, T0);
+    await db.knex('webhooks').where({ id: gone }).delete();
+    await uow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(1_000));
+    expect(await db.knex('webhook_deliveries').where({ webhook_id: gone })).toEqual([]);
+    expect(await db.knex('deleted_webhooks').where({ webhook_id: gone })).toEqual([]);
+  });
+
+  it('records, when migrating, the webhooks such deletions left attempts of before the database recorded every deletion', async () => {
+    const older = await openTestDatabase();
+    try {
+      const olderUow = new KnexUnitOfWork(older.knex);
+      const { id: owner } = (await olderUow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'older', creationDate: T0 })))
+        .customer;
+      const gone = await webhookWithAttempts(olderUow, owner, 3, () => ({ createdAt: T0, nextAttemptAt: T0 }), T0);
+      await older.knex.migrate.down({ migrationSource });
+      await older.knex('webhooks').where({ id: gone }).delete();
+      expect(await older.knex('deleted_webhooks')).toEqual([]);
+      await migrateToLatest(older.knex, { embedded: older.storage === 'pglite' });
+      await olderUow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(1_000));
+      expect(await older.knex('webhook_deliveries').where({ webhook_id: gone })).toEqual([]);
+    } finally {
+      await older.close();
+    }
   });
 
   itOnRealServer('a deletion that writers wait for needs a second connection; PGlite has one')(

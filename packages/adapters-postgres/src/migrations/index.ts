@@ -42,6 +42,7 @@ import * as windowCounts from './042-window-counts';
 import * as aliasClaims from './043-alias-claims';
 import * as payableTransfers from './044-payable-transfers';
 import * as foldOnlySlotZero from './045-fold-only-slot-zero';
+import * as webhookDeletionsRecorded from './046-webhook-deletions-recorded';
 import pg from 'pg';
 
 interface Migration {
@@ -94,6 +95,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['043-alias-claims', aliasClaims],
   ['044-payable-transfers', payableTransfers],
   ['045-fold-only-slot-zero', foldOnlySlotZero],
+  ['046-webhook-deletions-recorded', webhookDeletionsRecorded],
 ];
 
 /** Every migration's name, in order. */

@@ -96,11 +96,8 @@ export class KnexWebhookRepository implements WebhookRepository {
   }
 
   async delete(id: number): Promise<void> {
-    await this.trx.raw(
-      `WITH gone AS (DELETE FROM webhooks WHERE id = ? RETURNING id, customer_id)
-       INSERT INTO deleted_webhooks (webhook_id, customer_id) SELECT id, customer_id FROM gone`,
-      [id],
-    );
+    // Migration 046's trigger records the deletion for the purge of its attempts.
+    await this.trx('webhooks').where({ id }).delete();
   }
 
   async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {

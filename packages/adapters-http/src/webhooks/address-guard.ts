@@ -142,9 +142,7 @@ export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
     if ((this.passed.get(host) ?? 0) > this.now()) return;
     let timer: NodeJS.Timeout | undefined;
     const resolved = new Promise<void>((resolve, reject) =>
-      this.lookup(host, { all: true }, (error) =>
-        error ? reject(ValidationError.of('url', notPublic(host))) : resolve(),
-      ),
+      this.lookup(host, { all: true }, (error) => (error ? reject(ValidationError.of('url', notPublic(host))) : resolve())),
     );
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(ValidationError.of('url', `${host} did not resolve within ${this.deadlineMs / 1000} s`)), this.deadlineMs);

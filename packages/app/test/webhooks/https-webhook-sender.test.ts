@@ -138,7 +138,10 @@ describe('HTTPS webhook sender', () => {
     expect(result.status).toBe('FAILED');
     expect(result.failureReason).toContain('does not resolve to a public address');
     const literal = await send(senderWith({ reach: 'public' }), endpoint.url.replace('localhost', '127.0.0.1'));
-    expect(literal).toMatchObject({ status: 'FAILED', failureReason: '127.0.0.1 does not resolve to a public address: webhooks may reach public addresses only' });
+    expect(literal).toMatchObject({
+      status: 'FAILED',
+      failureReason: '127.0.0.1 does not resolve to a public address: webhooks may reach public addresses only',
+    });
     expect(endpoint.received).toEqual([]);
     expect((await send(senderWith(), endpoint.url.replace('localhost', '127.0.0.1'))).status).toBe('SUCCESS');
   });

@@ -46,7 +46,10 @@ function fakeApplication(due: number, webhookOf: (n: number) => number, customer
             available.delete(n);
             lapsed.delete(n);
             // Each claim's lease told apart by the claim's number.
-            taken.push({ delivery: { id: n, webhookId, customerId: customerOf(webhookId) }, leasedUntil: new Date(claims.length) } as unknown as DeliveryToSend);
+            taken.push({
+              delivery: { id: n, webhookId, customerId: customerOf(webhookId) },
+              leasedUntil: new Date(claims.length),
+            } as unknown as DeliveryToSend);
           }
           return Promise.resolve(taken);
         },
@@ -159,7 +162,11 @@ describe('webhook delivery worker', () => {
 
   it("sends at most perCustomer attempts of one customer's webhooks at once, so its hanging endpoints leave another customer slots", async () => {
     // Customer 1's webhooks 1 to 4 (four attempts each, claimed first) would take all 8 slots and hang on them.
-    const { app, sends, claims } = fakeApplication(20, (n) => (n < 16 ? (n % 4) + 1 : 5), (webhookId) => (webhookId === 5 ? 2 : 1));
+    const { app, sends, claims } = fakeApplication(
+      20,
+      (n) => (n < 16 ? (n % 4) + 1 : 5),
+      (webhookId) => (webhookId === 5 ? 2 : 1),
+    );
     const worker = workerOf(app, { maxInFlight: 8, perWebhook: 2, perCustomer: 4 });
     worker.start();
     await pause(30);

@@ -118,6 +118,7 @@ export class WebhookDeliveryWorker {
     const skipWebhooks: number[] = [];
     const shares: WebhookShare[] = [];
     for (const webhookId of new Set([...this.endpoints.keys(), ...this.slow.webhookIds()])) {
+      this.forgetIfIdle(webhookId, this.endpoints.get(webhookId));
       const queue = this.endpoints.get(webhookId);
       const share = this.shareOf(webhookId, queue);
       const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customerFull(queue.customerId));
@@ -202,9 +203,12 @@ export class WebhookDeliveryWorker {
     return taken;
   }
 
-  /** A webhook with nothing out and nothing waiting here needs no queue. */
-  private forgetIfIdle(webhookId: number, queue: EndpointQueue): void {
-    if (queue.sending === 0 && queue.waiting.length === 0) this.endpoints.delete(webhookId);
+  /**
+   * A webhook with nothing out and nothing waiting here needs no queue, unless its customer holds its share: kept,
+   * claims pass it by (else each would lease its attempts only to give them back), until a pass finds the share free.
+   */
+  private forgetIfIdle(webhookId: number, queue: EndpointQueue | undefined): void {
+    if (queue && queue.sending === 0 && queue.waiting.length === 0 && !this.customerFull(queue.customerId)) this.endpoints.delete(webhookId);
   }
 
   /** Gives back what waited too long in every queue, those whose slots are all taken included. */

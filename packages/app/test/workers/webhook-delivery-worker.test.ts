@@ -180,6 +180,23 @@ describe('webhook delivery worker', () => {
     await drainAndStop(worker, sends);
   });
 
+  it('passes by a webhook of a customer holding its share once its attempts went back, and claims for it again when the share frees', async () => {
+    // Customer 1's webhooks 1 and 2 take its two slots; webhook 3's attempts wait, go back, and are not claimed again meanwhile.
+    const { app, sends, claims, givenBack } = fakeApplication(4, (n) => Math.min(n, 2) + 1);
+    const worker = workerOf(app, { maxInFlight: 8, perWebhook: 1, perCustomer: 2, maxWaitMs: 40 });
+    worker.start();
+    await pause(300);
+    expect(sends.map((s) => s.webhookId)).toEqual([1, 2]);
+    expect(givenBack).toEqual([2, 3]);
+    const since = claims.length;
+    await pause(100);
+    expect(claims.slice(since).every((claim) => claim.skipWebhooks.includes(3))).toBe(true);
+    sends[0].record();
+    await pause(100);
+    expect(sends.map((s) => s.webhookId)).toContain(3);
+    await drainAndStop(worker, sends);
+  });
+
   it('gives back attempts that waited past maxWaitMs instead of sending them, and passes their webhook by until a slot frees', async () => {
     const { app, sends, claims, givenBack } = fakeApplication(20, () => 1);
     const worker = workerOf(app, { perWebhook: 1, maxWaitMs: 100 });

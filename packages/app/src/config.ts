@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { longestCallMs } from '@rcs/adapters-bank';
@@ -30,8 +29,9 @@ export interface Config {
   readonly bankProviderUrl?: string;
   readonly bankProviderApiKey?: string;
   /**
-   * Verifies the provider's incoming-transfer notifications. The sandbox without one makes its own for the process,
-   * known to its in-process simulator alone: a well-known default let anyone credit any customer's account.
+   * Verifies the provider's incoming-transfer notifications. The sandbox without one makes its own, kept in the
+   * database like the JWT secret (resolveBankNotificationSecret): a well-known default let anyone credit any
+   * customer's account.
    */
   readonly bankNotificationSecret?: string;
   readonly bankProviderTimeoutMs: number;
@@ -163,7 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ['WEBHOOK_SECRET_KEY', 32],
     ['BANK_NOTIFICATION_SECRET', 16],
   ] as const) {
-    if (env[name] !== undefined && env[name].length < least) throw new ConfigError(`${name} must be at least ${least} characters`);
+    if (env[name] && env[name].length < least) throw new ConfigError(`${name} must be at least ${least} characters`);
   }
   if (integer(env, 'HTTP_WORKERS', 1) > 1 && !env.DATABASE_URL) {
     throw new ConfigError('HTTP_WORKERS above 1 needs DATABASE_URL: embedded PostgreSQL belongs to one process');
@@ -179,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     bankProviderUrl: env.BANK_PROVIDER_URL || undefined,
     bankProviderApiKey: env.BANK_PROVIDER_API_KEY || undefined,
-    bankNotificationSecret: env.BANK_NOTIFICATION_SECRET || (mode === 'sandbox' ? randomBytes(32).toString('hex') : undefined),
+    bankNotificationSecret: env.BANK_NOTIFICATION_SECRET || undefined,
     bankProviderTimeoutMs: integer(env, 'BANK_PROVIDER_TIMEOUT_MS', 5_000),
     sandboxProvisioningDelayMs: integer(env, 'SANDBOX_PROVISIONING_DELAY_MS', 500, 0),
     provisioning: {

@@ -49,6 +49,15 @@ export async function resolveWebhookSecretKey(config: Config, knex: Knex): Promi
   return config.webhookSecretKey ?? ensureSetting(knex, 'webhook-secret-key', randomBytes(48).toString('base64url'));
 }
 
+/**
+ * Sandbox without BANK_NOTIFICATION_SECRET: one random secret, stored in the database as the JWT secret is, so the
+ * in-process simulator of any instance or HTTP process signs what any of them verifies.
+ */
+export async function resolveBankNotificationSecret(config: Config, knex: Knex): Promise<string | undefined> {
+  if (config.bankNotificationSecret || config.mode !== 'sandbox') return config.bankNotificationSecret;
+  return ensureSetting(knex, 'bank-notification-secret', randomBytes(32).toString('hex'));
+}
+
 /** Binds the adapters this configuration selects and builds the application once. */
 export interface Wiring {
   readonly jwtSecret: string;

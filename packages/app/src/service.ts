@@ -8,7 +8,7 @@ import type { Application, Clock } from '@rcs/domain';
 import { credentialOfToken, databaseReady, foldListCounts } from '@rcs/adapters-postgres';
 import { answerMalformedRequests, createHttpApp, type HttpsWebhookSender, type JwtTokenService } from '@rcs/adapters-http';
 import type { Config } from './config';
-import { buildContainer, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
+import { buildContainer, resolveBankNotificationSecret, resolveJwtSecret, resolveWebhookSecretKey, TYPES } from './container';
 import { checkDatabaseMode } from './database-mode';
 import type { ServiceMetrics } from './metrics';
 import { openStorage } from './storage';
@@ -81,12 +81,13 @@ async function bankProvider(config: Config, logger: Logger, notify: { url: strin
 }
 
 /** Opens storage, migrates, bootstraps and serves; `stop` drains in-flight requests, stops workers, closes the database. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const storage = await openStorage(config);
-  await checkDatabaseMode(storage.knex, config.mode).catch(async (error: unknown) => {
+export async function startService(configured: Config, logger: Logger): Promise<RunningService> {
+  const storage = await openStorage(configured);
+  await checkDatabaseMode(storage.knex, configured.mode).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });
+  const config: Config = { ...configured, bankNotificationSecret: await resolveBankNotificationSecret(configured, storage.knex) };
   const notify = { url: '', secret: config.bankNotificationSecret ?? '' };
   const bank = await bankProvider(config, logger, notify);
   const jwtSecret = await resolveJwtSecret(config, storage.knex);

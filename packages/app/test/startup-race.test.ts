@@ -3,7 +3,7 @@ import { itOnRealServer, openTestDatabase, type TestDatabase } from '@rcs/adapte
 import pino from 'pino';
 import type { Application } from '@rcs/domain';
 import { loadConfig } from '../src/config';
-import { buildContainer, resolveJwtSecret, TYPES } from '../src/container';
+import { buildContainer, resolveBankNotificationSecret, resolveJwtSecret, TYPES } from '../src/container';
 
 /** Two instances starting at once on one database, as two replicas of a deployment would. */
 describe('start-up of two instances together', () => {
@@ -48,13 +48,16 @@ describe('start-up of two instances together', () => {
     }
   });
 
-  itRacing('migrates once, agrees on one JWT secret and bootstraps each sandbox customer once', async () => {
+  itRacing("migrates once, agrees on one JWT secret and one secret of the simulator's notifications, and bootstraps each sandbox customer once", async () => {
     const config = loadConfig({ APP_MODE: 'sandbox' });
     const instances = [0, 1].map(() => createDatabase({ url: db.url, schema: db.schema, poolSize: 4, embedded: db.storage === 'pglite' }));
     try {
       await Promise.all(instances.map((knex) => migrateToLatest(knex)));
       const secrets = await Promise.all(instances.map((knex) => resolveJwtSecret(config, knex)));
       expect(secrets[0]).toBe(secrets[1]);
+      const notificationSecrets = await Promise.all(instances.map((knex) => resolveBankNotificationSecret(config, knex)));
+      expect(notificationSecrets[1]).toBe(notificationSecrets[0]);
+      expect(notificationSecrets[0]).toMatch(/^[0-9a-f]{64}$/);
       const apps = instances.map((knex, i) =>
         buildContainer(config, pino({ level: 'silent' }), knex, {
           jwtSecret: secrets[i],

@@ -40,7 +40,7 @@ const paths = {
       summary: 'Money arrived on a CVU',
       description:
         "For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. " +
-        `Served when BANK_NOTIFICATION_SECRET is set (always in sandbox). Errors are ${PROBLEM_CONTENT_TYPE} like the API's.`,
+        `Served when BANK_NOTIFICATION_SECRET is set, and in sandbox under a random secret of its own, kept in its database, unless it is set. Errors are ${PROBLEM_CONTENT_TYPE} like the API's.`,
       scope: null,
       parameters: [signature],
       body: {

@@ -1264,7 +1264,7 @@ export interface paths {
     put?: never;
     /**
      * Money arrived on a CVU
-     * @description For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. Served when BANK_NOTIFICATION_SECRET is set (always in sandbox). Errors are application/problem+json like the API's.
+     * @description For the banking provider, not for integrators: its signed notification of a transfer to a receivable account's CVU. Served when BANK_NOTIFICATION_SECRET is set, and in sandbox under a random secret of its own, kept in its database, unless it is set. Errors are application/problem+json like the API's.
      *
      *     Needs no token.
      */

@@ -12,7 +12,7 @@ export async function checkDatabaseMode(knex: Knex, mode: AppMode): Promise<void
   if (served === mode) return;
   throw new ConfigError(
     mode === 'production'
-      ? "DATABASE_URL names a database the sandbox set up, whose customers' credentials are public: production needs a database of its own"
-      : 'DATABASE_URL names a production database: the sandbox would add its customers, whose credentials are public, to it; give the sandbox a database of its own',
+      ? "DATABASE_URL names a database the sandbox set up, holding the sandbox's customers and their credentials: production needs a database of its own"
+      : 'DATABASE_URL names a production database: the sandbox would add its customers and their credentials to it; give the sandbox a database of its own',
   );
 }

@@ -62,6 +62,8 @@ export class WebhookDeliveryWorker {
   /** Attempts being sent per customer, those with none left out. */
   private readonly sendingOf = new Map<number, number>();
   private waiting = 0;
+  /** Attempts waiting here per customer, those with none left out. */
+  private readonly waitingOf = new Map<number, number>();
   /** A pass found every slot taken and attempts waiting: the next freed slot claims. */
   private declined = false;
   /** Results being recorded and attempts being given back: stop waits for both. */
@@ -121,12 +123,15 @@ export class WebhookDeliveryWorker {
       this.forgetIfIdle(webhookId, this.endpoints.get(webhookId));
       const queue = this.endpoints.get(webhookId);
       const share = this.shareOf(webhookId, queue);
-      const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customerFull(queue.customerId));
+      const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customerServed(queue.customerId));
       if (passedBy || share <= 0) skipWebhooks.push(webhookId);
       else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
     }
     const claimedAt = performance.now();
     const claimed = await this.app.webhooks.deliver.claim({ limit: room, perWebhook, skipWebhooks, shares, held: this.held });
+    // A webhook of a customer already served is not known to be one until claimed: its attempts go back at once (its
+    // idle queue then has the next claims pass it by), rather than hold room other customers' attempts need.
+    const over: DeliveryToSend[] = [];
     for (const item of claimed) {
       // Its lease lapsed while its result waited to be recorded, and this claim took it again, as one this worker
       // holds (not lost): that send counts. Still waiting here (the process stalled past its lease), it keeps its
@@ -137,11 +142,17 @@ export class WebhookDeliveryWorker {
         if (queue && at >= 0) queue[at] = { ...queue[at], item };
         continue;
       }
+      const queue = this.queueOf(item.delivery);
+      if (this.customerServed(queue.customerId)) {
+        over.push(item);
+        continue;
+      }
       this.held.add(item.delivery.id);
-      this.queueOf(item.delivery).waiting.push({ item, claimedAt });
-      this.waiting += 1;
+      queue.waiting.push({ item, claimedAt });
+      this.countWaiting(queue.customerId, 1);
     }
     this.pump();
+    this.giveBack(over);
     return claimed.length === room;
   }
 
@@ -153,6 +164,22 @@ export class WebhookDeliveryWorker {
 
   private customerFull(customerId: number): boolean {
     return (this.sendingOf.get(customerId) ?? 0) >= this.options.perCustomer;
+  }
+
+  /**
+   * The customer's attempts out and waiting here fill PREFETCH_ROUNDS rounds of its share: claims lease it no more,
+   * so a customer with many webhooks holds no more of the worker's room than one with few.
+   */
+  private customerServed(customerId: number): boolean {
+    const free = this.options.perCustomer - (this.sendingOf.get(customerId) ?? 0);
+    return free * PREFETCH_ROUNDS <= (this.waitingOf.get(customerId) ?? 0);
+  }
+
+  private countWaiting(customerId: number, added: number): void {
+    this.waiting += added;
+    const now = (this.waitingOf.get(customerId) ?? 0) + added;
+    if (now === 0) this.waitingOf.delete(customerId);
+    else this.waitingOf.set(customerId, now);
   }
 
   /**
@@ -179,7 +206,7 @@ export class WebhookDeliveryWorker {
       stale.push(...this.takeStale(webhookId, queue, now));
       const next = queue.waiting.shift();
       if (!next) continue;
-      this.waiting -= 1;
+      this.countWaiting(queue.customerId, -1);
       this.send(webhookId, queue, next.item);
       this.endpoints.delete(webhookId);
       this.endpoints.set(webhookId, queue);
@@ -197,18 +224,19 @@ export class WebhookDeliveryWorker {
   private take(webhookId: number, queue: EndpointQueue, count: number): DeliveryToSend[] {
     if (count === 0) return [];
     const taken = queue.waiting.splice(0, count).map((queued) => queued.item);
-    this.waiting -= taken.length;
+    this.countWaiting(queue.customerId, -taken.length);
     queue.stalled = true;
     this.forgetIfIdle(webhookId, queue);
     return taken;
   }
 
   /**
-   * A webhook with nothing out and nothing waiting here needs no queue, unless its customer holds its share: kept,
-   * claims pass it by (else each would lease its attempts only to give them back), until a pass finds the share free.
+   * A webhook with nothing out and nothing waiting here needs no queue, unless its customer is served: kept, claims
+   * pass it by (else each would lease its attempts only to give them back), until a pass finds the customer's share
+   * free again.
    */
   private forgetIfIdle(webhookId: number, queue: EndpointQueue | undefined): void {
-    if (queue && queue.sending === 0 && queue.waiting.length === 0 && !this.customerFull(queue.customerId)) this.endpoints.delete(webhookId);
+    if (queue && queue.sending === 0 && queue.waiting.length === 0 && !this.customerServed(queue.customerId)) this.endpoints.delete(webhookId);
   }
 
   /** Gives back what waited too long in every queue, those whose slots are all taken included. */

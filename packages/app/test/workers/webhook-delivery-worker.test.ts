@@ -180,6 +180,23 @@ describe('webhook delivery worker', () => {
     await drainAndStop(worker, sends);
   });
 
+  it("claims for a customer with more webhooks than its share no more than its share's rounds, leaving room for another customer", async () => {
+    // Customer 1's twenty hanging webhooks have 80 attempts due before customer 2's; their leases would fill the worker's room.
+    const { app, sends, givenBack } = fakeApplication(
+      84,
+      (n) => (n < 80 ? (n % 20) + 1 : 21),
+      (webhookId) => (webhookId === 21 ? 2 : 1),
+    );
+    const worker = workerOf(app, { maxInFlight: 8, perWebhook: 2, perCustomer: 4 });
+    worker.start();
+    await pause(100);
+    expect(sends.filter((s) => s.webhookId === 21)).toHaveLength(2);
+    expect(sends.filter((s) => s.webhookId !== 21)).toHaveLength(4);
+    // What went back went back at once, each once: claims pass customer 1's webhooks by while it is served.
+    expect(givenBack).toEqual([...new Set(givenBack)]);
+    await drainAndStop(worker, sends);
+  });
+
   it('passes by a webhook of a customer holding its share once its attempts went back, and claims for it again when the share frees', async () => {
     // Customer 1's webhooks 1 and 2 take its two slots; webhook 3's attempts wait, go back, and are not claimed again meanwhile.
     const { app, sends, claims, givenBack } = fakeApplication(4, (n) => Math.min(n, 2) + 1);

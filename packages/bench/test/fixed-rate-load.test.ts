@@ -25,11 +25,13 @@ describe('the fixed-rate load', () => {
       const result = await load(server.url, 64);
       expect(result.count).toBe(50);
       expect(result.errors).toBe(0);
-      // A driver waiting for answers would have sent a handful by half a second; this one sent half of them.
+      // A driver waiting for answers would have sent a handful by half a second, one not pacing all 50; this one sent
+      // about half. Counted from the first arrival: when a busy machine holds that one back, those due meanwhile
+      // follow it at once (they were due), so a few more than half may fall within its half second.
       const first = server.arrivals[0];
       const byHalfSecond = server.arrivals.filter((t) => t - first < 500).length;
       expect(byHalfSecond).toBeGreaterThanOrEqual(20);
-      expect(byHalfSecond).toBeLessThanOrEqual(30);
+      expect(byHalfSecond).toBeLessThanOrEqual(36);
       expect(result.p50).toBeGreaterThanOrEqual(299);
       expect(result.p99).toBeLessThan(600);
     } finally {

@@ -1,6 +1,7 @@
 export * from './shared/error-codes';
 export * from './shared/domain-error';
 export * from './shared/stored-text';
+export * from './shared/names';
 export * from './shared/clock';
 export * from './shared/page';
 export * from './shared/owned';

@@ -20,6 +20,11 @@ describe('customers and credentials', () => {
       invalidParams: [{ name: 'enabledOwnerTypes', reason: 'unknown owner types: DRIVER (known: CLIENT, ASSOCIATE, CLIENT_AND_ASSOCIATE)' }],
     });
     await expect(app.customers.create.execute({ name: 'None', enabledOwnerTypes: [] })).rejects.toMatchObject({ code: 'validation' });
+    // An embedder's null is none given; a text is no list.
+    expect((await app.customers.create.execute({ name: 'Null', enabledOwnerTypes: null })).customer.enabledOwnerTypes).toHaveLength(3);
+    await expect(app.customers.create.execute({ name: 'Text', enabledOwnerTypes: 'CLIENT' as unknown as string[] })).rejects.toMatchObject({
+      invalidParams: [{ name: 'enabledOwnerTypes', reason: 'must be a list of owner types' }],
+    });
   });
 
   it('refuses a second customer with the same name and leaves nothing behind', async () => {

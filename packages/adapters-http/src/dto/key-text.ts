@@ -1,12 +1,10 @@
 import { ValidateBy } from 'class-validator';
+import { INVISIBLE } from '@rcs/domain';
 
-/**
- * A visible character: no control, format (U+200B, U+202E) or separator character, no white space, and none that
- * Unicode says renders as nothing (U+034F, the Hangul fillers, variation selectors).
- */
-const VISIBLE = String.raw`[^\p{C}\p{Z}\s\p{Default_Ignorable_Code_Point}]`;
+/** A visible character (see INVISIBLE). */
+const VISIBLE = `[^${INVISIBLE}]`;
 /** A visible character a route code may hold: neither a path separator nor `?` or `#`. */
-const VISIBLE_IN_PATH = String.raw`[^\p{C}\p{Z}\s\p{Default_Ignorable_Code_Point}/?#]`;
+const VISIBLE_IN_PATH = `[^${INVISIBLE}/?#]`;
 
 /** Visible characters with plain spaces between them, or nothing (emptiness is each member's own rule). */
 const spacedOut = (visible: string) => String.raw`(?:${visible}(?:(?:${visible}| )*${visible})?)?`;

@@ -32,7 +32,8 @@ const delivery = {
   creationDate: '2026-03-02T14:05:00.000Z',
 };
 const subscriptionRefusals = {
-  validation: 'url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty',
+  validation:
+    'url is not an https URL (or, in production, its host does not resolve to a public address, or its nameservers failed just now), or events is empty',
   'invalid-event-type': 'events names an event type that does not exist',
 } as const;
 const conflict = (move: string) => ({ ...pathResource('webhook'), 'webhook-status-conflict': move });

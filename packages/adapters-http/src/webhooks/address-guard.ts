@@ -74,6 +74,10 @@ const reachable = (address: string, reach: Reach) => isPublicAddress(address) ||
  */
 const notPublic = (host: string) => `${host} does not resolve to a public address: webhooks may reach public addresses only`;
 
+/** The nameservers failed (SERVFAIL, refused): the url may be right, and a retry later may pass. */
+const unresolvedNow = (host: string, error: NodeJS.ErrnoException) =>
+  `${host} could not be resolved just now (${error.code ?? error.message}): try again later`;
+
 export class InternalAddressError extends Error {
   readonly code = 'EWEBHOOKINTERNAL';
   constructor(host: string) {
@@ -98,12 +102,17 @@ export function reachableLookup(reach: Reach, resolve: ResolveHost = resolverFor
         if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);
       },
-      // A name that does not resolve reads as one that leads inside: the difference would tell which internal names exist.
-      (error: NodeJS.ErrnoException) => callback(reach === 'public' && error.code !== 'ETIMEOUT' ? new InternalAddressError(hostname) : error, '', 0),
+      // A name that does not exist reads as one that leads inside: the difference would tell which internal names
+      // exist. A nameserver failing (a timeout, SERVFAIL) says so: the fault is not the url's.
+      (error: NodeJS.ErrnoException) =>
+        callback(reach === 'public' && NO_SUCH_NAME.includes(error.code ?? '') ? new InternalAddressError(hostname) : error, '', 0),
     );
   };
 }
 const publicOnlyLookup = reachableLookup('public');
+
+/** A nameserver's answer that the name has no address (dns module codes). */
+const NO_SUCH_NAME = ['ENOTFOUND', 'ENODATA'];
 
 /**
  * An address `reach` leaves out, written in a url as such: sockets skip the lookup for a literal address, so the
@@ -142,7 +151,9 @@ export class PublicAddressUrlPolicy implements WebhookUrlPolicy {
     if ((this.passed.get(host) ?? 0) > this.now()) return;
     let timer: NodeJS.Timeout | undefined;
     const resolved = new Promise<void>((resolve, reject) =>
-      this.lookup(host, { all: true }, (error) => (error ? reject(ValidationError.of('url', notPublic(host))) : resolve())),
+      this.lookup(host, { all: true }, (error) =>
+        error ? reject(ValidationError.of('url', error instanceof InternalAddressError ? notPublic(host) : unresolvedNow(host, error))) : resolve(),
+      ),
     );
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(ValidationError.of('url', `${host} did not resolve within ${this.deadlineMs / 1000} s`)), this.deadlineMs);

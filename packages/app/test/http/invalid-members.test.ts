@@ -70,7 +70,7 @@ describe('invalid members', () => {
       expect(listed.body).toEqual([]);
     });
 
-    it.each(['\u200b', '\u200b\u200c\u200d', '\u2066\u202e', '\u3164', ' \ufeff\u00ad '])(
+    it.each(['\u200b', '\u200b\u200c\u200d', '\u2066\u202e', '\u3164', ' \ufeff\u00ad ', '\u0007', '\u2800'])(
       'of characters that show nothing (%j) is refused as blank',
       async (invisible) => {
         const invisibleClient = await call('post', '/v1/clients', { body: client(invisible, 5) });

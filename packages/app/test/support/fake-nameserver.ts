@@ -1,7 +1,10 @@
 import { createSocket } from 'node:dgram';
 
-/** What the nameserver does with a query of one type: answer with this address (after a while), with none, or say nothing. */
-export type Answer = { readonly address: string; readonly afterMs?: number } | 'none' | 'silent';
+/**
+ * What the nameserver does with a query of one type: answer with this address (after a while), with none, fail
+ * (SERVFAIL), or say nothing.
+ */
+export type Answer = { readonly address: string; readonly afterMs?: number } | 'none' | 'servfail' | 'silent';
 
 const TYPE_A = 1;
 const TYPE_AAAA = 28;
@@ -23,10 +26,11 @@ export async function startNameserver(answers: { a: Answer; aaaa: Answer }) {
     const question = query.subarray(12, end + 5);
     const answer = type === TYPE_A ? answers.a : type === TYPE_AAAA ? answers.aaaa : 'none';
     if (answer === 'silent') return;
-    const record = answer === 'none' ? Buffer.alloc(0) : resourceRecord(type, answer.address);
+    const record = typeof answer === 'object' ? resourceRecord(type, answer.address) : Buffer.alloc(0);
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);
-    header.writeUInt16BE(0x8180, 2); // a response, recursion desired and available, no error
+    // A response, recursion desired and available, no error (or SERVFAIL, response code 2).
+    header.writeUInt16BE(answer === 'servfail' ? 0x8182 : 0x8180, 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(record.length > 0 ? 1 : 0, 6);
     const reply = Buffer.concat([header, question, record]);

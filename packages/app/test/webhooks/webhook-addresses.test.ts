@@ -112,6 +112,20 @@ describe('host names in production', () => {
     ]);
     sender.close();
   });
+
+  it('say a nameserver failing is the fault of neither the url nor its address, at registration and at delivery', async () => {
+    const dns = await nameserver({ a: 'servfail', aaaa: 'servfail' });
+    const resolveHost = networkResolver({ timeoutMs: 500, deadlineMs: 1_000, servers: [dns.server] });
+    const refusal = await new PublicAddressUrlPolicy(1_000, reachableLookup('public', resolveHost))
+      .check('https://erp.example/hooks')
+      .catch((error: ValidationError) => error);
+    expect(refusal).toMatchObject({ invalidParams: [{ name: 'url', reason: 'erp.example could not be resolved just now (ESERVFAIL): try again later' }] });
+    const sender = new HttpsWebhookSender({ timeoutMs: 1_000, maxConnectionsPerEndpoint: 1, reach: 'public', resolveHost });
+    const sent = await sender.send({ webhookId: 1, url: 'https://erp.example/hooks', eventId: 'evt_1', body: '{}', secrets: [SECRET] });
+    sender.close();
+    expect(sent.failureReason).toContain('ESERVFAIL');
+    expect(sent.failureReason).not.toContain('public address');
+  });
 });
 
 describe('webhook address policy (sandbox)', () => {

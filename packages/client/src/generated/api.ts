@@ -13836,7 +13836,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookWithSecret'];
         };
       };
-      /** @description validation: url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty; invalid-event-type: events names an event type that does not exist */
+      /** @description validation: url is not an https URL (or, in production, its host does not resolve to a public address, or its nameservers failed just now), or events is empty; invalid-event-type: events names an event type that does not exist */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14206,7 +14206,7 @@ export interface operations {
           'application/json': components['schemas']['Webhook'];
         };
       };
-      /** @description validation: url is not an https URL (or, in production, resolves to a loopback, link-local or private address), or events is empty; invalid-event-type: events names an event type that does not exist */
+      /** @description validation: url is not an https URL (or, in production, its host does not resolve to a public address, or its nameservers failed just now), or events is empty; invalid-event-type: events names an event type that does not exist */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -25,10 +25,13 @@ export const DEFAULT_CUSTOMER_SETTINGS = {
 } as const;
 
 /** Owner types as given, each once in OWNER_TYPES' order; at least one, every one when none is given. */
-export function ownerTypesOf(given: readonly string[] | undefined): readonly OwnerType[] {
-  if (given === undefined) return DEFAULT_CUSTOMER_SETTINGS.enabledOwnerTypes;
-  const unknown = given.filter((type) => !(OWNER_TYPES as readonly string[]).includes(type));
+export function ownerTypesOf(given: readonly string[] | null | undefined): readonly OwnerType[] {
+  // An embedder's null as well as a list left out.
+  if (given === undefined || given === null) return DEFAULT_CUSTOMER_SETTINGS.enabledOwnerTypes;
+  if (!Array.isArray(given)) throw ValidationError.of('enabledOwnerTypes', 'must be a list of owner types');
+  const types: readonly unknown[] = given;
+  const unknown = types.filter((type) => !(OWNER_TYPES as readonly unknown[]).includes(type));
   if (unknown.length > 0) throw ValidationError.of('enabledOwnerTypes', `unknown owner types: ${unknown.join(', ')} (known: ${OWNER_TYPES.join(', ')})`);
-  if (given.length === 0) throw ValidationError.of('enabledOwnerTypes', 'must name at least one owner type');
-  return OWNER_TYPES.filter((type) => given.includes(type));
+  if (types.length === 0) throw ValidationError.of('enabledOwnerTypes', 'must name at least one owner type');
+  return OWNER_TYPES.filter((type) => types.includes(type));
 }

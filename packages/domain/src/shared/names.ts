@@ -1,7 +1,13 @@
 import { ValidationError } from './domain-error';
 
-/** Nothing a reader would see: white space, and characters rendered as nothing (zero-width ones, direction marks, fillers). */
-const BLANK = /^[\s\p{Default_Ignorable_Code_Point}]*$/u;
+/**
+ * Characters a reader sees nothing of, for a regular expression's character class: controls, format characters
+ * (U+200B, U+202E), separators and white space, those Unicode says render as nothing (U+034F, the Hangul fillers,
+ * variation selectors), and the blank braille cell.
+ */
+export const INVISIBLE = String.raw`\p{C}\p{Z}\s\p{Default_Ignorable_Code_Point}\u2800`;
+
+const BLANK = new RegExp(`^[${INVISIBLE}]*$`, 'u');
 
 /**
  * A name as stored: without the spaces around it, and refused (400 validation naming the member) when nothing

@@ -12,7 +12,7 @@ export interface CreateCustomerInput {
   readonly name: string;
   readonly approvalControl?: boolean;
   /** The receivable account owner types its operating model allows; every one when left out. */
-  readonly enabledOwnerTypes?: readonly string[];
+  readonly enabledOwnerTypes?: readonly string[] | null;
 }
 
 export interface CreatedCustomer {

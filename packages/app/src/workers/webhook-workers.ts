@@ -167,12 +167,14 @@ export class WebhookDeliveryWorker {
   }
 
   /**
-   * The customer's attempts out and waiting here fill PREFETCH_ROUNDS rounds of its share: claims lease it no more,
-   * so a customer with many webhooks holds no more of the worker's room than one with few.
+   * The customer holds its share of slots, or its attempts out and waiting here fill PREFETCH_ROUNDS rounds of it:
+   * claims lease it no more, so a customer with many webhooks holds no more of the worker's room than one with few.
+   * Counted on what it holds, not on its free slots: near its share those allowed a few attempts per claim, and each
+   * claim gave back most of what it took.
    */
   private customerServed(customerId: number): boolean {
-    const free = this.options.perCustomer - (this.sendingOf.get(customerId) ?? 0);
-    return free * PREFETCH_ROUNDS <= (this.waitingOf.get(customerId) ?? 0);
+    const sending = this.sendingOf.get(customerId) ?? 0;
+    return sending >= this.options.perCustomer || sending + (this.waitingOf.get(customerId) ?? 0) >= this.options.perCustomer * PREFETCH_ROUNDS;
   }
 
   private countWaiting(customerId: number, added: number): void {
@@ -273,8 +275,8 @@ export class WebhookDeliveryWorker {
       this.slow.answered(webhookId, performance.now() - startedAt);
       this.sending -= 1;
       queue.sending -= 1;
-      // Its webhooks were passed by while it held its share: claimed for again now.
-      const customerWasFull = this.customerFull(queue.customerId);
+      // Its webhooks were passed by while it was served: claimed for again now.
+      const customerWasServed = this.customerServed(queue.customerId);
       const ofCustomer = (this.sendingOf.get(queue.customerId) ?? 0) - 1;
       if (ofCustomer === 0) this.sendingOf.delete(queue.customerId);
       else this.sendingOf.set(queue.customerId, ofCustomer);
@@ -287,7 +289,7 @@ export class WebhookDeliveryWorker {
         (waited > this.options.perWebhook && queue.waiting.length <= this.options.perWebhook) || (dry && (queue.stalled || this.slow.has(webhookId)));
       if (dry) queue.stalled = false;
       this.forgetIfIdle(webhookId, queue);
-      if (claimFor || customerWasFull || this.declined) {
+      if (claimFor || customerWasServed || this.declined) {
         this.declined = false;
         this.wake();
       }

@@ -88,13 +88,22 @@ describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () =>
       const olderUow = new KnexUnitOfWork(older.knex);
       const { id: owner } = (await olderUow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'older', creationDate: T0 })))
         .customer;
-      const gone = await webhookWithAttempts(olderUow, owner, 3, () => ({ createdAt: T0, nextAttemptAt: T0 }), T0);
+      const withAttempts = () => webhookWithAttempts(olderUow, owner, 3, () => ({ createdAt: T0, nextAttemptAt: T0 }), T0);
+      // Deleted ones between and after kept ones: the walk from one webhook id to the next finds each.
+      const [kept, gone, keptToo, goneToo] = [await withAttempts(), await withAttempts(), await withAttempts(), await withAttempts()];
       await older.knex.migrate.down({ migrationSource });
-      await older.knex('webhooks').where({ id: gone }).delete();
+      await older.knex('webhooks').whereIn('id', [gone, goneToo]).delete();
       expect(await older.knex('deleted_webhooks')).toEqual([]);
       await migrateToLatest(older.knex, { embedded: older.storage === 'pglite' });
+      expect((await older.knex('deleted_webhooks').orderBy('webhook_id').pluck('webhook_id')).map(Number)).toEqual([gone, goneToo]);
       await olderUow.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(1_000));
-      expect(await older.knex('webhook_deliveries').where({ webhook_id: gone })).toEqual([]);
+      const left = await older.knex.raw<{ rows: Array<{ webhook_id: string; n: string }> }>(
+        'SELECT webhook_id, count(*) AS n FROM webhook_deliveries GROUP BY webhook_id ORDER BY webhook_id',
+      );
+      expect(left.rows.map((row) => [Number(row.webhook_id), Number(row.n)])).toEqual([
+        [kept, 3],
+        [keptToo, 3],
+      ]);
     } finally {
       await older.close();
     }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Application, DeliveryToSend, WebhookShare } from '@rcs/domain';
 import type { Config } from '../config';
+import { CustomerShares } from './customer-shares';
 import { PollingWorker } from './polling-worker';
 import { SlowEndpoints } from './slow-endpoints';
 
@@ -59,11 +60,8 @@ export class WebhookDeliveryWorker {
   /** Ids of the attempts leased and not yet recorded. */
   private readonly held = new Set<number>();
   private sending = 0;
-  /** Attempts being sent per customer, those with none left out. */
-  private readonly sendingOf = new Map<number, number>();
   private waiting = 0;
-  /** Attempts waiting here per customer, those with none left out. */
-  private readonly waitingOf = new Map<number, number>();
+  private readonly customers: CustomerShares;
   /** A pass found every slot taken and attempts waiting: the next freed slot claims. */
   private declined = false;
   /** Results being recorded and attempts being given back: stop waits for both. */
@@ -82,6 +80,7 @@ export class WebhookDeliveryWorker {
     private readonly logger: Logger,
   ) {
     this.slow = new SlowEndpoints(options.maxWaitMs, PREFETCH_ROUNDS);
+    this.customers = new CustomerShares(options.perCustomer, PREFETCH_ROUNDS);
     this.poller = new PollingWorker('webhook-delivery', options.pollMs, () => this.pass(), logger);
   }
 
@@ -123,7 +122,7 @@ export class WebhookDeliveryWorker {
       this.forgetIfIdle(webhookId, this.endpoints.get(webhookId));
       const queue = this.endpoints.get(webhookId);
       const share = this.shareOf(webhookId, queue);
-      const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customerServed(queue.customerId));
+      const passedBy = queue && (queue.stalled || queue.waiting.length > this.options.perWebhook || this.customers.served(queue.customerId));
       if (passedBy || share <= 0) skipWebhooks.push(webhookId);
       else if (share < perWebhook) shares.push({ webhookId, perWebhook: share });
     }
@@ -143,7 +142,7 @@ export class WebhookDeliveryWorker {
         continue;
       }
       const queue = this.queueOf(item.delivery);
-      if (this.customerServed(queue.customerId)) {
+      if (this.customers.served(queue.customerId)) {
         over.push(item);
         continue;
       }
@@ -162,26 +161,9 @@ export class WebhookDeliveryWorker {
     return queue;
   }
 
-  private customerFull(customerId: number): boolean {
-    return (this.sendingOf.get(customerId) ?? 0) >= this.options.perCustomer;
-  }
-
-  /**
-   * The customer holds its share of slots, or its attempts out and waiting here fill PREFETCH_ROUNDS rounds of it:
-   * claims lease it no more, so a customer with many webhooks holds no more of the worker's room than one with few.
-   * Counted on what it holds, not on its free slots: near its share those allowed a few attempts per claim, and each
-   * claim gave back most of what it took.
-   */
-  private customerServed(customerId: number): boolean {
-    const sending = this.sendingOf.get(customerId) ?? 0;
-    return sending >= this.options.perCustomer || sending + (this.waitingOf.get(customerId) ?? 0) >= this.options.perCustomer * PREFETCH_ROUNDS;
-  }
-
   private countWaiting(customerId: number, added: number): void {
     this.waiting += added;
-    const now = (this.waitingOf.get(customerId) ?? 0) + added;
-    if (now === 0) this.waitingOf.delete(customerId);
-    else this.waitingOf.set(customerId, now);
+    this.customers.countWaiting(customerId, added);
   }
 
   /**
@@ -204,7 +186,7 @@ export class WebhookDeliveryWorker {
     const stale: DeliveryToSend[] = [];
     for (const [webhookId, queue] of this.endpoints) {
       if (this.sending >= this.options.maxInFlight) break;
-      if (queue.sending >= this.options.perWebhook || this.customerFull(queue.customerId)) continue;
+      if (queue.sending >= this.options.perWebhook || this.customers.full(queue.customerId)) continue;
       stale.push(...this.takeStale(webhookId, queue, now));
       const next = queue.waiting.shift();
       if (!next) continue;
@@ -238,7 +220,7 @@ export class WebhookDeliveryWorker {
    * free again.
    */
   private forgetIfIdle(webhookId: number, queue: EndpointQueue | undefined): void {
-    if (queue && queue.sending === 0 && queue.waiting.length === 0 && !this.customerServed(queue.customerId)) this.endpoints.delete(webhookId);
+    if (queue && queue.sending === 0 && queue.waiting.length === 0 && !this.customers.served(queue.customerId)) this.endpoints.delete(webhookId);
   }
 
   /** Gives back what waited too long in every queue, those whose slots are all taken included. */
@@ -263,7 +245,7 @@ export class WebhookDeliveryWorker {
   private send(webhookId: number, queue: EndpointQueue, item: DeliveryToSend): void {
     this.sending += 1;
     queue.sending += 1;
-    this.sendingOf.set(queue.customerId, (this.sendingOf.get(queue.customerId) ?? 0) + 1);
+    this.customers.countSending(queue.customerId, 1);
     // The slots come free once the endpoint answered; the attempt stays held until its result is recorded, so the
     // leased and unrecorded attempts stay bounded however far recording lags (past their lease, another worker
     // would send them again).
@@ -276,10 +258,8 @@ export class WebhookDeliveryWorker {
       this.sending -= 1;
       queue.sending -= 1;
       // Its webhooks were passed by while it was served: claimed for again now.
-      const customerWasServed = this.customerServed(queue.customerId);
-      const ofCustomer = (this.sendingOf.get(queue.customerId) ?? 0) - 1;
-      if (ofCustomer === 0) this.sendingOf.delete(queue.customerId);
-      else this.sendingOf.set(queue.customerId, ofCustomer);
+      const customerWasServed = this.customers.served(queue.customerId);
+      this.customers.countSending(queue.customerId, -1);
       const waited = queue.waiting.length;
       this.pump();
       // Down to its last round: more of its attempts may be due, claimed while that round goes out. Passed by since

@@ -6,11 +6,15 @@ const DAY = /^(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 /** A time of day after a date, with its UTC offset: without one, the instant would be the server's local time. */
 const TIME = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
 /** A YYYY-MM-DD date that exists (not 2026-02-30, not in year 0000). */
 export function isCalendarDate(value: unknown): boolean {
   if (typeof value !== 'string' || !DAY.test(value)) return false;
-  // ISO text, not Date.UTC(y, m, d): that reads years 0 to 99 as 1900 to 1999.
-  return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  const [year, month, day] = [Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10))];
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 /** A calendar date as isCalendarDate says, alone or followed by a time: YYYY-MM-DD[Thh:mm[:ss[.fff]](Z|±hh:mm)]. */

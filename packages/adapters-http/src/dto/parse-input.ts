@@ -3,6 +3,9 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError as ClassValidationError } from 'class-validator';
 import { storedText, ValidationError, type InvalidParam } from '@rcs/domain';
 import { idFromText, isEntityId } from './entity-id';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+cacheValidationMetadata();
 
 /** Checks of a member's type: a member of the wrong type is reported for its type alone, not for its length too. */
 const TYPE_CHECKS = new Set(['isString', 'isInt', 'isArray', 'isObject', 'isEntityId']);

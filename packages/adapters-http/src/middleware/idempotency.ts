@@ -51,9 +51,20 @@ function rawFingerprintOf(req: Request): string | undefined {
   return requestDigest(req, `${req.header('content-type')}\n`, bytes);
 }
 
-/** SHA-256 (base64url) of the request's method and path, a newline, then `parts`: both fingerprints' one shape. */
+/**
+ * The path of the route the request reached, as the route names it: Express matches a route's fixed segments in any
+ * case and with or without a trailing slash, so `/V1/Clients/` is `/v1/clients`; parameters as sent (decoded), since
+ * they may tell resources apart by case. A request reaching no route keeps its path as sent.
+ */
+function routePath(req: Request): string {
+  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof pattern !== 'string') return `${req.baseUrl}${req.path}`;
+  return req.baseUrl.toLowerCase() + pattern.replace(/:(\w+)/g, (_, name: string) => String(req.params[name]));
+}
+
+/** SHA-256 (base64url) of the request's method and route path, a newline, then `parts`: both fingerprints' one shape. */
 function requestDigest(req: Request, ...parts: ReadonlyArray<string | Buffer>): string {
-  const hash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n`);
+  const hash = createHash('sha256').update(`${req.method} ${routePath(req)}\n`);
   for (const part of parts) hash.update(part);
   return hash.digest('base64url');
 }
@@ -185,8 +196,9 @@ function sendReplay(res: Response, response: StoredResponse): void {
  */
 function cachedReplay(clock: Clock, replays: ReplayCache): RequestHandler {
   return (req, res, next) => {
-    const key = req.header('idempotency-key');
-    const cached = key === undefined ? undefined : replays.get(authOf(req).credentialId, key, clock.now());
+    // A key header sent more than once is the key's handler's to refuse.
+    const [key, ...more] = req.headersDistinct['idempotency-key'] ?? [];
+    const cached = key === undefined || more.length > 0 ? undefined : replays.get(authOf(req).credentialId, key, clock.now());
     if (cached?.sentAs === undefined || cached.sentAs !== rawFingerprintOf(req)) return next();
     sendReplay(res, cached.response);
   };

@@ -47,9 +47,10 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     }),
   );
 
-  // Held keys for both runs: each commits account by account (a settlement run) or pays the provider between its
-  // transactions (a transfer run), so no key's transaction may stay open across one. A run after a half-done one
-  // does the rest, as a scheduled run does.
+  // Held keys for the runs: each commits account by account (a settlement run), batch by batch (an expiration run) or
+  // pays the provider between its transactions (a transfer run), so no key's transaction may stay open across one: an
+  // expiration run held in one re-read, batch after batch, the rows it had expired and kept them locked from the
+  // daily job. A run after a half-done one does the rest, as a scheduled run does.
   router.post(
     '/sandbox/settlement-runs',
     receivablesWrite,
@@ -61,7 +62,7 @@ export function sandboxRoutes({ app, keys }: HttpContext): Router {
     '/sandbox/expiration-runs',
     receivablesWrite,
     noBodyAsEmpty,
-    ...keyedBody(keys, 'optional', validBody(ExpirationRunBody), async (req, app) => {
+    ...heldKeyBody(keys, validBody(ExpirationRunBody), async (req) => {
       const { date } = req.body as ExpirationRunBody;
       const expiredReceivables = await app.receivables.expire.execute({ customerId: authOf(req).customerId, day: date ?? undefined });
       return created({ expiredReceivables });

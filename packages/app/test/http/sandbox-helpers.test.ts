@@ -164,6 +164,37 @@ describe('sandbox helpers', () => {
       expect(res.body).toMatchObject({ code: 'validation', invalidParams: [{ name: 'date' }] });
     });
 
+    it('commits batch by batch under an Idempotency-Key, as without one: a run failing part-way keeps what it expired, and its retry under the key does the rest', async () => {
+      const { account } = await activeAccount(ctx.api, ctx.token);
+      // A run's batches are of 500: the last of these is due after the others, so it is in a later batch.
+      const items = Array.from({ length: 501 }, (_, i) => ({
+        receivableAccountId: account.id,
+        amount: 1,
+        currencyCode: 'ARS',
+        receivableType: 'INVOICE',
+        dueDate: i === 500 ? '2006-01-02' : '2006-01-01',
+      }));
+      const batch = await post('/v1/receivables/batches', ctx.token, { items }, key('expiry-batch'));
+      const ids = (batch.body.results as Array<{ receivable: { id: number } }>).map((result) => result.receivable.id);
+      const knex = ctx.api.db.knex;
+      const pendingOf = async () => Number((await knex('receivables').whereIn('id', ids).where({ status: 'PENDING' }).count({ n: '*' }))[0].n);
+      await knex.raw(`CREATE FUNCTION refuse_test_expiry() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.status = 'EXPIRED' AND NEW.id = ${ids[500]} THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+      await knex.raw('CREATE TRIGGER refuse_test_expiry BEFORE UPDATE ON receivables FOR EACH ROW EXECUTE FUNCTION refuse_test_expiry()');
+      const headers = key('expiry-part-way');
+      try {
+        expect((await post('/v1/sandbox/expiration-runs', ctx.token, { date: '2006-06-01' }, headers)).status).toBe(500);
+      } finally {
+        await knex.raw('DROP TRIGGER refuse_test_expiry ON receivables');
+        await knex.raw('DROP FUNCTION refuse_test_expiry()');
+      }
+      const left = await pendingOf();
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThan(501);
+      const retry = await post('/v1/sandbox/expiration-runs', ctx.token, { date: '2006-06-01' }, headers);
+      expect([retry.status, retry.body.expiredReceivables >= left, await pendingOf()]).toEqual([201, true, 0]);
+    });
+
     it('answers a repeated Idempotency-Key with the first answer and expires nothing more', async () => {
       const { account } = await activeAccount(ctx.api, ctx.token);
       await issue(ctx.token, account.id, { dueDate: '2005-01-01' });

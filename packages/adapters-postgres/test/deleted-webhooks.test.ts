@@ -74,6 +74,19 @@ describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () =>
     expect(await db.knex('deleted_webhooks').where({ webhook_id: gone })).toEqual([]);
   });
 
+  it('deletes a large batch of them by primary key, not by scanning every attempt of the table to match them', async () => {
+    const live = await webhookWith(20_000, null);
+    const gone = await webhookWith(3_000, null);
+    await db.knex.raw('ANALYZE webhook_deliveries');
+    await uow.run((tx) => tx.webhooks.delete(gone));
+    const { result, read } = await readsOf(uow, ['webhook_deliveries'], (bound) => bound.run((tx) => tx.webhookDeliveries.purgeOfDeletedWebhooks(3_000)));
+    expect(result).toBe(3_000);
+    // Each one found in the history index, fetched, then found again by primary key to delete it: a few reads each.
+    // Matched by a hash of the batch, the deletion read the live webhook's 20,000 too.
+    expect(read).toBeLessThan(4 * 3_000);
+    expect(await db.knex('webhook_deliveries').where({ webhook_id: live }).count()).toEqual([{ count: '20000' }]);
+  });
+
   it('purges the attempts of a webhook deleted by a bare DELETE, as a version before 034 running beside this one deletes, a due retry among them', async () => {
     const gone = await webhookWith(5, T0);
     await db.knex('webhooks').where({ id: gone }).delete();

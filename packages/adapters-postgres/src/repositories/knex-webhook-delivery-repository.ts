@@ -174,16 +174,17 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async purgeOfDeletedWebhooks(limit: number): Promise<number> {
     // Migration 034. Each deleted webhook's attempts in the history index's order, so the plan reads that index and
     // stops at `limit`, whatever else the table holds (a LIMIT alone made it a sequential scan, reading every other
-    // webhook's attempts to find these). Those a worker still holds wait for a later run, and keep their webhook's
-    // deletion until then. The deletions are few: each is forgotten once its attempts are gone.
+    // webhook's attempts to find these), then deleted by primary key (matched by IN, a batch of thousands was hashed
+    // and the whole table scanned against it). Those a worker still holds wait for a later run, and keep their
+    // webhook's deletion until then. The deletions are few: each is forgotten once its attempts are gone.
     const { rows } = await this.trx.raw<{ rows: Array<{ webhook_id: string; purged: string }> }>(
       `WITH purged AS (
-         DELETE FROM webhook_deliveries WHERE id IN (
+         DELETE FROM webhook_deliveries WHERE id = ANY(ARRAY(
            SELECT d.id FROM deleted_webhooks g CROSS JOIN LATERAL (
              SELECT id FROM webhook_deliveries WHERE webhook_id = g.webhook_id ORDER BY ${HISTORY_ORDER} LIMIT ? FOR UPDATE SKIP LOCKED
            ) d
            LIMIT ?
-         ) RETURNING webhook_id
+         )) RETURNING webhook_id
        )
        SELECT webhook_id, count(*) AS purged FROM purged GROUP BY webhook_id`,
       [limit, limit],

@@ -117,6 +117,34 @@ describe(`reads of movements and transfers that do not grow with the rows (${pro
     expect(created).toEqual([...created].sort((a, b) => b - a));
   });
 
+  it("reads the customer's transfers of a common status behind a burst of newer ones of another", async () => {
+    const customerId = await s.aCustomer('status behind a burst');
+    const on = await s.uow.run((tx) => aSource(tx, customerId));
+    const template = await s.uow.run((tx) => tx.transfers.insert(aTransferDraft(on)));
+    // 9,000 completed a second apart, then 1,000 newer ones waiting (PENDING): a day's batch of payments.
+    await s.db.knex.raw(
+      `INSERT INTO transfers (customer_id, type, status, source_account_id, amount_minor, currency_code, destination_cbu_cvu,
+         created_by_credential_id, creation_date, modification_date, version)
+       SELECT customer_id, type, CASE WHEN n <= 9000 THEN 'COMPLETED' ELSE 'PENDING' END, source_account_id, amount_minor, currency_code,
+         destination_cbu_cvu, created_by_credential_id, creation_date + (CASE WHEN n <= 9000 THEN -n ELSE n END) * interval '1 second', modification_date, 1
+       FROM transfers CROSS JOIN generate_series(1, 10000) n WHERE id = ?`,
+      [template.id],
+    );
+    await s.db.knex.raw('ANALYZE transfers');
+    // On a table this small PostgreSQL may read the customer's rows whole and sort them; on a large one it reads an
+    // index in order, and which index is what this bounds.
+    const list = (filter: { status: 'COMPLETED' }) =>
+      readsOf(s.uow, ['transfers'], async (bound) => {
+        await bound.executor().raw(`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+        return new KnexTransferQueries(() => bound.executor()).list({ customerId, ...filter }, { page: 1, count: 1 });
+      });
+
+    const completed = await list({ status: 'COMPLETED' });
+    expect([completed.result.total, completed.result.items.map((t) => t.status)]).toEqual([9_000, ['COMPLETED']]);
+    // Its own newest entry and row; read by creation, the 1,001 newer transfers came first.
+    expect(completed.read).toBeLessThan(50);
+  });
+
   it('finds the due transfers still named by an alias alone without reading those that name their CBU/CVU', async () => {
     const customerId = await s.aCustomer('aliases');
     const on = await s.uow.run((tx) => aSource(tx, customerId));

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventFeed, EventListFilter, EventQueries, EventType, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
-import { fetchPage, rowCount } from './paging';
+import { fetchPage, rowCount, whereOneValue } from './paging';
 import { prepared } from './prepared';
 
 interface EventRow {
@@ -118,12 +118,13 @@ export class KnexEventQueries implements EventQueries {
 
   list(filter: EventListFilter, page: PageRequest): Promise<Page<StoredEvent>> {
     const query = this.db()('outbox_events').where('customer_id', filter.customerId);
-    if (filter.type !== undefined) query.where('type', filter.type);
+    if (filter.type !== undefined) whereOneValue(query, 'type', filter.type);
     if (filter.fromDate !== undefined) query.where('occurred_at', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('occurred_at', '<=', filter.toDate);
     return fetchPage(query, 'outbox_events', page, toEvent, {
       orderBy: { column: 'occurred_at', order: 'desc' },
       tieBreaker: 'seq',
+      ...(filter.type === undefined ? {} : { oneValueOf: { column: 'type', indexOrder: 'asc' } }),
       total: maintainedTotal(this.db(), COUNTED, filter, rowCount(query, 'outbox_events')),
     });
   }

@@ -14,7 +14,7 @@ import {
   type TransferSnapshot,
 } from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
-import { applyCommonFilter, fetchPage } from './paging';
+import { applyCommonFilter, fetchPage, whereOneValue } from './paging';
 import { lockedForChange } from './row-locks';
 import { toTransfer, toTransferRow, type TransferRow } from './transfer-rows';
 
@@ -133,9 +133,22 @@ export class KnexTransferQueries implements TransferQueries {
 
   list(filter: TransferListFilter, page: PageRequest): Promise<Page<Transfer>> {
     const query = applyCommonFilter(this.db()('transfers').where('customer_id', filter.customerId), filter, 'transfers');
-    for (const [column, member] of EXACT) if (filter[member] !== undefined) query.where(column, filter[member] as string | number);
+    // A status, or else a type without an account, is read in order from the index leading with it (whereOneValue),
+    // never from the customer's newest transfers filtered one by one.
+    const oneValueOf = filter.status !== undefined ? 'status' : filter.type !== undefined && filter.sourceAccountId === undefined ? 'type' : undefined;
+    for (const [column, member] of EXACT) {
+      const value = filter[member];
+      if (value === undefined) continue;
+      if (column === oneValueOf) whereOneValue(query, column, value as string);
+      else query.where(column, value);
+    }
     // An account's transfers without a status: merged status ranges of its index (migration 040).
     const branches = filter.sourceAccountId !== undefined && filter.status === undefined ? { column: 'status', values: TRANSFER_STATUSES } : undefined;
-    return fetchPage(query, 'transfers', page, toTransfer, { total: maintainedTotal(this.db(), COUNTED, filter), branches });
+    return fetchPage(query, 'transfers', page, toTransfer, {
+      total: maintainedTotal(this.db(), COUNTED, filter),
+      branches,
+      // Migrations 010 and 040: the indexes hold creation_date descending after the status or type.
+      ...(oneValueOf === undefined ? {} : { oneValueOf: { column: oneValueOf, indexOrder: 'desc' as const } }),
+    });
   }
 }

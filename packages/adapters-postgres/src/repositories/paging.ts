@@ -30,12 +30,28 @@ export function rowCount(query: Knex.QueryBuilder, table: string, branches?: Pag
   };
 }
 
+/**
+ * `column` = `value`, written as a range of one value, for a list whose order then leads with `column` (PageOptions
+ * oneValueOf): only an index leading with it (after equalities) gives that order. Written with `=`, PostgreSQL drops
+ * the column from the order as a constant and may read an index of the sort column alone, filtering out the other
+ * values row by row: the newest event of a common type, behind a burst of events of another, read the whole burst.
+ */
+export function whereOneValue(query: Knex.QueryBuilder, column: string, value: string): Knex.QueryBuilder {
+  return query.where(column, '>=', value).where(column, '<=', value);
+}
+
 export interface PageOptions {
   readonly columns?: ReadonlyArray<string | Knex.Raw>;
   /** A timestamptz column; creation_date, newest first, unless told. */
   readonly orderBy?: { column: string; order: 'asc' | 'desc' };
   /** The unique column breaking ties of the sort column (and keying pages with it): id unless told. */
   readonly tieBreaker?: string;
+  /**
+   * A column the query holds one value of through whereOneValue, ordered by first (see whereOneValue), and the
+   * order in which the index leading with it holds the sort column (it holds the column itself ascending): the
+   * order by both must be one that index gives, read forwards or backwards.
+   */
+  readonly oneValueOf?: { readonly column: string; readonly indexOrder: 'asc' | 'desc' };
   /** A query answering the list's total as `count`, cheaper than counting the matching rows (see list-counts.ts). */
   readonly total?: Knex.QueryBuilder;
   /**
@@ -77,6 +93,9 @@ export async function fetchPage<R, T>(
   const totalQuery = () => options.total?.clone() ?? rowCount(query, table, options.branches)(() => {});
   const ordered = (q: Knex.QueryBuilder, direction: Direction) =>
     q.orderBy([
+      ...(options.oneValueOf === undefined
+        ? []
+        : [{ column: `${table}.${options.oneValueOf.column}`, order: direction === options.oneValueOf.indexOrder ? 'asc' : 'desc' }]),
       { column: sortColumn, order: direction },
       { column: idColumn, order: direction },
     ]);

@@ -1,4 +1,4 @@
-import type { MovementListFilter, PageRequest } from '@rcs/domain';
+import type { MovementListFilter, PageRequest, Transfer } from '@rcs/domain';
 import { aSource, aTransferDraft } from '@rcs/domain/testing';
 import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
 import { KnexTransferQueries } from '../src/repositories/knex-transfer-repository';
@@ -133,16 +133,24 @@ describe(`reads of movements and transfers that do not grow with the rows (${pro
     await s.db.knex.raw('ANALYZE transfers');
     // On a table this small PostgreSQL may read the customer's rows whole and sort them; on a large one it reads an
     // index in order, and which index is what this bounds.
-    const list = (filter: { status: 'COMPLETED' }) =>
+    const list = (page: PageRequest) =>
       readsOf(s.uow, ['transfers'], async (bound) => {
         await bound.executor().raw(`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
-        return new KnexTransferQueries(() => bound.executor()).list({ customerId, ...filter }, { page: 1, count: 1 });
+        return new KnexTransferQueries(() => bound.executor()).list({ customerId, status: 'COMPLETED' }, page);
       });
+    const createdOf = (transfers: readonly Transfer[]) => transfers.map((t) => t.toSnapshot().creationDate.getTime());
 
-    const completed = await list({ status: 'COMPLETED' });
+    const completed = await list({ page: 1, count: 1 });
     expect([completed.result.total, completed.result.items.map((t) => t.status)]).toEqual([9_000, ['COMPLETED']]);
     // Its own newest entry and row; read by creation, the 1,001 newer transfers came first.
     expect(completed.read).toBeLessThan(50);
+    // Newest first from there, by the next page's key and by page number alike.
+    const [after, second] = [await list({ page: 1, count: 2, after: completed.result.next }), await list({ page: 2, count: 1 })];
+    const t0 = template.toSnapshot().creationDate.getTime();
+    // The newest completed one was made a second before the template, the first of the seeded ones.
+    expect([createdOf(completed.result.items), createdOf(after.result.items)]).toEqual([[t0 - 1_000], [t0 - 2_000, t0 - 3_000]]);
+    expect(after.read).toBeLessThan(50);
+    expect(createdOf(second.result.items)).toEqual(createdOf(after.result.items).slice(0, 1));
   });
 
   it('finds the due transfers still named by an alias alone without reading those that name their CBU/CVU', async () => {

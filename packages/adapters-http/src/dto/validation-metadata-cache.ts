@@ -25,7 +25,7 @@ export function cacheValidationMetadata(): void {
     addCheck(metadata);
   };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, wanted) => {
-    const key = `${schema}|${always}|${strictGroups}|${wanted?.join(',') ?? ''}`;
+    const key = JSON.stringify([schema, always, strictGroups, wanted]);
     let ofTarget = lists.get(target);
     if (!ofTarget) lists.set(target, (ofTarget = new Map<string, ValidationMetadata[]>()));
     let list = ofTarget.get(key);

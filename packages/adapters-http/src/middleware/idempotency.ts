@@ -53,13 +53,14 @@ function rawFingerprintOf(req: Request): string | undefined {
 
 /**
  * The path of the route the request reached, as the route names it: Express matches a route's fixed segments in any
- * case and with or without a trailing slash, so `/V1/Clients/` is `/v1/clients`; parameters as sent (decoded), since
- * they may tell resources apart by case. A request reaching no route keeps its path as sent.
+ * case and with or without a trailing slash, so `/V1/Clients/` is `/v1/clients`; parameters as sent, since they may
+ * tell resources apart by case, encoded again so that none reads as more segments. A request reaching no route keeps
+ * its path as sent.
  */
 function routePath(req: Request): string {
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof pattern !== 'string') return `${req.baseUrl}${req.path}`;
-  return req.baseUrl.toLowerCase() + pattern.replace(/:(\w+)/g, (_, name: string) => String(req.params[name]));
+  return req.baseUrl.toLowerCase() + pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(req.params[name])));
 }
 
 /** SHA-256 (base64url) of the request's method and route path, a newline, then `parts`: both fingerprints' one shape. */

@@ -192,7 +192,8 @@ describe('sandbox helpers', () => {
       expect(left).toBeGreaterThan(0);
       expect(left).toBeLessThan(501);
       const retry = await post('/v1/sandbox/expiration-runs', ctx.token, { date: '2006-06-01' }, headers);
-      expect([retry.status, retry.body.expiredReceivables >= left, await pendingOf()]).toEqual([201, true, 0]);
+      // The earlier receivables this customer left due were in the first batch, which stood.
+      expect([retry.status, retry.body.expiredReceivables, await pendingOf()]).toEqual([201, left, 0]);
     });
 
     it('answers a repeated Idempotency-Key with the first answer and expires nothing more', async () => {

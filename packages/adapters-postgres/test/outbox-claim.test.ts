@@ -1,7 +1,4 @@
-import { DEFAULT_CUSTOMER_SETTINGS } from '@rcs/domain';
-import { KnexUnitOfWork } from '../src/knex-unit-of-work';
-import { openTestDatabase, type TestDatabase } from '../testing';
-import { readsOf } from './support/reads';
+import { readsOf, scaleDatabase } from './support/reads';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 
@@ -11,22 +8,15 @@ const T0 = new Date('2026-03-01T10:00:00.000Z');
  * square of its size.
  */
 describe(`claiming pending events behind a backlog (${process.env.RCS_TEST_STORAGE})`, () => {
-  let db: TestDatabase;
-  let uow: KnexUnitOfWork;
-
-  beforeAll(async () => {
-    db = await openTestDatabase();
-    uow = new KnexUnitOfWork(db.knex);
-  });
-  afterAll(async () => db.close());
+  const s = scaleDatabase();
 
   it('reads the batch it claims under any plan, the generic plan of its prepared statement included', async () => {
-    const { customer } = await uow.run((tx) => tx.customers.insertIfAbsent({ ...DEFAULT_CUSTOMER_SETTINGS, name: 'backlog', creationDate: T0 }));
-    const events = Array.from({ length: 20_000 }, (_, n) => ({ customerId: customer.id, type: 'receivable.paid' as const, occurredAt: T0, data: { n } }));
-    await uow.run((tx) => tx.outbox.record(events));
-    await db.knex.raw('ANALYZE outbox_pending');
+    const customerId = await s.aCustomer('backlog');
+    const events = Array.from({ length: 20_000 }, (_, n) => ({ customerId, type: 'receivable.paid' as const, occurredAt: T0, data: { n } }));
+    await s.uow.run((tx) => tx.outbox.record(events));
+    await s.db.knex.raw('ANALYZE outbox_pending');
     for (let claim = 0; claim < 3; claim++) {
-      const { result, read } = await readsOf(uow, ['outbox_pending'], async (bound) => {
+      const { result, read } = await readsOf(s.uow, ['outbox_pending'], async (bound) => {
         // PostgreSQL switches a prepared statement to its generic plan once that looks no dearer than the custom ones.
         await bound.executor().raw(`SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`);
         return bound.run((tx) => tx.eventFeed.claimPending(500));

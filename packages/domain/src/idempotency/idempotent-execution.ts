@@ -57,7 +57,7 @@ export const IN_CLEAR: AnswerAtRest = { seal: (response) => response, open: (sto
 
 export class IdempotencyKeyReuseError extends DomainError {
   constructor() {
-    super('idempotency-key-reuse', 'this Idempotency-Key was used with a different request body');
+    super('idempotency-key-reuse', 'this Idempotency-Key was used with a different request (another body, method or path)');
   }
 }
 

@@ -85,11 +85,16 @@ function keptRefusal(error: unknown): StoredResponse | undefined {
   return KEPT_REFUSALS.has(problem.status) ? serialized({ status: problem.status, body: problem }) : undefined;
 }
 
+/**
+ * Each Idempotency-Key header the request carries, apart: Node joins repeated headers with ", ", and a retry carrying
+ * either one alone would not match the joined key.
+ */
+const keyHeaders = (req: Request): string[] => req.headersDistinct['idempotency-key'] ?? [];
+
 /** The request's Idempotency-Key, checked; undefined when it has none and may go without. */
 function keyOf(req: Request, required: boolean): string | undefined {
-  const key = req.header('idempotency-key');
-  // Node joins repeated headers with ", ": a retry carrying either one alone would not match the joined key.
-  if ((req.headersDistinct['idempotency-key']?.length ?? 0) > 1) throw ValidationError.of('Idempotency-Key', 'header is sent more than once: send one key');
+  const [key, ...more] = keyHeaders(req);
+  if (more.length > 0) throw ValidationError.of('Idempotency-Key', 'header is sent more than once: send one key');
   if (key === undefined) {
     if (required) throw ValidationError.of('Idempotency-Key', 'header is required for this operation');
     return undefined;
@@ -198,7 +203,7 @@ function sendReplay(res: Response, response: StoredResponse): void {
 function cachedReplay(clock: Clock, replays: ReplayCache): RequestHandler {
   return (req, res, next) => {
     // A key header sent more than once is the key's handler's to refuse.
-    const [key, ...more] = req.headersDistinct['idempotency-key'] ?? [];
+    const [key, ...more] = keyHeaders(req);
     const cached = key === undefined || more.length > 0 ? undefined : replays.get(authOf(req).credentialId, key, clock.now());
     if (cached?.sentAs === undefined || cached.sentAs !== rawFingerprintOf(req)) return next();
     sendReplay(res, cached.response);

@@ -9,7 +9,7 @@ import { literalPathsFirst, methodNotAllowed } from './middleware/method-not-all
 import { countRequest, rateLimit } from './middleware/rate-limit';
 import { rateLimitRules, type RateLimits } from './middleware/rate-limit-rules';
 import { requestContext } from './middleware/request-context';
-import { openApiDocument } from './openapi/document';
+import { openApiDocumentOf } from './openapi/document';
 import { associateRoutes } from './routes/associate-routes';
 import { authRoutes } from './routes/auth-routes';
 import { clientRoutes } from './routes/client-routes';
@@ -114,8 +114,9 @@ export function createHttpApp(options: HttpOptions): Express {
     rateLimit(limits.byCredential),
   ];
   const api = express.Router();
+  const served = openApiDocumentOf({ sandbox: options.sandbox, bankNotifications: options.bankNotifications !== undefined });
   const document = Router().get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
+    res.json(served);
   });
   const open = [authRoutes(options.app, limits, authenticated, bodies), document];
   for (const router of open) api.use(enteredByPrefix(router));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { STATUS_BY_CODE } from '../src/middleware/problem';
-import { openApiDocument } from '../src/openapi/document';
+import { openApiDocument, openApiDocumentOf } from '../src/openapi/document';
 
 const ROOT = join(__dirname, '../../..');
 const REDOCLY = require.resolve('@redocly/cli/bin/cli.js');
@@ -70,6 +70,16 @@ describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document under swagger-parser', async () => {
     // validate() dereferences in place: it gets a copy so the served object keeps its $refs.
     await expect(SwaggerParser.validate(structuredClone(openApiDocument) as never)).resolves.toBeDefined();
+  });
+
+  it('is valid too as a production service without the bank notifications serves it: without their paths or tags', async () => {
+    const served = openApiDocumentOf({ sandbox: false, bankNotifications: false });
+    await expect(SwaggerParser.validate(structuredClone(served) as never)).resolves.toBeDefined();
+    const servedOnRequest = (path: string) => path.startsWith('/v1/sandbox/') || path.startsWith('/bank/');
+    expect(Object.keys(served.paths)).toEqual(Object.keys(openApiDocument.paths).filter((path) => !servedOnRequest(path)));
+    expect(served.tags.map((tag) => tag.name)).toEqual(
+      openApiDocument.tags.map((tag) => tag.name).filter((name) => !['Sandbox', 'Bank notifications'].includes(name)),
+    );
   });
 
   it("passes redocly's recommended lint rules without an error or a warning", async () => {

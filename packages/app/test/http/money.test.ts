@@ -232,7 +232,7 @@ describe('collections, settlement, current accounts', () => {
 });
 
 describe('sandbox helpers in production mode', () => {
-  it('answer 404, even to a valid token, and the sandbox page is not served', async () => {
+  it('answer 404, even to a valid token, and neither the sandbox page nor the reference lists them', async () => {
     const api = await startTestApi({ APP_MODE: 'production', DATABASE_URL: 'postgres://unused', BANK_PROVIDER_URL: 'http://127.0.0.1:9' });
     try {
       const { clientId, clientSecret } = await api.app.customers.create.execute({ name: `Production ${Date.now()}` });
@@ -243,6 +243,14 @@ describe('sandbox helpers in production mode', () => {
         expect(res.body.code).toBe('resource-not-found');
       }
       for (const path of ['/sandbox', '/sandbox/panel.js']) expect((await request(api.http).get(path)).status).toBe(404);
+      // Its reference lists no path it answers 404 on.
+      const document = (await request(api.http).get('/v1/openapi.json')).body;
+      const paths = Object.keys(document.paths);
+      expect([paths.filter((path) => path.startsWith('/v1/sandbox/')), document.tags.map((tag: { name: string }) => tag.name)]).toEqual([
+        [],
+        expect.not.arrayContaining(['Sandbox']),
+      ]);
+      expect(paths).toEqual(expect.arrayContaining(['/v1/receivables', '/bank/notifications/incoming-transfers']));
     } finally {
       await api.close();
     }

@@ -29,13 +29,16 @@ export function keyOfCursor(cursor: string): PageKey | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(instant[1]) ? { at: at as string, id } : undefined;
 }
 
-/** A query parameter holding a cursor: decoded into its PageKey, or refused. */
+/** A query parameter holding a cursor: decoded into its PageKey, or refused (text no list gave, or the parameter given twice). */
 export function PageCursor(): PropertyDecorator {
   return allOf(
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (keyOfCursor(value) ?? value) : value)),
     ValidateBy({
       name: 'isPageCursor',
-      validator: { validate: (value) => typeof value === 'object' && value !== null, defaultMessage: () => 'cursor must be the cursor of a Link header' },
+      validator: {
+        validate: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        defaultMessage: () => 'cursor must be the cursor of a Link header',
+      },
     }),
   );
 }

@@ -141,6 +141,7 @@ describe('clients', () => {
     expect(walked).toEqual([...ids].reverse());
   });
 
+  const validCursor = Buffer.from(JSON.stringify(['2026-02-01T00:00:00.000000Z', 1])).toString('base64url');
   it.each([
     ['a cursor no list gave', 'cursor=bm90LWEtY3Vyc29y', 'cursor'],
     ['a cursor naming a day that does not exist', `cursor=${Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', 1])).toString('base64url')}`, 'cursor'],
@@ -150,6 +151,8 @@ describe('clients', () => {
       'cursor',
     ],
     ['both page and cursor', `page=2&cursor=${Buffer.from(JSON.stringify(['2026-02-01T00:00:00.000000Z', 1])).toString('base64url')}`, 'page'],
+    ['the same cursor twice', `cursor=${validCursor}&cursor=${validCursor}`, 'cursor'],
+    ['a cursor and text no list gave', `cursor=${validCursor}&cursor=abc`, 'cursor'],
   ])('answers a list with %s with 400 validation', async (_what, query, field) => {
     const res = await ctx.api.call('get', `/v1/clients?${query}`, { token: ctx.token });
     expect(res.status).toBe(400);

@@ -66,7 +66,9 @@ const hostileRequest = fc.nat(documentedOperations.length - 1).chain((index) => 
   return fc.record({
     operation: fc.constant(operation),
     segments: fc.array(fc.oneof(fc.constantFrom('1', '2', '3'), fc.constantFrom(...HOSTILE_SEGMENTS)), { minLength: 3, maxLength: 3 }),
-    query: operation.queryNames.length > 0 ? fc.dictionary(fc.constantFrom(...operation.queryNames), hostile.map(asText), { maxKeys: 3 }) : fc.constant({}),
+    // Pairs, not a dictionary: a parameter may come twice (?cursor=a&cursor=b), which Express reads as an array.
+    query:
+      operation.queryNames.length > 0 ? fc.array(fc.tuple(fc.constantFrom(...operation.queryNames), hostile.map(asText)), { maxLength: 4 }) : fc.constant([]),
     body: mutated(operation.sampleBody),
   });
 });
@@ -117,6 +119,21 @@ describe('Hostile input', () => {
     const listed = await ctx.api.call('get', `/v1/route-settlements?associateId=${id}`, { token: ctx.token });
     expect(listed.status).toBe(400);
     expect(listed.body.invalidParams[0].name).toBe('associateId');
+  });
+
+  it('refuses every query parameter of every list given twice with 400 naming it, a valid cursor too', async () => {
+    const cursor = Buffer.from(JSON.stringify(['2026-02-01T00:00:00.000000Z', 1])).toString('base64url');
+    const otherwise: string[] = [];
+    for (const operation of documentedOperations.filter((o) => o.method === 'get' && o.queryNames.includes('cursor'))) {
+      const path = operation.template.replace(/\{[^}]+\}/g, '1');
+      for (const name of operation.queryNames) {
+        const value = name === 'cursor' ? cursor : '1';
+        const res = await ctx.api.call('get', `${path}?${name}=${value}&${name}=${value}`, { token: ctx.token });
+        const named = res.body.invalidParams?.map((p: { name: string }) => p.name);
+        if (res.status !== 400 || named?.join() !== name) otherwise.push(`${path} ${name}: ${res.status} ${named}`);
+      }
+    }
+    expect(otherwise).toEqual([]);
   });
 
   it('reads an id in a query as plain decimal digits only', async () => {

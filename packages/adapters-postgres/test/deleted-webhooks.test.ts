@@ -104,7 +104,7 @@ describe(`a deleted webhook's attempts (${process.env.RCS_TEST_STORAGE})`, () =>
       const withAttempts = () => webhookWithAttempts(olderUow, owner, 3, () => ({ createdAt: T0, nextAttemptAt: T0 }), T0);
       // Deleted ones between and after kept ones: the walk from one webhook id to the next finds each.
       const [kept, gone, keptToo, goneToo] = [await withAttempts(), await withAttempts(), await withAttempts(), await withAttempts()];
-      await older.knex.migrate.down({ migrationSource });
+      await older.knex.migrate.down({ migrationSource, name: '046-webhook-deletions-recorded' });
       await older.knex('webhooks').whereIn('id', [gone, goneToo]).delete();
       expect(await older.knex('deleted_webhooks')).toEqual([]);
       await migrateToLatest(older.knex, { embedded: older.storage === 'pglite' });

@@ -29,5 +29,6 @@ export function deliveryResponse(delivery: WebhookDelivery) {
     durationMs: delivery.durationMs,
     failureReason: delivery.failureReason,
     creationDate: delivery.createdAt.toISOString(),
+    attemptedAt: delivery.attemptedAt?.toISOString() ?? null,
   };
 }

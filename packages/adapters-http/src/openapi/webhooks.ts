@@ -30,6 +30,7 @@ const delivery = {
   durationMs: 84,
   failureReason: null,
   creationDate: '2026-03-02T14:05:00.000Z',
+  attemptedAt: '2026-03-02T14:05:00.000Z',
 };
 const subscriptionRefusals = {
   validation:
@@ -167,12 +168,12 @@ const paths = {
       id: 'listWebhookDeliveries',
       tag,
       summary: 'Delivery history',
-      description: 'One entry per attempt, newest first.',
+      description: 'One entry per attempt, newest first by creationDate (when it entered the history, which never changes).',
       scope: read,
       parameters: [
         ...pageParams,
-        param('fromDate', 'Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
-        param('toDate', 'Attempt made at or before (inclusive; a bare date includes the whole day)'),
+        param('fromDate', 'creationDate at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp)'),
+        param('toDate', 'creationDate at or before (inclusive; a bare date includes the whole day)'),
         param('status', DELIVERY_STATUSES.join(', '), { enum: DELIVERY_STATUSES }),
         param('eventType', 'Exact event type', { enum: EVENT_TYPES }),
         param('eventId', 'Exact (evt_...)'),
@@ -217,7 +218,7 @@ const schemas = {
   },
   WebhookDelivery: {
     type: 'object',
-    required: ['id', 'webhookId', 'eventId', 'eventType', 'attempt', 'status', 'responseCode', 'durationMs', 'failureReason', 'creationDate'],
+    required: ['id', 'webhookId', 'eventId', 'eventType', 'attempt', 'status', 'responseCode', 'durationMs', 'failureReason', 'creationDate', 'attemptedAt'],
     properties: {
       id,
       webhookId: id,
@@ -238,7 +239,14 @@ const schemas = {
       },
       creationDate: {
         ...timestamp,
-        description: 'When the attempt was made (its send began); for a PENDING one, when it was queued or, a retry, when it is due',
+        description:
+          'When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made',
+      },
+      attemptedAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description:
+          'When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, and for one that expired unsent or whose sender stopped mid-call',
       },
     },
   },

@@ -43,6 +43,7 @@ import * as aliasClaims from './043-alias-claims';
 import * as payableTransfers from './044-payable-transfers';
 import * as foldOnlySlotZero from './045-fold-only-slot-zero';
 import * as webhookDeletionsRecorded from './046-webhook-deletions-recorded';
+import * as attemptsKeepTheirPlace from './047-attempts-keep-their-place';
 import pg from 'pg';
 
 interface Migration {
@@ -96,6 +97,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['044-payable-transfers', payableTransfers],
   ['045-fold-only-slot-zero', foldOnlySlotZero],
   ['046-webhook-deletions-recorded', webhookDeletionsRecorded],
+  ['047-attempts-keep-their-place', attemptsKeepTheirPlace],
 ];
 
 /** Every migration's name, in order. */

@@ -61,7 +61,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       'webhook_deliveries.complete',
       `UPDATE webhook_deliveries d
        SET status = r.status, response_code = r.response_code, duration_ms = r.duration_ms, failure_reason = r.failure_reason,
-           created_at = COALESCE(r.sent_at, d.created_at), claimed_until = NULL, next_attempt_at = NULL
+           attempted_at = r.sent_at, claimed_until = NULL, next_attempt_at = NULL
        FROM unnest(?::bigint[], ?::text[], ?::int[], ?::int[], ?::text[], ?::timestamptz[])
          AS r (id, status, response_code, duration_ms, failure_reason, sent_at)
        WHERE d.id = r.id AND d.status = 'PENDING'

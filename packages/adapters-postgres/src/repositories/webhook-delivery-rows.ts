@@ -12,6 +12,7 @@ export interface DeliveryRow {
   duration_ms: number | null;
   failure_reason: string | null;
   created_at: Date;
+  attempted_at: Date | null;
 }
 
 /** The history's columns: never the payload, which only the sender reads. */
@@ -27,6 +28,7 @@ export const HISTORY_COLUMNS = [
   'duration_ms',
   'failure_reason',
   'created_at',
+  'attempted_at',
 ] as const;
 
 /** Which attempt of which event at which webhook a row is. */
@@ -46,6 +48,7 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   responseCode: row.response_code,
   durationMs: row.duration_ms,
   failureReason: row.failure_reason,
+  attemptedAt: row.attempted_at,
 });
 
 /** Migration 041's encoding of an attempt's schedule step: 0 outside the schedule, NULL written before the column. */

@@ -39,6 +39,7 @@ interface Attempt {
   durationMs: number | null;
   failureReason: string | null;
   creationDate: string;
+  attemptedAt: string | null;
 }
 
 describe('webhook delivery: dispatcher and delivery worker against a real HTTPS receiver', () => {
@@ -209,6 +210,33 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
     const [expired] = await history(id, `&eventId=${oldEvent}`);
     expect(expired).toMatchObject({ status: 'FAILED', failureReason: EXPIRED_REASON, responseCode: null });
     expect(endpoint.received.some((r) => JSON.parse(r.body).data.receivable.id === tooOld.id)).toBe(false);
+  });
+
+  it("keeps a walk of the history by its Link whole while a paused webhook's held attempts are sent, each dated when sent", async () => {
+    const endpoint = await receiver();
+    const { id } = await register(endpoint.url, ['receivable.created']);
+    await call('post', `/v1/webhooks/${id}/pauses`, {});
+    const { account } = await activeAccount(ctx.api, ctx.token);
+    for (let i = 0; i < 6; i++) await issue(account.id);
+    await until('six attempts held', async () => (await history(id, '&status=PENDING')).length === 6);
+    const walked: Attempt[] = [];
+    let next: string | undefined = `/v1/webhooks/${id}/deliveries?count=2`;
+    while (next) {
+      const page = await call('get', next);
+      walked.push(...(page.body as Attempt[]));
+      next = /<([^>]+)>; rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
+      if (walked.length === 2) {
+        // Sent between two pages: none of them may move ahead of the walk's place.
+        await call('post', `/v1/webhooks/${id}/activations`, {});
+        await until('the held attempts sent', async () => (await history(id, '&status=SUCCESS')).length === 6);
+      }
+    }
+    expect(walked.map((a) => a.eventId).sort()).toEqual((await history(id)).map((a) => a.eventId).sort());
+    expect(new Set(walked.map((a) => a.eventId)).size).toBe(6);
+    for (const made of await history(id)) {
+      expect(made).toMatchObject({ status: 'SUCCESS', creationDate: expect.any(String), attemptedAt: expect.any(String) });
+      expect(Date.parse(made.attemptedAt!)).toBeGreaterThanOrEqual(Date.parse(made.creationDate));
+    }
   });
 
   it('signs with both secrets during the rotation grace window', async () => {

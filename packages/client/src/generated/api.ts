@@ -1146,7 +1146,7 @@ export interface paths {
     };
     /**
      * Delivery history
-     * @description One entry per attempt, newest first.
+     * @description One entry per attempt, newest first by creationDate (when it entered the history, which never changes).
      *
      *     Needs the scope `webhooks:read`.
      */
@@ -2351,9 +2351,14 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: date-time
-       * @description When the attempt was made (its send began); for a PENDING one, when it was queued or, a retry, when it is due
+       * @description When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made
        */
       creationDate: string;
+      /**
+       * Format: date-time
+       * @description When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, and for one that expired unsent or whose sender stopped mid-call
+       */
+      attemptedAt: string | null;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -15182,9 +15187,9 @@ export interface operations {
         count?: number;
         /** @description Where the page starts: the cursor of the previous page's Link rel="next" (opaque; not with page) */
         cursor?: string;
-        /** @description Attempt made at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp) */
+        /** @description creationDate at or after (YYYY-MM-DD, that day in Buenos Aires, or a timestamp) */
         fromDate?: string;
-        /** @description Attempt made at or before (inclusive; a bare date includes the whole day) */
+        /** @description creationDate at or before (inclusive; a bare date includes the whole day) */
         toDate?: string;
         /** @description PENDING, SUCCESS, FAILED */
         status?: 'PENDING' | 'SUCCESS' | 'FAILED';
@@ -15242,7 +15247,8 @@ export interface operations {
            *         "responseCode": 200,
            *         "durationMs": 84,
            *         "failureReason": null,
-           *         "creationDate": "2026-03-02T14:05:00.000Z"
+           *         "creationDate": "2026-03-02T14:05:00.000Z",
+           *         "attemptedAt": "2026-03-02T14:05:00.000Z"
            *       }
            *     ]
            */
@@ -15431,7 +15437,8 @@ export interface operations {
            *       "responseCode": 200,
            *       "durationMs": 84,
            *       "failureReason": null,
-           *       "creationDate": "2026-03-02T14:05:00.000Z"
+           *       "creationDate": "2026-03-02T14:05:00.000Z",
+           *       "attemptedAt": "2026-03-02T14:05:00.000Z"
            *     }
            */
           'application/json': components['schemas']['WebhookDelivery'];

@@ -25,7 +25,13 @@ export interface WebhookDelivery {
   readonly durationMs: number | null;
   /** Why a FAILED attempt failed, in words ("timed out after 15000 ms", "redirect (302) not followed"). */
   readonly failureReason: string | null;
+  /**
+   * When it entered the history: queued, or for a retry the time it was due when scheduled. Never changes, so the
+   * history's order (newest first by it) holds while attempts are made.
+   */
   readonly createdAt: Date;
+  /** When its send began; null while PENDING, and for one that expired unsent or whose sender stopped mid-call. */
+  readonly attemptedAt: Date | null;
 }
 
 /** An attempt about to be sent: recorded PENDING under a lease before the call, so a crash leaves it to be retried. */

@@ -7,6 +7,7 @@ import {
   type DeliveryOutcome,
   type DeliveryResult,
   type Webhook,
+  type WebhookDelivery,
 } from '../../src';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory } from './harness';
@@ -183,27 +184,26 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
       expect((await statuses(webhook)).map(([, status]) => status).sort()).toEqual(['FAILED', 'SUCCESS', 'SUCCESS']);
     });
 
-    it('dates an attempt in the history by when its send began, or keeps its stored time when the completion has none', async () => {
+    it('records when an attempt was sent apart, keeping its place in the history (creationDate never moves)', async () => {
       const webhook = await webhookOf();
       await schedule([attempt(webhook, { createdAt: at(-60) }), attempt(webhook, { eventId: 'evt_lost', createdAt: at(-60) })]);
       const [sent, lost] = await claim([webhook]);
+      expect([sent.createdAt, lost.createdAt]).toEqual([at(-60), at(-60)]);
       const ended = await ctx.h.uow.run((tx) =>
         tx.webhookDeliveries.complete([
           { id: sent.id, result: FAILED, sentAt: at(5) },
           { id: lost.id, result: LOST_ATTEMPT },
         ]),
       );
-      expect(new Map(ended.map((d) => [d.id, d.createdAt]))).toEqual(
-        new Map([
-          [sent.id, at(5)],
-          [lost.id, at(-60)],
-        ]),
-      );
-      const history = await ctx.h.webhookQueries.deliveries({ customerId: webhook.customerId, webhookId: webhook.id }, { page: 1, count: 10 });
-      expect(history.items.map((d) => [d.id, d.createdAt])).toEqual([
-        [sent.id, at(5)],
-        [lost.id, at(-60)],
+      const dates = (deliveries: readonly WebhookDelivery[]) => new Map(deliveries.map((d) => [d.id, [d.createdAt, d.attemptedAt]]));
+      const expected = new Map([
+        [sent.id, [at(-60), at(5)]],
+        [lost.id, [at(-60), null]],
       ]);
+      expect(dates(ended)).toEqual(expected);
+      const history = await ctx.h.webhookQueries.deliveries({ customerId: webhook.customerId, webhookId: webhook.id }, { page: 1, count: 10 });
+      expect(dates(history.items)).toEqual(expected);
+      expect(history.items.map((d) => d.id)).toEqual([lost.id, sent.id]);
     });
   });
 }

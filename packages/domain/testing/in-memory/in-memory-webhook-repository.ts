@@ -114,6 +114,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       responseCode: null,
       durationMs: null,
       failureReason: null,
+      attemptedAt: null,
       claimedUntil,
       nextAttemptAt: null,
     };
@@ -125,7 +126,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return completions.flatMap(({ id, result, sentAt }) => {
       const found = this.ref.tables.webhookDeliveries.get(id);
       if (found?.status !== 'PENDING') return [];
-      const done: StoredDelivery = { ...found, ...result, createdAt: sentAt ?? found.createdAt, claimedUntil: null, nextAttemptAt: null };
+      const done: StoredDelivery = { ...found, ...result, attemptedAt: sentAt ?? null, claimedUntil: null, nextAttemptAt: null };
       this.ref.tables.webhookDeliveries.set(id, done);
       return [historyOf(done)];
     });
@@ -145,7 +146,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       if (stored.has(key) || !this.ref.tables.webhooks.has(delivery.webhookId)) continue;
       stored.add(key);
       const id = nextId(this.ref.tables, 'webhook-delivery');
-      rows.set(id, { ...delivery, id, status: 'PENDING', responseCode: null, durationMs: null, failureReason: null, claimedUntil: null });
+      rows.set(id, { ...delivery, id, status: 'PENDING', responseCode: null, durationMs: null, failureReason: null, attemptedAt: null, claimedUntil: null });
     }
   }
 

@@ -23,7 +23,10 @@ const paths = {
       description:
         "The caller's events, newest first (by createdAt, then by the order they were recorded): the envelopes webhook " +
         'deliveries carry, so an integrator whose endpoint was down can catch up without asking for redeliveries. ' +
-        'Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered.',
+        'Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered. createdAt is when the change began and an ' +
+        'event is readable once its transaction commits, so one of a longer transaction (a 1,000-item batch, a settlement) ' +
+        'can appear after events stamped later: to catch up, read from a few minutes before the newest createdAt you ' +
+        'handled (fromDate) and skip by id the events you have, rather than from that createdAt itself.',
       scope: read,
       parameters: [
         ...pageParams,

@@ -47,7 +47,7 @@ import { CreateContact, DeleteContact, ReplaceContact } from './contacts/use-cas
 import { GetContact, ListContacts } from './contacts/use-cases/read-contacts';
 import { DispatchEvents } from './events/use-cases/dispatch-events';
 import { PurgeEvents } from './events/use-cases/purge-events';
-import { GetEvent, ListEvents } from './events/use-cases/read-events';
+import { FollowEvents, GetEvent, ListEvents } from './events/use-cases/read-events';
 import {
   GetRouteSettlement,
   ListRouteSettlementReceivables,
@@ -201,6 +201,8 @@ function useCasesOn(ports: ApplicationPorts) {
     events: {
       get: new GetEvent(ports.eventQueries),
       list: new ListEvents(ports.eventQueries),
+      /** The caller's events oldest first, as a feed to follow: none skipped however transactions overlap. */
+      follow: new FollowEvents(ports.eventQueries),
       /** For the webhook dispatcher: its handler gets the full scope, to write deliveries in the claiming transaction. */
       dispatch,
       purge: new PurgeEvents(uow, clock),

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { MAX_PAGE_SIZE, ValidationError, type CommonListFilter, type PageKey, type PageRequest } from '@rcs/domain';
+import { allOf } from './all-of';
 import { DateOrTimestamp } from './calendar-date';
 import { EntityId, idFromText } from './entity-id';
 import { PageCursor } from './page-cursor';
@@ -16,6 +17,18 @@ const toIdList = ({ value }: { value: unknown }) => (typeof value === 'string' ?
 const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 /** page and count, which every list accepts, and the cursor of a Link header (instead of page). */
+export const DEFAULT_COUNT = 20;
+
+/** A page's size: 1 to MAX_PAGE_SIZE, DEFAULT_COUNT unless given. */
+export const PageCount = (): PropertyDecorator =>
+  allOf(
+    IsOptional(),
+    Transform(decimalInteger),
+    IsInt({ message: 'count must be an integer' }),
+    Min(1, { message: 'count must be 1 or more' }),
+    Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` }),
+  );
+
 export class PageQuery {
   @IsOptional()
   @Transform(decimalInteger)
@@ -25,11 +38,7 @@ export class PageQuery {
   @Max(Number.MAX_SAFE_INTEGER, { message: `page must be at most ${Number.MAX_SAFE_INTEGER}` })
   page?: number;
 
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt({ message: 'count must be an integer' })
-  @Min(1, { message: 'count must be 1 or more' })
-  @Max(MAX_PAGE_SIZE, { message: `count must be at most ${MAX_PAGE_SIZE}` })
+  @PageCount()
   count?: number;
 
   @IsOptional()
@@ -70,7 +79,7 @@ export function boundary(value: string, edge: 'start' | 'end'): Date {
 export function pageOf(query: PageQuery): PageRequest {
   // A cursor says where the page starts, as page does: both at once is a question with two answers.
   if (query.cursor !== undefined && query.page !== undefined) throw ValidationError.of('page', 'cannot be given with cursor');
-  return { page: query.page ?? 1, count: query.count ?? 20, ...(query.cursor ? { after: query.cursor } : {}) };
+  return { page: query.page ?? 1, count: query.count ?? DEFAULT_COUNT, ...(query.cursor ? { after: query.cursor } : {}) };
 }
 
 export function commonFilterOf(query: ListQuery): CommonListFilter {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import type { PageKey } from '@rcs/domain';
+import { isFeedPosition, type FeedPosition, type PageKey } from '@rcs/domain';
 import { allOf } from './all-of';
 import { isEntityId } from './entity-id';
 
@@ -29,10 +29,31 @@ export function keyOfCursor(cursor: string): PageKey | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(instant[1]) ? { at: at as string, id } : undefined;
 }
 
-/** A query parameter holding a cursor: decoded into its PageKey, or refused (text no list gave, or the parameter given twice). */
-export function PageCursor(): PropertyDecorator {
+/** The opaque text a feed's Link header carries for the page starting after `position`. */
+export function feedCursorOf(position: FeedPosition): string {
+  return Buffer.from(JSON.stringify(['feed', position])).toString('base64url');
+}
+
+/** Where a feed's cursor says its page starts, or undefined for text no feed gave. */
+function feedPlaceOfCursor(cursor: string): { position: FeedPosition } | undefined {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const [kind, position] = Array.isArray(decoded) && decoded.length === 2 ? (decoded as [unknown, unknown]) : [];
+    return kind === 'feed' && typeof position === 'string' && isFeedPosition(position) ? { position } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A query parameter holding a list's cursor: decoded into its PageKey, or refused (text no list gave, or the parameter given twice). */
+export const PageCursor = (): PropertyDecorator => cursorDecodedBy(keyOfCursor);
+
+/** A query parameter holding a feed's cursor: decoded into where its page starts, or refused like a list's. */
+export const FeedCursor = (): PropertyDecorator => cursorDecodedBy(feedPlaceOfCursor);
+
+function cursorDecodedBy(decode: (cursor: string) => object | undefined): PropertyDecorator {
   return allOf(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (keyOfCursor(value) ?? value) : value)),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (decode(value) ?? value) : value)),
     ValidateBy({
       name: 'isPageCursor',
       validator: {

@@ -24,15 +24,22 @@ const paths = {
         "The caller's events, newest first (by createdAt, then by the order they were recorded): the envelopes webhook " +
         'deliveries carry, so an integrator whose endpoint was down can catch up without asking for redeliveries. ' +
         'Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered. createdAt is when the change began and an ' +
-        'event is readable once its transaction commits, so one of a longer transaction (a 1,000-item batch, a settlement) ' +
-        'can appear after events stamped later: to catch up, read from a few minutes before the newest createdAt you ' +
-        'handled (fromDate) and skip by id the events you have, rather than from that createdAt itself.',
+        'event is readable once its transaction commits, so in this list one of a longer transaction (a 1,000-item batch, a ' +
+        'settlement) can appear after events stamped later. To follow every event without missing one, use the feed: ' +
+        'sort=feed lists them oldest first in an order in which none ever appears before one already given (an event whose ' +
+        'transaction is still open comes after, once it commits), and its Link rel="next" is always there, from where ' +
+        'the page ended: read it again to get what came since. The feed starts at its cursor, else at the first event ' +
+        'created at or after fromDate (events of transactions that began earlier may sit before it: start a few minutes ' +
+        'early and skip by id those you have), else at the oldest held; it takes count, cursor and fromDate only. An ' +
+        'event enters the feed once every transaction older than its own has ended, on the whole database server: a ' +
+        "long one (another application's on the same server too) holds the feed back, never out of order.",
       scope: read,
       parameters: [
         ...pageParams,
-        param('type', 'Exact event type', { enum: EVENT_TYPES }),
+        param('sort', '-createdAt (the default: newest first) or feed (oldest first, to follow; see above)', { enum: ['-createdAt', 'feed'] }),
+        param('type', 'Exact event type (not with sort=feed)', { enum: EVENT_TYPES }),
         param('fromDate', 'createdAt >= (YYYY-MM-DD, that day in Buenos Aires, or YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset; years 0001 to 9999)'),
-        param('toDate', 'createdAt <= (inclusive; a bare date includes the whole day)'),
+        param('toDate', 'createdAt <= (inclusive; a bare date includes the whole day; not with sort=feed)'),
       ],
       responses: { '200': listOf('Event', eventExample) },
     }),

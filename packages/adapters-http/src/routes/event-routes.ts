@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { eventEnvelope } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
-import { EventListQuery } from '../dto/event-dto';
-import { boundary, pageOf } from '../dto/list-query';
+import { EventFeedQuery, EventListQuery } from '../dto/event-dto';
+import { boundary, DEFAULT_COUNT, pageOf } from '../dto/list-query';
 import { parseInput, parseName } from '../dto/parse-input';
 import type { HttpContext } from './http-context';
-import { sendPage } from './respond';
+import { sendFeed, sendPage } from './respond';
 
 /** The events API (beyond SPEC, as Stripe and Svix have it): what the webhooks send, for catching up. */
 export function eventRoutes({ app }: HttpContext): Router {
@@ -13,6 +13,12 @@ export function eventRoutes({ app }: HttpContext): Router {
   const read = requireScope('webhooks:read');
 
   router.get('/events', read, async (req, res) => {
+    if (req.query.sort === 'feed') {
+      const feed = parseInput(EventFeedQuery, req.query, 'query');
+      const filter = { customerId: authOf(req).customerId, ...(feed.fromDate ? { fromDate: boundary(feed.fromDate, 'start') } : {}) };
+      const page = await app.events.follow.execute({ filter, after: feed.cursor?.position, count: feed.count ?? DEFAULT_COUNT });
+      return sendFeed(res, page, eventEnvelope);
+    }
     const query = parseInput(EventListQuery, req.query, 'query');
     const filter = {
       customerId: authOf(req).customerId,

@@ -1,11 +1,11 @@
 import type { ClassConstructor } from 'class-transformer';
 import type { RequestHandler, Response } from 'express';
-import type { BatchOutcome, Page } from '@rcs/domain';
+import type { BatchOutcome, EventFeedPage, Page } from '@rcs/domain';
 import type { IdempotencyKeys } from '../middleware/idempotency';
 import type { AnswerHandler, KeyedHandler } from './answer';
 import { problemOf } from '../middleware/problem';
 import { parseInput } from '../dto/parse-input';
-import { cursorOf } from '../dto/page-cursor';
+import { cursorOf, feedCursorOf } from '../dto/page-cursor';
 
 /** Replaces req.body with the validated, whitelisted DTO (before idempotency fingerprints it). */
 export function validBody<T extends object>(dto: ClassConstructor<T>): RequestHandler {
@@ -48,9 +48,18 @@ export function heldKeyBody(keys: IdempotencyKeys, body: RequestHandler, handler
  * next one: the request's own path and query with the cursor of where the next page starts, in place of page.
  */
 export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R): void {
-  res.setHeader('X-Total-Count', String(page.total));
-  if (page.next !== undefined) res.setHeader('Link', `<${nextPageUrl(res.req.originalUrl, cursorOf(page.next))}>; rel="next"`);
-  res.json(page.items.map(map));
+  sendItems(res, page.items.map(map), page.total, page.next && cursorOf(page.next));
+}
+
+/** A page of a feed: as a list's, but its Link is always there, from where the page ended, for the reader to follow. */
+export function sendFeed<R>(res: Response, page: EventFeedPage, map: (item: EventFeedPage['items'][number]) => R): void {
+  sendItems(res, page.items.map(map), page.total, feedCursorOf(page.next));
+}
+
+function sendItems(res: Response, items: unknown[], total: number, cursor: string | undefined): void {
+  res.setHeader('X-Total-Count', String(total));
+  if (cursor !== undefined) res.setHeader('Link', `<${nextPageUrl(res.req.originalUrl, cursor)}>; rel="next"`);
+  res.json(items);
 }
 
 function nextPageUrl(requestUrl: string, cursor: string): string {

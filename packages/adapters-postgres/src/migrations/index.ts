@@ -44,6 +44,7 @@ import * as payableTransfers from './044-payable-transfers';
 import * as foldOnlySlotZero from './045-fold-only-slot-zero';
 import * as webhookDeletionsRecorded from './046-webhook-deletions-recorded';
 import * as attemptsKeepTheirPlace from './047-attempts-keep-their-place';
+import * as eventFeedOrder from './048-event-feed-order';
 import pg from 'pg';
 
 interface Migration {
@@ -98,6 +99,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['045-fold-only-slot-zero', foldOnlySlotZero],
   ['046-webhook-deletions-recorded', webhookDeletionsRecorded],
   ['047-attempts-keep-their-place', attemptsKeepTheirPlace],
+  ['048-event-feed-order', eventFeedOrder],
 ];
 
 /** Every migration's name, in order. */

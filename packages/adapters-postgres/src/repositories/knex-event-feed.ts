@@ -1,5 +1,18 @@
 import type { Knex } from 'knex';
-import type { EventFeed, EventListFilter, EventQueries, EventType, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '@rcs/domain';
+import type {
+  EventFeed,
+  EventFeedFilter,
+  EventFeedPage,
+  EventListFilter,
+  EventQueries,
+  EventType,
+  FeedPosition,
+  Page,
+  PageRequest,
+  PurgeBatch,
+  PurgePosition,
+  StoredEvent,
+} from '@rcs/domain';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage, rowCount, whereOneValue } from './paging';
 import { prepared } from './prepared';
@@ -127,5 +140,42 @@ export class KnexEventQueries implements EventQueries {
       ...(filter.type === undefined ? {} : { oneValueOf: { column: 'type', indexOrder: 'asc' } }),
       total: maintainedTotal(this.db(), COUNTED, filter, rowCount(query, 'outbox_events')),
     });
+  }
+
+  /**
+   * Migration 048 says why this order and horizon. Without `after`, the feed starts at the first event from
+   * fromDate on by time (at the horizon when there is none, or when that event is past it), or at the oldest held.
+   */
+  async feed(filter: EventFeedFilter, after: FeedPosition | undefined, count: number): Promise<EventFeedPage> {
+    const db = this.db();
+    const { customerId, fromDate } = filter;
+    const matching = db('outbox_events').where('customer_id', customerId);
+    if (fromDate !== undefined) matching.where('occurred_at', '>=', fromDate);
+    const total = maintainedTotal(db, COUNTED, filter, rowCount(matching, 'outbox_events')) ?? matching.clone().count({ count: '*' });
+    const [afterTxid, afterSeq] = (after ?? '0.0').split('.');
+    const start =
+      after === undefined && fromDate !== undefined
+        ? db.raw(
+            `SELECT CASE WHEN f.txid < h.xmin THEN f.txid ELSE h.xmin END AS txid, CASE WHEN f.txid < h.xmin THEN f.seq - 1 ELSE 0 END AS seq
+             FROM horizon h LEFT JOIN LATERAL (
+               SELECT txid, seq FROM outbox_events WHERE customer_id = ? AND occurred_at >= ? ORDER BY occurred_at, seq LIMIT 1
+             ) f ON true`,
+            [customerId, fromDate],
+          )
+        : db.raw('SELECT ?::xid8 AS txid, ?::bigint AS seq', [afterTxid, afterSeq]);
+    const since = fromDate === undefined ? db.raw('true') : db.raw('e.occurred_at >= ?', [fromDate]);
+    const { rows } = await db.raw<{ rows: Array<EventRow & { position: string | null; start: string; total: string }> }>(
+      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin), start AS MATERIALIZED (?)
+       SELECT s.txid::text || '.' || s.seq AS start, (?) AS total, e.id, e.customer_id, e.type, e.data, e.occurred_at,
+              e.txid::text || '.' || e.seq AS position
+       FROM start s LEFT JOIN LATERAL (
+         SELECT * FROM outbox_events e
+         WHERE e.customer_id = ? AND (e.txid, e.seq) > (s.txid, s.seq) AND e.txid < (SELECT xmin FROM horizon) AND ?
+         ORDER BY e.txid, e.seq LIMIT ?
+       ) e ON true`,
+      [start, total, customerId, since, count],
+    );
+    const items = rows.filter((row) => row.position !== null);
+    return { items: items.map(toEvent), total: Number(rows[0].total), next: items.at(-1)?.position ?? rows[0].start };
   }
 }

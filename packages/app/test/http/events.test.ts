@@ -70,6 +70,74 @@ describe('events API', () => {
     expect(walked).toEqual(world.events.map((e) => e.id));
   });
 
+  /** The feed from `url` on, followed by its Link until a page comes back empty; the Link to go on from. */
+  const followFeed = async (url: string, seen: Envelope[]) => {
+    for (;;) {
+      const page = await get(url);
+      expect([page.status, page.headers.link]).toEqual([200, expect.stringMatching(/^<\/v1\/events\?[^>]*sort=feed[^>]*cursor=[\w-]+>; rel="next"$/)]);
+      seen.push(...page.body);
+      url = /^<([^>]+)>/.exec(page.headers.link)![1];
+      if (page.body.length === 0) return url;
+    }
+  };
+
+  it('follows the feed (sort=feed) oldest first from fromDate, its Link always there to read what comes next', async () => {
+    const seen: Envelope[] = [];
+    let next = await followFeed(`/v1/events?sort=feed&count=2&fromDate=${encodeURIComponent(world.since)}`, seen);
+    expect(seen.map((e) => e.id)).toEqual([...world.events].reverse().map((e) => e.id));
+    await ctx.api.call('patch', `/v1/receivables/${world.receivableIds[1]}/status`, { token: ctx.token, body: { status: 'PAID' } });
+    const later: Envelope[] = [];
+    for (let tries = 0; later.length === 0 && tries < 100; tries++) next = await followFeed(next, later);
+    expect(later.map((e) => [e.type, e.data.receivable.id])).toEqual([['receivable.paid', world.receivableIds[1]]]);
+    await ctx.api.call('patch', `/v1/receivables/${world.receivableIds[1]}/status`, { token: ctx.token, body: { status: 'PENDING' } });
+  });
+
+  it('gives a follower of the feed every event once while single creations and a batch commit in any order', async () => {
+    const since = new Date().toISOString();
+    const body = (amount: string) => ({ receivableAccountId: world.accountId, amount, currencyCode: 'ARS', receivableType: 'INVOICE' });
+    let writing = true;
+    const writes = (async () => {
+      const batch = ctx.api.call('post', '/v1/receivables/batches', {
+        token: ctx.token,
+        body: { items: Array.from({ length: 300 }, (_, i) => body(`${i + 1}.00`)) },
+        headers: key('feed-batch'),
+      });
+      for (let i = 0; i < 15; i++) await ctx.api.call('post', '/v1/receivables', { token: ctx.token, body: body('7.00'), headers: key('feed-one') });
+      expect((await batch).status).toBe(200);
+      writing = false;
+    })();
+    const seen: Envelope[] = [];
+    let next = `/v1/events?sort=feed&count=50&fromDate=${encodeURIComponent(since)}`;
+    while (writing) next = await followFeed(next, seen);
+    await writes;
+    for (let tries = 0; seen.length < 315 && tries < 100; tries++) next = await followFeed(next, seen);
+    const listed = await get(`/v1/events?fromDate=${encodeURIComponent(since)}&count=1`);
+    expect([seen.length, new Set(seen.map((e) => e.id)).size, listed.headers['x-total-count']]).toEqual([315, 315, '315']);
+  });
+
+  it('refuses in the feed what only the list takes (page, toDate, type) and a cursor of the list, with 400 naming it', async () => {
+    const listCursor = /cursor=([\w-]+)/.exec((await get('/v1/events?count=1')).headers.link)![1];
+    for (const [query, name] of [
+      ['page=2', 'page'],
+      ['toDate=2026-01-01', 'toDate'],
+      ['type=receivable.paid', 'type'],
+      [`cursor=${listCursor}`, 'cursor'],
+      ['cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      // Positions the database could not read: a transaction id past 2^64 - 1, a seq past 2^63 - 1.
+      [`cursor=${Buffer.from(JSON.stringify(['feed', '18446744073709551616.1'])).toString('base64url')}`, 'cursor'],
+      [`cursor=${Buffer.from(JSON.stringify(['feed', '1.9223372036854775808'])).toString('base64url')}`, 'cursor'],
+    ]) {
+      const res = await get(`/v1/events?sort=feed&${query}`);
+      expect([query, res.status, res.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([query, 400, [name]]);
+    }
+    const farthest = await get(
+      `/v1/events?sort=feed&cursor=${Buffer.from(JSON.stringify(['feed', '18446744073709551615.9223372036854775807'])).toString('base64url')}`,
+    );
+    expect([farthest.status, farthest.body]).toEqual([200, []]);
+    const sorted = await get('/v1/events?sort=createdAt');
+    expect([sorted.status, sorted.body.invalidParams]).toEqual([400, [{ name: 'sort', reason: 'sort must be -createdAt (the default) or feed' }]]);
+  });
+
   it('refuses an unknown type or a malformed date with 400 validation naming it', async () => {
     const type = await get('/v1/events?type=receivable.nope');
     expect(type.status).toBe(400);

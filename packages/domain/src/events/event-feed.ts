@@ -52,8 +52,43 @@ export interface EventListFilter {
   readonly toDate?: Date;
 }
 
-/** Reads for the events API: a customer's events, newest first. */
+/**
+ * A place in a customer's feed of events: decimal text, `<transaction>.<position>`, as the storage gives it.
+ * Opaque to callers, who only hand back one a feed page gave.
+ */
+export type FeedPosition = string;
+
+const MAX_TRANSACTION = 2n ** 64n - 1n;
+const MAX_SEQ = 2n ** 63n - 1n;
+
+/** Whether `text` is a place a feed could give: a transaction id and a seq, each within what the storage holds. */
+export function isFeedPosition(text: string): boolean {
+  const parts = /^(\d{1,20})\.(\d{1,19})$/.exec(text);
+  return parts !== null && BigInt(parts[1]) <= MAX_TRANSACTION && BigInt(parts[2]) <= MAX_SEQ;
+}
+
+export interface EventFeedFilter {
+  readonly customerId: number;
+  /** On occurredAt, inclusive; without `after`, the feed starts at the first event recorded at or after it. */
+  readonly fromDate?: Date;
+}
+
+export interface EventFeedPage {
+  readonly items: readonly StoredEvent[];
+  /** Every matching event, readable or about to be (X-Total-Count). */
+  readonly total: number;
+  /** Where the next page starts: after the last item, or where this page started when it had none. */
+  readonly next: FeedPosition;
+}
+
+/** Reads for the events API: a customer's events, newest first, or as a feed. */
 export interface EventQueries {
   get(id: string): Promise<StoredEvent | undefined>;
   list(filter: EventListFilter, page: PageRequest): Promise<Page<StoredEvent>>;
+  /**
+   * Up to `count` events after `after`, in an order in which an event never comes before one a page already gave:
+   * an event of a transaction still open when a page is read comes after it, once that transaction commits, so a
+   * reader following `next` sees every event once, however their transactions overlap.
+   */
+  feed(filter: EventFeedFilter, after: FeedPosition | undefined, count: number): Promise<EventFeedPage>;
 }

@@ -122,6 +122,66 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       expect(past).toEqual({ items: [], total: 4 });
     });
 
+    /**
+     * A feed page, read again until it holds `items` events: the feed holds back events of transactions newer
+     * than the oldest one still running anywhere on the server, which another test's may be for a moment.
+     */
+    const feedOf = async (customerId: number, after: string | undefined, items: number, fromDate?: Date) => {
+      for (let tries = 0; ; tries++) {
+        const page = await ctx.h.eventQueries.feed({ customerId, ...(fromDate ? { fromDate } : {}) }, after, 2);
+        if (page.items.length >= items || tries === 200) return page;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    const ids = (page: { items: readonly StoredEvent[] }) => page.items.map((e) => (e.data as { receivable: { id: number } }).receivable.id);
+
+    it("follows a customer's events oldest first, each page from where the last one ended, from fromDate's first event", async () => {
+      const customerId = await ctx.newCustomer();
+      const other = await ctx.newCustomer();
+      await record([event(customerId, 1), event(other, 2), event(customerId, 3)]);
+      await record([event(customerId, 4, 'receivable.paid')]);
+      const first = await feedOf(customerId, undefined, 2);
+      expect([ids(first), first.total]).toEqual([[1, 3], 3]);
+      const second = await feedOf(customerId, first.next, 1);
+      expect(ids(second)).toEqual([4]);
+      const idle = await ctx.h.eventQueries.feed({ customerId }, second.next, 2);
+      expect([idle.items, idle.next]).toEqual([[], second.next]);
+      await record([event(customerId, 5)]);
+      expect(ids(await feedOf(customerId, idle.next, 1))).toEqual([5]);
+      const fromThird = await feedOf(customerId, undefined, 2, at(3));
+      expect([ids(fromThird), fromThird.total]).toEqual([[3, 4], 3]);
+      const none = await ctx.h.eventQueries.feed({ customerId, fromDate: at(60) }, undefined, 2);
+      expect(none.items).toEqual([]);
+      await record([event(customerId, 61)]);
+      expect(ids(await feedOf(customerId, none.next, 1, at(60)))).toEqual([61]);
+    });
+
+    itRacing('never gives an event after the feed passed it: one whose transaction commits after a later one comes after it', async () => {
+      const customerId = await ctx.newCustomer();
+      const start = (await ctx.h.eventQueries.feed({ customerId }, undefined, 2)).next;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let recorded!: () => void;
+      const written = new Promise<void>((resolve) => (recorded = resolve));
+      // The first writer records its event and stays open; the second records later and commits first.
+      const first = ctx.h.uow.run(async (tx) => {
+        await tx.outbox.record([event(customerId, 1)]);
+        // A read after it: the insert, which may go out without a round trip of its own, has run.
+        await tx.eventFeed.isPending('evt_none');
+        recorded();
+        await held;
+      });
+      await written;
+      // Committed at once by a server; queued behind the first by a store whose transactions run one at a time.
+      const second = record([event(customerId, 2)]);
+      await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
+      const early = await ctx.h.eventQueries.feed({ customerId }, start, 2);
+      release();
+      await Promise.all([first, second]);
+      const late = await feedOf(customerId, early.next, 2);
+      expect([ids(early), ids(late)]).toEqual([[], [1, 2]]);
+    });
+
     it('orders events that occurred at the same instant by when they were recorded, newest first', async () => {
       const customerId = await ctx.newCustomer();
       await record([event(customerId, 1, 'receivable.created', T0), event(customerId, 2, 'receivable.created', T0)]);

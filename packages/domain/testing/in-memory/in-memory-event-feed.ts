@@ -1,4 +1,16 @@
-import type { EventFeed, EventListFilter, EventQueries, Page, PageRequest, PurgeBatch, PurgePosition, StoredEvent } from '../../src';
+import type {
+  EventFeed,
+  EventFeedFilter,
+  EventFeedPage,
+  EventListFilter,
+  EventQueries,
+  FeedPosition,
+  Page,
+  PageRequest,
+  PurgeBatch,
+  PurgePosition,
+  StoredEvent,
+} from '../../src';
 import type { OutboxRow, TablesRef, TablesSource } from './in-memory-tables';
 
 const stored = ({ seq: _position, ...event }: OutboxRow): StoredEvent => event;
@@ -60,5 +72,16 @@ export class InMemoryEventQueries implements EventQueries {
       .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq);
     const start = (page.page - 1) * page.count;
     return { items: rows.slice(start, start + page.count).map(stored), total: rows.length };
+  }
+
+  /** Transactions here commit one at a time, whole: the order events were recorded in is already a feed's. */
+  async feed(filter: EventFeedFilter, after: FeedPosition | undefined, count: number): Promise<EventFeedPage> {
+    const start = after ?? '0.0';
+    const afterSeq = Number(start.split('.')[1]);
+    const rows = this.source
+      .visibleTables()
+      .outbox.filter((e) => e.customerId === filter.customerId && (filter.fromDate === undefined || e.occurredAt >= filter.fromDate));
+    const items = rows.filter((e) => e.seq > afterSeq).slice(0, count);
+    return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : `0.${items[items.length - 1].seq}` };
   }
 }

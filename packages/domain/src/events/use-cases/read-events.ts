@@ -1,6 +1,6 @@
 import { ownedBy } from '../../shared/owned';
 import type { Page, PageRequest } from '../../shared/page';
-import type { EventListFilter, EventQueries, StoredEvent } from '../event-feed';
+import type { EventFeedFilter, EventFeedPage, EventListFilter, EventQueries, FeedPosition, StoredEvent } from '../event-feed';
 
 export class GetEvent {
   constructor(private readonly queries: EventQueries) {}
@@ -15,5 +15,13 @@ export class ListEvents {
 
   execute(input: { filter: EventListFilter; page: PageRequest }): Promise<Page<StoredEvent>> {
     return this.queries.list(input.filter, input.page);
+  }
+}
+
+export class FollowEvents {
+  constructor(private readonly queries: EventQueries) {}
+
+  execute(input: { filter: EventFeedFilter; after?: FeedPosition; count: number }): Promise<EventFeedPage> {
+    return this.queries.feed(input.filter, input.after, input.count);
   }
 }

@@ -165,6 +165,7 @@ describe('webhooks', () => {
       const res = await call('post', url(id, '/deliveries'), { body: { eventType: 'receivable.paid' } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ webhookId: id, eventType: 'webhook.test', attempt: 1, status: 'SUCCESS', responseCode: 200, failureReason: null });
+      expect(Date.parse(res.body.attemptedAt)).toBeGreaterThanOrEqual(Date.parse(res.body.creationDate));
       const [{ headers, body }] = endpoint.received;
       const event = new StandardWebhook(secret).verify(body, headers as Record<string, string>);
       expect(event).toEqual({

@@ -52,16 +52,17 @@ async function sendNow(
       },
     };
   });
+  const sentAt = clock.now();
   const result = await sendSigned(ports.sender, request);
   return uow.run(async (tx) => {
     // Deleted meanwhile, the webhook leaves its attempt to the purge: the answer still tells what the endpoint did.
-    const [done] = await endAttempts(tx, [{ delivery, result }]);
+    const [done] = await endAttempts(tx, [{ delivery, result, sentAt }]);
     if (done) {
       const recordedAt = clock.now();
       const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, [result.status]);
       await failPastThreshold(tx.webhooks, target.webhookId, failures, ports.failureThreshold, recordedAt);
     }
-    return done ?? { ...delivery, ...result };
+    return done ?? { ...delivery, ...result, attemptedAt: sentAt };
   });
 }
 

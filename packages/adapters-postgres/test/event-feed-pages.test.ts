@@ -20,10 +20,16 @@ describe(`a page of the events' feed (${process.env.RCS_TEST_STORAGE})`, () => {
           [customer, customer, new Date(T0), chunk, chunk],
         );
     await s.db.knex.raw('ANALYZE outbox_events');
-    const feed = (after: string | undefined, fromDate?: Date) =>
-      readsOf(s.uow, ['outbox_events'], (bound) =>
-        new KnexEventQueries(() => bound.executor()).feed({ customerId, ...(fromDate ? { fromDate } : {}) }, after, 2),
-      );
+    // Read again while another test's transaction, anywhere on the server, holds the feed's horizon back.
+    const feed = async (after: string | undefined, fromDate?: Date) => {
+      for (let tries = 0; ; tries++) {
+        const page = await readsOf(s.uow, ['outbox_events'], (bound) =>
+          new KnexEventQueries(() => bound.executor()).feed({ customerId, ...(fromDate ? { fromDate } : {}) }, after, 2),
+        );
+        if (page.result.items.length > 0 || tries === 400) return page;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
     const first = await feed(undefined);
     expect(first.result.items.map((event) => event.id)).toEqual([`evt_f${customerId}_0`, `evt_f${customerId}_1`]);
     expect([first.result.total, first.read]).toEqual([20_000, expect.any(Number)]);
@@ -31,10 +37,10 @@ describe(`a page of the events' feed (${process.env.RCS_TEST_STORAGE})`, () => {
     const next = await feed(first.result.next);
     expect(next.result.items.map((event) => event.id)).toEqual([`evt_f${customerId}_2`, `evt_f${customerId}_3`]);
     expect(next.read).toBeLessThan(50);
-    // In the third transaction; its hour's edge counted row by row (at most 60), not the 12,000 before it.
+    // In the third transaction: neither the 12,000 before it nor the rest of its transaction read.
     const middle = await feed(undefined, new Date(T0 + 12_345 * 60_000));
     expect(middle.result.items.map((event) => event.id)).toEqual([`evt_f${customerId}_12345`, `evt_f${customerId}_12346`]);
-    expect(middle.result.total).toBe(20_000 - 12_345);
-    expect(middle.read).toBeLessThan(150);
+    expect(middle.result.total).toBe(20_000);
+    expect(middle.read).toBeLessThan(50);
   });
 });

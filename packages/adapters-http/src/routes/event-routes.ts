@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { eventEnvelope } from '@rcs/domain';
+import { eventEnvelope, ValidationError } from '@rcs/domain';
 import { authOf, requireScope } from '../auth/authenticate';
 import { EventFeedQuery, EventListQuery } from '../dto/event-dto';
 import { boundary, DEFAULT_COUNT, pageOf } from '../dto/list-query';
@@ -15,6 +15,8 @@ export function eventRoutes({ app }: HttpContext): Router {
   router.get('/events', read, async (req, res) => {
     if (req.query.sort === 'feed') {
       const feed = parseInput(EventFeedQuery, req.query, 'query');
+      // Each places where the feed starts: both at once is a question with two answers.
+      if (feed.cursor !== undefined && feed.fromDate !== undefined) throw ValidationError.of('fromDate', 'cannot be given with cursor');
       const filter = { customerId: authOf(req).customerId, ...(feed.fromDate ? { fromDate: boundary(feed.fromDate, 'start') } : {}) };
       const page = await app.events.follow.execute({ filter, after: feed.cursor?.position, count: feed.count ?? DEFAULT_COUNT });
       return sendFeed(res, page, eventEnvelope);

@@ -51,20 +51,24 @@ export function sendPage<T, R>(res: Response, page: Page<T>, map: (item: T) => R
   sendItems(res, page.items.map(map), page.total, page.next && cursorOf(page.next));
 }
 
-/** A page of a feed: as a list's, but its Link is always there, from where the page ended, for the reader to follow. */
+/**
+ * A page of a feed: as a list's, but its Link is always there, from where the page ended, for the reader to follow,
+ * without the fromDate that placed its start.
+ */
 export function sendFeed<R>(res: Response, page: EventFeedPage, map: (item: EventFeedPage['items'][number]) => R): void {
-  sendItems(res, page.items.map(map), page.total, feedCursorOf(page.next));
+  sendItems(res, page.items.map(map), page.total, feedCursorOf(page.next), ['page', 'fromDate']);
 }
 
-function sendItems(res: Response, items: unknown[], total: number, cursor: string | undefined): void {
+function sendItems(res: Response, items: unknown[], total: number, cursor: string | undefined, replaced: readonly string[] = ['page']): void {
   res.setHeader('X-Total-Count', String(total));
-  if (cursor !== undefined) res.setHeader('Link', `<${nextPageUrl(res.req.originalUrl, cursor)}>; rel="next"`);
+  if (cursor !== undefined) res.setHeader('Link', `<${nextPageUrl(res.req.originalUrl, cursor, replaced)}>; rel="next"`);
   res.json(items);
 }
 
-function nextPageUrl(requestUrl: string, cursor: string): string {
+/** The request's own path and query, with the cursor in place of the parameters that placed the page (`replaced`). */
+function nextPageUrl(requestUrl: string, cursor: string, replaced: readonly string[]): string {
   const url = new URL(requestUrl, 'http://service');
-  url.searchParams.delete('page');
+  for (const name of replaced) url.searchParams.delete(name);
   url.searchParams.set('cursor', cursor);
   return `${url.pathname}${url.search}`;
 }

@@ -75,24 +75,38 @@ describe('events API', () => {
     for (;;) {
       const page = await get(url);
       expect([page.status, page.headers.link]).toEqual([200, expect.stringMatching(/^<\/v1\/events\?[^>]*sort=feed[^>]*cursor=[\w-]+>; rel="next"$/)]);
+      expect(page.headers.link).not.toMatch(/fromDate=/);
       seen.push(...page.body);
       url = /^<([^>]+)>/.exec(page.headers.link)![1];
       if (page.body.length === 0) return url;
     }
   };
+  /**
+   * The feed followed from `url` until it gave `count` events (or 10 s passed): another test's transaction, anywhere
+   * on the server, may hold its horizon back for a moment. The Link to go on from.
+   */
+  const followUntil = async (url: string, seen: Envelope[], count: number) => {
+    for (let tries = 0; seen.length < count && tries < 400; tries++) {
+      url = await followFeed(url, seen);
+      if (seen.length < count) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return url;
+  };
 
   it('follows the feed (sort=feed) oldest first from fromDate, its Link always there to read what comes next', async () => {
     const seen: Envelope[] = [];
-    let next = await followFeed(`/v1/events?sort=feed&count=2&fromDate=${encodeURIComponent(world.since)}`, seen);
+    const next = await followUntil(`/v1/events?sort=feed&count=2&fromDate=${encodeURIComponent(world.since)}`, seen, 4);
     expect(seen.map((e) => e.id)).toEqual([...world.events].reverse().map((e) => e.id));
     await ctx.api.call('patch', `/v1/receivables/${world.receivableIds[1]}/status`, { token: ctx.token, body: { status: 'PAID' } });
     const later: Envelope[] = [];
-    for (let tries = 0; later.length === 0 && tries < 100; tries++) next = await followFeed(next, later);
+    await followUntil(next, later, 1);
     expect(later.map((e) => [e.type, e.data.receivable.id])).toEqual([['receivable.paid', world.receivableIds[1]]]);
     await ctx.api.call('patch', `/v1/receivables/${world.receivableIds[1]}/status`, { token: ctx.token, body: { status: 'PENDING' } });
   });
 
-  it('gives a follower of the feed every event once while single creations and a batch commit in any order', async () => {
+  // End to end only: whether a batch's transaction commits after a single creation's here depends on timing; the
+  // event feed contract holds one open to prove no event is passed over.
+  it('gives a follower of the feed every event once, none twice, while single creations and a batch are written', async () => {
     const since = new Date().toISOString();
     const body = (amount: string) => ({ receivableAccountId: world.accountId, amount, currencyCode: 'ARS', receivableType: 'INVOICE' });
     let writing = true;
@@ -110,12 +124,12 @@ describe('events API', () => {
     let next = `/v1/events?sort=feed&count=50&fromDate=${encodeURIComponent(since)}`;
     while (writing) next = await followFeed(next, seen);
     await writes;
-    for (let tries = 0; seen.length < 315 && tries < 100; tries++) next = await followFeed(next, seen);
+    await followUntil(next, seen, 315);
     const listed = await get(`/v1/events?fromDate=${encodeURIComponent(since)}&count=1`);
     expect([seen.length, new Set(seen.map((e) => e.id)).size, listed.headers['x-total-count']]).toEqual([315, 315, '315']);
   });
 
-  it('refuses in the feed what only the list takes (page, toDate, type) and a cursor of the list, with 400 naming it', async () => {
+  it('refuses in the feed what only the list takes (page, toDate, type), a cursor of the list or one ahead of the database, and a cursor with fromDate', async () => {
     const listCursor = /cursor=([\w-]+)/.exec((await get('/v1/events?count=1')).headers.link)![1];
     for (const [query, name] of [
       ['page=2', 'page'],
@@ -130,10 +144,13 @@ describe('events API', () => {
       const res = await get(`/v1/events?sort=feed&${query}`);
       expect([query, res.status, res.body.invalidParams?.map((p: { name: string }) => p.name)]).toEqual([query, 400, [name]]);
     }
-    const farthest = await get(
+    // The largest position a cursor may name, but one this database has not reached: given before a restore elsewhere.
+    const ahead = await get(
       `/v1/events?sort=feed&cursor=${Buffer.from(JSON.stringify(['feed', '18446744073709551615.9223372036854775807'])).toString('base64url')}`,
     );
-    expect([farthest.status, farthest.body]).toEqual([200, []]);
+    expect([ahead.status, ahead.body.invalidParams]).toEqual([400, [{ name: 'cursor', reason: expect.stringMatching(/^is ahead of this database/) }]]);
+    const both = await get(`/v1/events?sort=feed&fromDate=2026-01-01&cursor=${Buffer.from(JSON.stringify(['feed', '0.0'])).toString('base64url')}`);
+    expect([both.status, both.body.invalidParams]).toEqual([400, [{ name: 'fromDate', reason: 'cannot be given with cursor' }]]);
     const sorted = await get('/v1/events?sort=createdAt');
     expect([sorted.status, sorted.body.invalidParams]).toEqual([400, [{ name: 'sort', reason: 'sort must be -createdAt (the default) or feed' }]]);
   });

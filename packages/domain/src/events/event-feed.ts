@@ -69,13 +69,16 @@ export function isFeedPosition(text: string): boolean {
 
 export interface EventFeedFilter {
   readonly customerId: number;
-  /** On occurredAt, inclusive; without `after`, the feed starts at the first event recorded at or after it. */
+  /**
+   * Where the feed starts without `after`: at the first event that occurred at or after it. It filters nothing
+   * after that: an event of a longer transaction placed after the start is given whatever its time.
+   */
   readonly fromDate?: Date;
 }
 
 export interface EventFeedPage {
   readonly items: readonly StoredEvent[];
-  /** Every matching event, readable or about to be (X-Total-Count). */
+  /** Every event of the customer held, readable or about to be (X-Total-Count). */
   readonly total: number;
   /** Where the next page starts: after the last item, or where this page started when it had none. */
   readonly next: FeedPosition;

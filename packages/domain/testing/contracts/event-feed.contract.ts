@@ -149,11 +149,21 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       await record([event(customerId, 5)]);
       expect(ids(await feedOf(customerId, idle.next, 1))).toEqual([5]);
       const fromThird = await feedOf(customerId, undefined, 2, at(3));
-      expect([ids(fromThird), fromThird.total]).toEqual([[3, 4], 3]);
+      expect([ids(fromThird), fromThird.total]).toEqual([[3, 4], 4]);
       const none = await ctx.h.eventQueries.feed({ customerId, fromDate: at(60) }, undefined, 2);
       expect(none.items).toEqual([]);
-      await record([event(customerId, 61)]);
-      expect(ids(await feedOf(customerId, none.next, 1, at(60)))).toEqual([61]);
+      // Committed after the feed's start, though it occurred before fromDate (a longer transaction's): given.
+      await record([event(customerId, 61), event(customerId, 62, 'receivable.created', at(0))]);
+      expect(ids(await feedOf(customerId, none.next, 2))).toEqual([61, 62]);
+    });
+
+    it('starts from fromDate at the first event that occurred then by time, leaving out any recorded before it', async () => {
+      const customerId = await ctx.newCustomer();
+      // Recorded first though it occurred later: before the start, as the documented advice to start early says.
+      await record([event(customerId, 10)]);
+      await record([event(customerId, 5)]);
+      await record([event(customerId, 7)]);
+      expect(ids(await feedOf(customerId, undefined, 2, at(5)))).toEqual([5, 7]);
     });
 
     itRacing('never gives an event after the feed passed it: one whose transaction commits after a later one comes after it', async () => {

@@ -76,11 +76,11 @@ export class InMemoryEventQueries implements EventQueries {
 
   /** Transactions here commit one at a time, whole: the order events were recorded in is already a feed's. */
   async feed(filter: EventFeedFilter, after: FeedPosition | undefined, count: number): Promise<EventFeedPage> {
-    const start = after ?? '0.0';
+    const rows = this.source.visibleTables().outbox.filter((e) => e.customerId === filter.customerId);
+    const { fromDate } = filter;
+    const first = fromDate && [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.seq - b.seq).find((e) => e.occurredAt >= fromDate);
+    const start = after ?? (fromDate === undefined ? '0.0' : `0.${first ? first.seq - 1 : Math.max(0, ...rows.map((e) => e.seq))}`);
     const afterSeq = Number(start.split('.')[1]);
-    const rows = this.source
-      .visibleTables()
-      .outbox.filter((e) => e.customerId === filter.customerId && (filter.fromDate === undefined || e.occurredAt >= filter.fromDate));
     const items = rows.filter((e) => e.seq > afterSeq).slice(0, count);
     return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : `0.${items[items.length - 1].seq}` };
   }

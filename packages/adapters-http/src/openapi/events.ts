@@ -29,10 +29,10 @@ const paths = {
         'sort=feed lists them oldest first in an order in which none ever appears before one already given (an event whose ' +
         'transaction is still open comes after, once it commits), and its Link rel="next" is always there, from where ' +
         'the page ended: read it again to get what came since. The feed starts at its cursor, else at the first event ' +
-        'created at or after fromDate (events of transactions that began earlier may sit before it: start a few minutes ' +
+        'created at or after fromDate, or earlier where a transaction still running could yet record one (committed events of transactions that began earlier may sit before it: start a few minutes ' +
         'early and skip by id those you have), else at the oldest held; fromDate only places the start (not with a ' +
         'cursor). It takes count, cursor and fromDate only; X-Total-Count is every event held. An ' +
-        'event enters the feed once every transaction older than its own has ended, on the whole database server: a ' +
+        'event enters the feed once every transaction older than its own that has written has ended, on the whole database server: a ' +
         "long one (another application's on the same server too) holds the feed back, never out of order.",
       scope: read,
       parameters: [

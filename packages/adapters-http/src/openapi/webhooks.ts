@@ -240,13 +240,13 @@ const schemas = {
       creationDate: {
         ...timestamp,
         description:
-          'When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made',
+          'When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)',
       },
       attemptedAt: {
         type: ['string', 'null'],
         format: 'date-time',
         description:
-          'When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, and for one that expired unsent or whose sender stopped mid-call',
+          'When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one made before this field existed',
       },
     },
   },

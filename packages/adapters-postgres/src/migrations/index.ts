@@ -45,7 +45,9 @@ import * as foldOnlySlotZero from './045-fold-only-slot-zero';
 import * as webhookDeletionsRecorded from './046-webhook-deletions-recorded';
 import * as attemptsKeepTheirPlace from './047-attempts-keep-their-place';
 import * as eventFeedOrder from './048-event-feed-order';
+import * as failuresCountedUntil from './049-failures-counted-until';
 import pg from 'pg';
+import { adoptFeedServer } from '../event-feed-server';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -100,6 +102,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['046-webhook-deletions-recorded', webhookDeletionsRecorded],
   ['047-attempts-keep-their-place', attemptsKeepTheirPlace],
   ['048-event-feed-order', eventFeedOrder],
+  ['049-failures-counted-until', failuresCountedUntil],
 ];
 
 /** Every migration's name, in order. */
@@ -120,7 +123,7 @@ const LOST_TO_WRITERS = ['40P01', '55P03'];
 const MIGRATION_ATTEMPTS = 5;
 
 /**
- * Brings the schema up to date. On a server, instances starting together migrate one at a time: each waits for
+ * Brings the schema up to date, then makes the events feed this server's (adoptFeedServer). On a server, instances starting together migrate one at a time: each waits for
  * a session advisory lock (one per schema) on a connection of its own. PostgreSQL releases that lock when its
  * session ends, however the process ends; knex's own lock is a row, which a migrator killed half-way leaves set,
  * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
@@ -132,6 +135,7 @@ const MIGRATION_ATTEMPTS = 5;
 export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {
   if (options.embedded) {
     await knex.migrate.latest({ migrationSource });
+    await adoptFeedServer(knex);
     return;
   }
   const session = new pg.Client((knex.client as Knex.Client).connectionSettings);
@@ -143,6 +147,7 @@ export async function migrateToLatest(knex: Knex, options: { embedded?: boolean 
       await knex.migrate.forceFreeMigrationsLock({ migrationSource });
       try {
         await knex.migrate.latest({ migrationSource });
+        await adoptFeedServer(knex);
         return;
       } catch (error) {
         if (attempt === MIGRATION_ATTEMPTS || !LOST_TO_WRITERS.includes((error as { code?: string }).code ?? '')) throw error;

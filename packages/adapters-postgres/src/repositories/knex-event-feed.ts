@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  feedPositionParts,
   ValidationError,
   type EventFeed,
   type EventFeedFilter,
@@ -14,6 +15,7 @@ import {
   type PurgePosition,
   type StoredEvent,
 } from '@rcs/domain';
+import { FEED_SERVER_SQL } from '../event-feed-server';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage, rowCount, whereOneValue } from './paging';
 import { prepared } from './prepared';
@@ -144,29 +146,36 @@ export class KnexEventQueries implements EventQueries {
   }
 
   /**
-   * Migration 048 says why this order and horizon. Without `after`, the feed starts at the first event from
-   * fromDate on by time (at the horizon when there is none, or when that event is past it), or at the oldest held;
-   * fromDate filters nothing after: an event of a longer transaction placed after the start is given whatever its time.
+   * Migration 048 says why this order and horizon. Without `after`, the feed starts just before the first event from
+   * fromDate on by time (after the customer's last event when none is, which new ones follow), or at the horizon when
+   * that is earlier: an event a transaction still running records comes after it, so none is left out (a few from
+   * before fromDate may come); or at the oldest held. fromDate filters nothing after: an event of a longer
+   * transaction placed after the start is given whatever its time.
    */
   async feed(filter: EventFeedFilter, after: FeedPosition | undefined, count: number): Promise<EventFeedPage> {
     const db = this.db();
     const { customerId, fromDate } = filter;
     const total = maintainedTotal(db, COUNTED, { customerId })!;
-    const [afterTxid, afterSeq] = (after ?? '0.0').split('.');
+    const place = after === undefined ? undefined : feedPositionParts(after);
     const start =
-      after === undefined && fromDate !== undefined
+      place === undefined && fromDate !== undefined
         ? db.raw(
-            `SELECT CASE WHEN f.txid < h.xmin THEN f.txid ELSE h.xmin END AS txid, CASE WHEN f.txid < h.xmin THEN f.seq - 1 ELSE 0 END AS seq
-             FROM horizon h LEFT JOIN LATERAL (
-               SELECT txid, seq FROM outbox_events WHERE customer_id = ? AND occurred_at >= ? ORDER BY occurred_at, seq LIMIT 1
-             ) f ON true`,
-            [customerId, fromDate],
+            `SELECT CASE WHEN c.txid < h.xmin THEN c.txid ELSE h.xmin END AS txid, CASE WHEN c.txid < h.xmin THEN c.seq ELSE 0 END AS seq
+             FROM horizon h CROSS JOIN LATERAL (
+               SELECT COALESCE(f.txid, l.txid, '0') AS txid, COALESCE(f.seq - 1, l.seq, 0) AS seq
+               FROM (SELECT 1) one
+               LEFT JOIN LATERAL (
+                 SELECT txid, seq FROM outbox_events WHERE customer_id = ? AND occurred_at >= ? ORDER BY occurred_at, seq LIMIT 1
+               ) f ON true
+               LEFT JOIN LATERAL (SELECT txid, seq FROM outbox_events WHERE customer_id = ? ORDER BY txid DESC, seq DESC LIMIT 1) l ON true
+             ) c`,
+            [customerId, fromDate, customerId],
           )
-        : db.raw('SELECT ?::xid8 AS txid, ?::bigint AS seq', [afterTxid, afterSeq]);
-    const { rows } = await db.raw<{ rows: Array<EventRow & { position: string | null; start: string; total: string; ahead: boolean }> }>(
-      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(s) AS xmin, pg_snapshot_xmax(s) AS xmax FROM pg_current_snapshot() s),
-       start AS MATERIALIZED (?)
-       SELECT s.txid::text || '.' || s.seq AS start, s.txid > (SELECT xmax FROM horizon) AS ahead, (?) AS total,
+        : db.raw('SELECT ?::xid8 AS txid, ?::bigint AS seq', [place?.transaction ?? '0', place?.seq ?? '0']);
+    const { rows } = await db.raw<{ rows: Array<EventRow & { position: string | null; start: string; total: string; server: string }> }>(
+      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+       start AS MATERIALIZED (?), server AS MATERIALIZED (${FEED_SERVER_SQL})
+       SELECT s.txid::text || '.' || s.seq AS start, (SELECT server FROM server) AS server, (?) AS total,
               e.id, e.customer_id, e.type, e.data, e.occurred_at, e.txid::text || '.' || e.seq AS position
        FROM start s LEFT JOIN LATERAL (
          SELECT * FROM outbox_events e
@@ -175,11 +184,15 @@ export class KnexEventQueries implements EventQueries {
        ) e ON true`,
       [start, total, customerId, count],
     );
-    // A transaction id this server has not given yet: the cursor was given before the database was restored
-    // elsewhere or moved (README "Restoring the database"); followed, it would pass over every new event.
-    if (rows[0].ahead)
-      throw ValidationError.of('cursor', 'is ahead of this database (restored or moved since it was given): follow the feed again from fromDate');
+    const [{ server }] = rows;
+    // Given by the server the database was restored or moved from: its transaction ids order nothing here.
+    if (place !== undefined && place.server !== server) {
+      throw ValidationError.of(
+        'cursor',
+        'was given by another database server (the database was restored or moved since): follow the feed again from fromDate',
+      );
+    }
     const items = rows.filter((row) => row.position !== null);
-    return { items: items.map(toEvent), total: Number(rows[0].total), next: items.at(-1)?.position ?? rows[0].start };
+    return { items: items.map(toEvent), total: Number(rows[0].total), next: `${server}:${items.at(-1)?.position ?? rows[0].start}` };
   }
 }

@@ -960,7 +960,7 @@ export interface paths {
     };
     /**
      * List events
-     * @description The caller's events, newest first (by createdAt, then by the order they were recorded): the envelopes webhook deliveries carry, so an integrator whose endpoint was down can catch up without asking for redeliveries. Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered. createdAt is when the change began and an event is readable once its transaction commits, so in this list one of a longer transaction (a 1,000-item batch, a settlement) can appear after events stamped later. To follow every event without missing one, use the feed: sort=feed lists them oldest first in an order in which none ever appears before one already given (an event whose transaction is still open comes after, once it commits), and its Link rel="next" is always there, from where the page ended: read it again to get what came since. The feed starts at its cursor, else at the first event created at or after fromDate (events of transactions that began earlier may sit before it: start a few minutes early and skip by id those you have), else at the oldest held; fromDate only places the start (not with a cursor). It takes count, cursor and fromDate only; X-Total-Count is every event held. An event enters the feed once every transaction older than its own has ended, on the whole database server: a long one (another application's on the same server too) holds the feed back, never out of order.
+     * @description The caller's events, newest first (by createdAt, then by the order they were recorded): the envelopes webhook deliveries carry, so an integrator whose endpoint was down can catch up without asking for redeliveries. Events are kept for EVENT_RETENTION_DAYS (30 by default) once delivered. createdAt is when the change began and an event is readable once its transaction commits, so in this list one of a longer transaction (a 1,000-item batch, a settlement) can appear after events stamped later. To follow every event without missing one, use the feed: sort=feed lists them oldest first in an order in which none ever appears before one already given (an event whose transaction is still open comes after, once it commits), and its Link rel="next" is always there, from where the page ended: read it again to get what came since. The feed starts at its cursor, else at the first event created at or after fromDate, or earlier where a transaction still running could yet record one (committed events of transactions that began earlier may sit before it: start a few minutes early and skip by id those you have), else at the oldest held; fromDate only places the start (not with a cursor). It takes count, cursor and fromDate only; X-Total-Count is every event held. An event enters the feed once every transaction older than its own that has written has ended, on the whole database server: a long one (another application's on the same server too) holds the feed back, never out of order.
      *
      *     Needs the scope `webhooks:read`.
      */
@@ -2351,12 +2351,12 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: date-time
-       * @description When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made
+       * @description When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)
        */
       creationDate: string;
       /**
        * Format: date-time
-       * @description When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, and for one that expired unsent or whose sender stopped mid-call
+       * @description When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one made before this field existed
        */
       attemptedAt: string | null;
     };

@@ -53,18 +53,28 @@ export interface EventListFilter {
 }
 
 /**
- * A place in a customer's feed of events: decimal text, `<transaction>.<position>`, as the storage gives it.
- * Opaque to callers, who only hand back one a feed page gave.
+ * A place in a customer's feed of events: decimal text, `<server>:<transaction>.<position>`, as the storage gives it
+ * (the server whose transaction ids order the feed, a transaction id, a position). Opaque to callers, who only hand
+ * back one a feed page gave.
  */
 export type FeedPosition = string;
 
+const MAX_INT8 = 2n ** 63n - 1n;
 const MAX_TRANSACTION = 2n ** 64n - 1n;
-const MAX_SEQ = 2n ** 63n - 1n;
 
-/** Whether `text` is a place a feed could give: a transaction id and a seq, each within what the storage holds. */
+/** Whether `text` is a place a feed could give, each of its numbers within what the storage holds. */
 export function isFeedPosition(text: string): boolean {
-  const parts = /^(\d{1,20})\.(\d{1,19})$/.exec(text);
-  return parts !== null && BigInt(parts[1]) <= MAX_TRANSACTION && BigInt(parts[2]) <= MAX_SEQ;
+  const parts = /^(-?\d{1,19}):(\d{1,20})\.(\d{1,19})$/.exec(text);
+  if (parts === null) return false;
+  const [server, transaction, seq] = parts.slice(1).map(BigInt);
+  return server >= -MAX_INT8 - 1n && server <= MAX_INT8 && transaction <= MAX_TRANSACTION && seq <= MAX_INT8;
+}
+
+/** The parts of a position isFeedPosition accepted. */
+export function feedPositionParts(position: FeedPosition): { server: string; transaction: string; seq: string } {
+  const [server, rest] = position.split(':');
+  const [transaction, seq] = rest.split('.');
+  return { server, transaction, seq };
 }
 
 export interface EventFeedFilter {

@@ -166,6 +166,30 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       expect(ids(await feedOf(customerId, undefined, 2, at(5)))).toEqual([5, 7]);
     });
 
+    itRacing('starts from fromDate no later than a transaction still running, so an event it records after fromDate is given', async () => {
+      const customerId = await ctx.newCustomer();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let recorded!: () => void;
+      const written = new Promise<void>((resolve) => (recorded = resolve));
+      const first = ctx.h.uow.run(async (tx) => {
+        await tx.outbox.record([event(customerId, 10)]);
+        await tx.eventFeed.isPending('evt_none');
+        recorded();
+        await held;
+      });
+      await written;
+      const second = record([event(customerId, 20)]);
+      await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
+      // Its first event by time is the second's, committed; the first's, still open, comes before it in the feed.
+      const start = await ctx.h.eventQueries.feed({ customerId, fromDate: at(5) }, undefined, 2);
+      release();
+      await Promise.all([first, second]);
+      const seen = [...ids(start)];
+      seen.push(...ids(await feedOf(customerId, start.next, 2 - seen.length)));
+      expect(seen.sort((a, b) => a - b)).toEqual([10, 20]);
+    });
+
     itRacing('never gives an event after the feed passed it: one whose transaction commits after a later one comes after it', async () => {
       const customerId = await ctx.newCustomer();
       const start = (await ctx.h.eventQueries.feed({ customerId }, undefined, 2)).next;

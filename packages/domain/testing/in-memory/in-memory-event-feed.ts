@@ -1,15 +1,16 @@
-import type {
-  EventFeed,
-  EventFeedFilter,
-  EventFeedPage,
-  EventListFilter,
-  EventQueries,
-  FeedPosition,
-  Page,
-  PageRequest,
-  PurgeBatch,
-  PurgePosition,
-  StoredEvent,
+import {
+  feedPositionParts,
+  type EventFeed,
+  type EventFeedFilter,
+  type EventFeedPage,
+  type EventListFilter,
+  type EventQueries,
+  type FeedPosition,
+  type Page,
+  type PageRequest,
+  type PurgeBatch,
+  type PurgePosition,
+  type StoredEvent,
 } from '../../src';
 import type { OutboxRow, TablesRef, TablesSource } from './in-memory-tables';
 
@@ -79,9 +80,9 @@ export class InMemoryEventQueries implements EventQueries {
     const rows = this.source.visibleTables().outbox.filter((e) => e.customerId === filter.customerId);
     const { fromDate } = filter;
     const first = fromDate && [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.seq - b.seq).find((e) => e.occurredAt >= fromDate);
-    const start = after ?? (fromDate === undefined ? '0.0' : `0.${first ? first.seq - 1 : Math.max(0, ...rows.map((e) => e.seq))}`);
-    const afterSeq = Number(start.split('.')[1]);
+    const start = after ?? `0:0.${fromDate === undefined ? 0 : first ? first.seq - 1 : Math.max(0, ...rows.map((e) => e.seq))}`;
+    const afterSeq = Number(feedPositionParts(start).seq);
     const items = rows.filter((e) => e.seq > afterSeq).slice(0, count);
-    return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : `0.${items[items.length - 1].seq}` };
+    return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : `0:0.${items[items.length - 1].seq}` };
   }
 }

@@ -11,6 +11,7 @@ import type {
   CredentialSnapshot,
   CurrentAccount,
   Customer,
+  FailureRun,
   StoredEvent,
   StoredResponse,
   WebhookDelivery,
@@ -60,7 +61,7 @@ export interface Tables {
   webhooks: Map<number, WebhookSnapshot>;
   webhookDeliveries: Map<number, StoredDelivery>;
   /** Webhook id to its run of consecutive failed attempts. */
-  webhookFailures: Map<number, number>;
+  webhookFailures: Map<number, FailureRun>;
   /** Deleted webhooks whose attempts the purge has not taken yet. */
   deletedWebhooks: Set<number>;
   idempotency: Map<string, StoredIdempotencyRecord>;

@@ -166,25 +166,37 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
       expect(ids(await feedOf(customerId, undefined, 2, at(5)))).toEqual([5, 7]);
     });
 
-    itRacing('starts from fromDate no later than a transaction still running, so an event it records after fromDate is given', async () => {
-      const customerId = await ctx.newCustomer();
+    /**
+     * `read`'s answer while one writer holds its transaction open, having recorded `held`, and a second, later, records
+     * `later`: committed at once by a server, queued behind the first by a store whose transactions run one at a time.
+     */
+    const whileOneIsOpen = async <T>(held: DomainEvent, later: DomainEvent, read: () => Promise<T>): Promise<T> => {
       let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
+      const open = new Promise<void>((resolve) => (release = resolve));
       let recorded!: () => void;
       const written = new Promise<void>((resolve) => (recorded = resolve));
       const first = ctx.h.uow.run(async (tx) => {
-        await tx.outbox.record([event(customerId, 10)]);
+        await tx.outbox.record([held]);
+        // A read after it: the insert, which may go out without a round trip of its own, has run.
         await tx.eventFeed.isPending('evt_none');
         recorded();
-        await held;
+        await open;
       });
       await written;
-      const second = record([event(customerId, 20)]);
+      const second = record([later]);
       await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
-      // Its first event by time is the second's, committed; the first's, still open, comes before it in the feed.
-      const start = await ctx.h.eventQueries.feed({ customerId, fromDate: at(5) }, undefined, 2);
+      const answer = await read();
       release();
       await Promise.all([first, second]);
+      return answer;
+    };
+
+    itRacing('starts from fromDate no later than a transaction still running, so an event it records after fromDate is given', async () => {
+      const customerId = await ctx.newCustomer();
+      // Its first event by time is the later one's, committed; the open one's comes before it in the feed.
+      const start = await whileOneIsOpen(event(customerId, 10), event(customerId, 20), () =>
+        ctx.h.eventQueries.feed({ customerId, fromDate: at(5) }, undefined, 2),
+      );
       const seen = [...ids(start)];
       seen.push(...ids(await feedOf(customerId, start.next, 2 - seen.length)));
       expect(seen.sort((a, b) => a - b)).toEqual([10, 20]);
@@ -193,25 +205,7 @@ export function eventFeedContract(factory: HarnessFactory, itRacing: TestDefinit
     itRacing('never gives an event after the feed passed it: one whose transaction commits after a later one comes after it', async () => {
       const customerId = await ctx.newCustomer();
       const start = (await ctx.h.eventQueries.feed({ customerId }, undefined, 2)).next;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let recorded!: () => void;
-      const written = new Promise<void>((resolve) => (recorded = resolve));
-      // The first writer records its event and stays open; the second records later and commits first.
-      const first = ctx.h.uow.run(async (tx) => {
-        await tx.outbox.record([event(customerId, 1)]);
-        // A read after it: the insert, which may go out without a round trip of its own, has run.
-        await tx.eventFeed.isPending('evt_none');
-        recorded();
-        await held;
-      });
-      await written;
-      // Committed at once by a server; queued behind the first by a store whose transactions run one at a time.
-      const second = record([event(customerId, 2)]);
-      await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
-      const early = await ctx.h.eventQueries.feed({ customerId }, start, 2);
-      release();
-      await Promise.all([first, second]);
+      const early = await whileOneIsOpen(event(customerId, 1), event(customerId, 2), () => ctx.h.eventQueries.feed({ customerId }, start, 2));
       const late = await feedOf(customerId, early.next, 2);
       expect([ids(early), ids(late)]).toEqual([[], [1, 2]]);
     });

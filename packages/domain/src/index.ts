@@ -83,7 +83,7 @@ export * from './webhooks/use-cases/change-webhook';
 export * from './webhooks/use-cases/deliver-webhooks';
 export * from './webhooks/use-cases/dispatch-webhook-events';
 export * from './webhooks/retry-schedule';
-export { NO_FAILURES, runOfFailures, type FailureRun } from './webhooks/failure-threshold';
+export { runOfFailures } from './webhooks/failure-threshold';
 export * from './transaction-scope';
 export * from './storage';
 export * from './application';

@@ -45,7 +45,6 @@ import * as foldOnlySlotZero from './045-fold-only-slot-zero';
 import * as webhookDeletionsRecorded from './046-webhook-deletions-recorded';
 import * as attemptsKeepTheirPlace from './047-attempts-keep-their-place';
 import * as eventFeedOrder from './048-event-feed-order';
-import * as failuresCountedUntil from './049-failures-counted-until';
 import pg from 'pg';
 import { adoptFeedServer } from '../event-feed-server';
 
@@ -102,7 +101,6 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['046-webhook-deletions-recorded', webhookDeletionsRecorded],
   ['047-attempts-keep-their-place', attemptsKeepTheirPlace],
   ['048-event-feed-order', eventFeedOrder],
-  ['049-failures-counted-until', failuresCountedUntil],
 ];
 
 /** Every migration's name, in order. */

@@ -15,7 +15,7 @@ import {
   type PurgePosition,
   type StoredEvent,
 } from '@rcs/domain';
-import { FEED_SERVER_SQL } from '../event-feed-server';
+import { FEED_SERVERS_SQL } from '../event-feed-server';
 import { maintainedTotal, type CountedList } from './list-counts';
 import { fetchPage, rowCount, whereOneValue } from './paging';
 import { prepared } from './prepared';
@@ -172,10 +172,10 @@ export class KnexEventQueries implements EventQueries {
             [customerId, fromDate, customerId],
           )
         : db.raw('SELECT ?::xid8 AS txid, ?::bigint AS seq', [place?.transaction ?? '0', place?.seq ?? '0']);
-    const { rows } = await db.raw<{ rows: Array<EventRow & { position: string | null; start: string; total: string; server: string }> }>(
-      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
-       start AS MATERIALIZED (?), server AS MATERIALIZED (${FEED_SERVER_SQL})
-       SELECT s.txid::text || '.' || s.seq AS start, (SELECT server FROM server) AS server, (?) AS total,
+    const { rows } = await db.raw<{ rows: Array<EventRow & { position: string | null; start: string; total: string; servers: string[]; ahead: boolean }> }>(
+      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(s) AS xmin, pg_snapshot_xmax(s) AS xmax FROM pg_current_snapshot() s),
+       start AS MATERIALIZED (?), servers AS MATERIALIZED (${FEED_SERVERS_SQL})
+       SELECT s.txid::text || '.' || s.seq AS start, (SELECT servers FROM servers) AS servers, s.txid > (SELECT xmax FROM horizon) AS ahead, (?) AS total,
               e.id, e.customer_id, e.type, e.data, e.occurred_at, e.txid::text || '.' || e.seq AS position
        FROM start s LEFT JOIN LATERAL (
          SELECT * FROM outbox_events e
@@ -184,9 +184,11 @@ export class KnexEventQueries implements EventQueries {
        ) e ON true`,
       [start, total, customerId, count],
     );
-    const [{ server }] = rows;
-    // Given by the server the database was restored or moved from: its transaction ids order nothing here.
-    if (place !== undefined && place.server !== server) {
+    const [{ servers, ahead }] = rows;
+    const [server] = servers;
+    // Given by a server whose transaction ids order nothing here (the database was restored or moved since), or past
+    // this server's count (restored from a backup older than the cursor): followed, it would pass over new events.
+    if (place !== undefined && (!servers.includes(place.server) || ahead)) {
       throw ValidationError.of(
         'cursor',
         'was given by another database server (the database was restored or moved since): follow the feed again from fromDate',

@@ -4,7 +4,6 @@ import {
   DELIVERY_STATUSES,
   runOfFailures,
   Webhook,
-  type AttemptOutcome,
   type DeliveryOutcome,
   type EventType,
   type NewWebhook,
@@ -101,24 +100,22 @@ export class KnexWebhookRepository implements WebhookRepository {
     await this.trx('webhooks').where({ id }).delete();
   }
 
-  async recordDelivery(id: number, at: Date, outcomes: readonly AttemptOutcome[]): Promise<number | undefined> {
-    // The row is locked already (lockForRecording): read, counted here (runOfFailures), written.
-    const { rows } = await prepared<{ consecutive_failures: number; failures_counted_until: Date | null }>(
-      this.trx,
-      'webhooks.failure_run',
-      'SELECT consecutive_failures, failures_counted_until FROM webhooks WHERE id = ? FOR NO KEY UPDATE',
-      [id],
-    );
-    if (rows.length === 0) return undefined;
-    const [before] = rows;
-    const { after, longest } = runOfFailures({ length: before.consecutive_failures, countedUntil: before.failures_counted_until }, outcomes);
-    await prepared(
+  async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
+    // The run before them, read under the row's lock in the same statement, gives its longest while they counted.
+    const { after } = runOfFailures(0, outcomes);
+    const ended = outcomes.includes('SUCCESS');
+    const { rows } = await prepared<{ before: number }>(
       this.trx,
       'webhooks.record_delivery',
-      `UPDATE webhooks SET last_delivery_at = ?, last_delivery_status = ?, consecutive_failures = ?, failures_counted_until = ? WHERE id = ?`,
-      [at, outcomes[outcomes.length - 1].status, after.length, after.countedUntil, id],
+      `WITH before AS (SELECT consecutive_failures FROM webhooks WHERE id = ? FOR NO KEY UPDATE)
+       UPDATE webhooks w
+       SET last_delivery_at = ?, last_delivery_status = ?,
+           consecutive_failures = CASE WHEN ?::boolean THEN 0 ELSE before.consecutive_failures END + ?::int
+       FROM before WHERE w.id = ?
+       RETURNING before.consecutive_failures AS before`,
+      [id, at, outcomes[outcomes.length - 1], ended, after, id],
     );
-    return longest;
+    return rows[0] && runOfFailures(rows[0].before, outcomes).longest;
   }
 
   async lockForRecording(ids: readonly number[]): Promise<ReadonlySet<number>> {
@@ -133,7 +130,7 @@ export class KnexWebhookRepository implements WebhookRepository {
   }
 
   async resetFailures(id: number): Promise<void> {
-    await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0, failures_counted_until: null });
+    await this.trx('webhooks').where({ id }).update({ consecutive_failures: 0 });
   }
 
   async lockedStatuses(ids: readonly number[], wait: boolean): Promise<Map<number, WebhookStatus>> {

@@ -1,5 +1,4 @@
 import type { EventType } from '../shared/events';
-import type { DeliveryOutcome } from './webhook';
 
 export type DeliveryStatus =
   /** Due at nextAttemptAt, or being sent by whoever holds its lease (claimedUntil). */
@@ -80,16 +79,4 @@ export interface AttemptEnd {
 /** What the endpoint did with an attempt. */
 export interface DeliveryResult extends AttemptEnd {
   readonly durationMs: number;
-}
-
-/** An attempt's outcome as a webhook's run of failures counts it: when it was sent, and when its answer (or failure) came. */
-export interface AttemptOutcome {
-  readonly status: DeliveryOutcome;
-  readonly sentAt: Date;
-  readonly answeredAt: Date;
-}
-
-/** The outcome of an attempt sent at `sentAt`: its answer, or its failure, came `durationMs` later. */
-export function outcomeOf(result: DeliveryResult, sentAt: Date): AttemptOutcome {
-  return { status: result.status, sentAt, answeredAt: new Date(sentAt.getTime() + result.durationMs) };
 }

@@ -1,15 +1,6 @@
 import type { CommonListFilter, Page, PageRequest } from '../shared/page';
-import type { NewWebhook, Webhook, WebhookStatus } from './webhook';
-import type {
-  AttemptEnd,
-  AttemptOutcome,
-  ClaimedDelivery,
-  DeliveryResult,
-  DeliveryStatus,
-  NewWebhookDelivery,
-  ScheduledDelivery,
-  WebhookDelivery,
-} from './webhook-delivery';
+import type { DeliveryOutcome, NewWebhook, Webhook, WebhookStatus } from './webhook';
+import type { AttemptEnd, ClaimedDelivery, DeliveryResult, DeliveryStatus, NewWebhookDelivery, ScheduledDelivery, WebhookDelivery } from './webhook-delivery';
 
 export interface WebhookRepository {
   /** Reads and locks the row until the transaction ends. */
@@ -27,10 +18,10 @@ export interface WebhookRepository {
    * Records the outcomes of attempts (one or more), in the order their endpoint answered them, without a version
    * check: a delivery finishing must neither fail on nor undo a change the integrator made meanwhile. The last is the
    * latest delivery (lastDeliveryAt `at`, lastDeliveryStatus); each counts in the webhook's run of consecutive failed
-   * attempts as runOfFailures says. Answers the run's longest length while they were counted, what the failure
-   * threshold is checked against; undefined when the webhook is gone.
+   * attempts (runOfFailures). Answers the run's longest length while they were counted, what the failure threshold
+   * is checked against; undefined when the webhook is gone. One statement for the lot, however many.
    */
-  recordDelivery(id: number, at: Date, outcomes: readonly AttemptOutcome[]): Promise<number | undefined>;
+  recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined>;
   /**
    * Locks these webhooks' rows until the transaction ends, in id order, so transactions that record deliveries to
    * several webhooks take shared rows in one order and never deadlock. Answers the ids of those that exist: a

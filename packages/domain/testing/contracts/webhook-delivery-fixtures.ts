@@ -1,20 +1,10 @@
-import { Webhook, type AttemptOutcome, type DeliveryClaim, type DeliveryOutcome, type ScheduledDelivery } from '../../src';
+import { Webhook, type DeliveryClaim, type ScheduledDelivery } from '../../src';
 import type { useHarness } from './harness';
 
 /** Before every other suite's dates, so a claim here never takes their attempts. */
 export const T0 = new Date('2024-01-01T10:00:00.000Z');
 export const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 export const FAILED = { status: 'FAILED', responseCode: 500, durationMs: 3, failureReason: 'answered 500' } as const;
-
-/** Outcomes of attempts sent one after another, each once the one before was answered: each failure counts. */
-export function sentInTurn(): (...statuses: DeliveryOutcome[]) => AttemptOutcome[] {
-  let second = 0;
-  return (...statuses) =>
-    statuses.map((status) => {
-      const sentAt = new Date(T0.getTime() + ++second * 1_000);
-      return { status, sentAt, answeredAt: sentAt };
-    });
-}
 
 /** Webhooks and their attempts for the delivery contracts, claimed as the worker claims them. */
 export function deliveryFixtures(ctx: ReturnType<typeof useHarness>) {

@@ -4,7 +4,6 @@ import {
   EXPIRED_REASON,
   LOST_ATTEMPT,
   PurgeEvents,
-  type AttemptOutcome,
   type DeliveryOutcome,
   type DeliveryResult,
   type Webhook,
@@ -12,7 +11,7 @@ import {
 } from '../../src';
 import { FixedClock } from '../fakes';
 import { useHarness, type HarnessFactory } from './harness';
-import { at, deliveryFixtures, FAILED, sentInTurn, T0 } from './webhook-delivery-fixtures';
+import { at, deliveryFixtures, FAILED } from './webhook-delivery-fixtures';
 
 /** What the dispatcher and the delivery worker ask of storage besides claims: holding, expiring, recording, purging. */
 export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void {
@@ -53,8 +52,7 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
 
     it("counts a webhook's consecutive failed attempts, a success ending the run and a reset starting afresh", async () => {
       const webhook = await webhookOf();
-      const inTurn = sentInTurn();
-      const record = (...statuses: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(1), inTurn(...statuses)));
+      const record = (...outcomes: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(1), outcomes));
       expect([await record('FAILED'), await record('FAILED'), await record('SUCCESS'), await record('FAILED')]).toEqual([1, 2, 0, 1]);
       await ctx.h.uow.run((tx) => tx.webhooks.resetFailures(webhook.id));
       expect(await record('FAILED')).toBe(1);
@@ -64,8 +62,7 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
 
     it('counts several outcomes in one call in their order, answering the longest run they made', async () => {
       const webhook = await webhookOf();
-      const inTurn = sentInTurn();
-      const record = (...statuses: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(2), inTurn(...statuses)));
+      const record = (...outcomes: DeliveryOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(2), outcomes));
       // A run of 1 before them, 3 at its longest, then ended: 1 after them, 3 again after the next two, then 0.
       expect(await record('FAILED')).toBe(1);
       expect(await record('FAILED', 'FAILED', 'SUCCESS', 'FAILED')).toBe(3);
@@ -73,20 +70,6 @@ export function webhookDeliveryRepositoryContract(factory: HarnessFactory): void
       expect(await record('SUCCESS', 'FAILED', 'SUCCESS')).toBe(1);
       expect((await ctx.h.webhookQueries.get(webhook.id))?.toSnapshot()).toMatchObject({ lastDeliveryAt: at(2), lastDeliveryStatus: 'SUCCESS' });
       expect(await record('FAILED')).toBe(1);
-    });
-
-    it('counts failures of attempts in flight together once: each counts only when sent after the last counted one was answered', async () => {
-      const webhook = await webhookOf();
-      const second = (n: number) => new Date(T0.getTime() + n * 1_000);
-      const failed = (sent: number, answered: number) => ({ status: 'FAILED' as const, sentAt: second(sent), answeredAt: second(answered) });
-      const record = (...outcomes: AttemptOutcome[]) => ctx.h.uow.run((tx) => tx.webhooks.recordDelivery(webhook.id, at(3), outcomes));
-      // Three sent at once when the endpoint went down, answered (refused) together: one failure of the endpoint.
-      expect(await record(failed(0, 5), failed(1, 5), failed(2, 6))).toBe(1);
-      // One more that was in flight then: not counted; one sent after the counted failure was answered: counted.
-      expect(await record(failed(3, 7))).toBe(1);
-      expect(await record(failed(8, 9), failed(8, 9))).toBe(2);
-      await ctx.h.uow.run((tx) => tx.webhooks.resetFailures(webhook.id));
-      expect(await record(failed(4, 10))).toBe(1);
     });
 
     it("finds a customer's webhooks and webhooks by id, whatever their status", async () => {

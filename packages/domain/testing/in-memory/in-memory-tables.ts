@@ -11,7 +11,6 @@ import type {
   CredentialSnapshot,
   CurrentAccount,
   Customer,
-  FailureRun,
   StoredEvent,
   StoredResponse,
   WebhookDelivery,
@@ -61,7 +60,7 @@ export interface Tables {
   webhooks: Map<number, WebhookSnapshot>;
   webhookDeliveries: Map<number, StoredDelivery>;
   /** Webhook id to its run of consecutive failed attempts. */
-  webhookFailures: Map<number, FailureRun>;
+  webhookFailures: Map<number, number>;
   /** Deleted webhooks whose attempts the purge has not taken yet. */
   deletedWebhooks: Set<number>;
   idempotency: Map<string, StoredIdempotencyRecord>;

@@ -3,14 +3,13 @@ import {
   ConcurrentModificationError,
   EXPIRED_REASON,
   Webhook,
-  NO_FAILURES,
   runOfFailures,
   type ClaimedDelivery,
   type Completion,
   type DeliveryClaim,
   type DeliveryLease,
   type ScheduledDelivery,
-  type AttemptOutcome,
+  type DeliveryOutcome,
   type NewWebhook,
   type NewWebhookDelivery,
   type Page,
@@ -61,12 +60,12 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     if (this.ref.tables.webhooks.delete(id)) this.ref.tables.deletedWebhooks.add(id);
   }
 
-  async recordDelivery(id: number, at: Date, outcomes: readonly AttemptOutcome[]): Promise<number | undefined> {
+  async recordDelivery(id: number, at: Date, outcomes: readonly DeliveryOutcome[]): Promise<number | undefined> {
     const { webhooks, webhookFailures } = this.ref.tables;
     const found = webhooks.get(id);
     if (!found) return undefined;
-    webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcomes[outcomes.length - 1].status });
-    const { after, longest } = runOfFailures(webhookFailures.get(id) ?? NO_FAILURES, outcomes);
+    webhooks.set(id, { ...found, lastDeliveryAt: at, lastDeliveryStatus: outcomes[outcomes.length - 1] });
+    const { after, longest } = runOfFailures(webhookFailures.get(id) ?? 0, outcomes);
     webhookFailures.set(id, after);
     return longest;
   }

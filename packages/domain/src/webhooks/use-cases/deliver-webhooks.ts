@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../shared/unit-of-work';
 import type { TransactionScope } from '../../transaction-scope';
 import { failPastThreshold } from '../failure-threshold';
 import { nextAttemptAt } from '../retry-schedule';
-import { outcomeOf, type ClaimedDelivery, type DeliveryResult, type ScheduledDelivery } from '../webhook-delivery';
+import type { ClaimedDelivery, DeliveryResult, ScheduledDelivery } from '../webhook-delivery';
 import { endAttempts } from './end-attempts';
 import { openedSecrets, sendSigned } from '../signing-secrets';
 import { LOST_ATTEMPT, type DeliveryLease, type WebhookDeliveryPorts, type WebhookRequest, type WebhookShare } from '../webhook-ports';
@@ -229,7 +229,7 @@ export class DeliverWebhooks {
         const failures = await tx.webhooks.recordDelivery(
           webhookId,
           now,
-          recorded.map(({ result, sentAt }) => outcomeOf(result, sentAt)),
+          recorded.map(({ result }) => result.status),
         );
         for (const { delivery, result } of recorded) {
           const retry = result.status === 'FAILED' ? await this.retryOf(tx, delivery, now, retries) : undefined;

@@ -7,7 +7,7 @@ import type { EventQueries } from '../../events/event-feed';
 import { eventPayload } from '../../events/event-envelope';
 import { failPastThreshold } from '../failure-threshold';
 import { parseEventTypes, type Webhook } from '../webhook';
-import { outcomeOf, type NewWebhookDelivery, type WebhookDelivery } from '../webhook-delivery';
+import type { NewWebhookDelivery, WebhookDelivery } from '../webhook-delivery';
 import type { WebhookDeliveryPorts } from '../webhook-ports';
 import type { WebhookTarget } from './change-webhook';
 import { endAttempts } from './end-attempts';
@@ -59,7 +59,7 @@ async function sendNow(
     const [done] = await endAttempts(tx, [{ delivery, result, sentAt }]);
     if (done) {
       const recordedAt = clock.now();
-      const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, [outcomeOf(result, sentAt)]);
+      const failures = await tx.webhooks.recordDelivery(target.webhookId, recordedAt, [result.status]);
       await failPastThreshold(tx.webhooks, target.webhookId, failures, ports.failureThreshold, recordedAt);
     }
     return done ?? { ...delivery, ...result, attemptedAt: sentAt };

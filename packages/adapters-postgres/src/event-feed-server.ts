@@ -1,13 +1,16 @@
 import type { Knex } from 'knex';
 import { ensureSetting } from './settings';
 
+const KEY = 'events_feed_server';
+const THIS_SERVER_SQL = 'SELECT system_identifier::text FROM pg_control_system()';
+
 /**
  * The servers whose transaction ids the outbox's are (migration 048), space separated, the one serving first:
  * the setting the events feed reads each page (its positions name the first, and it takes those of any).
  */
 export const FEED_SERVERS_SQL = `SELECT COALESCE(
-  (SELECT string_to_array(value, ' ') FROM settings WHERE key = 'events_feed_server'),
-  ARRAY[(SELECT system_identifier::text FROM pg_control_system())]) AS servers`;
+  (SELECT string_to_array(value, ' ') FROM settings WHERE key = '${KEY}'),
+  ARRAY[(${THIS_SERVER_SQL})]) AS servers`;
 
 /**
  * The events feed orders by transaction ids (migration 048), which count on the server that gave them. Started on
@@ -18,9 +21,9 @@ export const FEED_SERVERS_SQL = `SELECT COALESCE(
  * server's cursors are taken from then on. Run once per start, under the migrations' lock.
  */
 export async function adoptFeedServer(knex: Knex): Promise<void> {
-  const { rows } = await knex.raw<{ rows: Array<{ server: string }> }>('SELECT system_identifier::text AS server FROM pg_control_system()');
+  const { rows } = await knex.raw<{ rows: Array<{ server: string }> }>(`SELECT (${THIS_SERVER_SQL}) AS server`);
   const [{ server }] = rows;
-  const kept = (await ensureSetting(knex, 'events_feed_server', server)).split(' ');
+  const kept = (await ensureSetting(knex, KEY, server)).split(' ');
   if (kept[0] === server) return;
   await knex.transaction(async (trx) => {
     const { rows: found } = await trx.raw<{ rows: Array<{ behind: boolean }> }>(
@@ -29,7 +32,7 @@ export async function adoptFeedServer(knex: Knex): Promise<void> {
     if (found[0].behind) await trx.raw(`UPDATE outbox_events SET txid = '0' WHERE txid <> '0'`);
     const servers = found[0].behind ? [server] : [server, ...kept];
     await trx('settings')
-      .where({ key: 'events_feed_server' })
+      .where({ key: KEY })
       .update({ value: servers.join(' ') });
   });
 }

@@ -121,14 +121,14 @@ const LOST_TO_WRITERS = ['40P01', '55P03'];
 const MIGRATION_ATTEMPTS = 5;
 
 /**
- * Brings the schema up to date, then makes the events feed this server's (adoptFeedServer). On a server, instances starting together migrate one at a time: each waits for
- * a session advisory lock (one per schema) on a connection of its own. PostgreSQL releases that lock when its
- * session ends, however the process ends; knex's own lock is a row, which a migrator killed half-way leaves set,
- * refusing every later start. So a row still set when the advisory lock is ours was left by a dead migrator, and
- * is freed (knex runs the pending migrations in one transaction: a half-done run was rolled back). A run that lost a
- * lock to running writers is run again (LOST_TO_WRITERS): with the service's 10 s lock_timeout, a start may wait
- * about a minute at worst, and writers queued behind its lock requests wait with it. Embedded PostgreSQL belongs to
- * one process, which has nobody to wait for.
+ * Brings the schema up to date, then makes the events feed this server's (adoptFeedServer). On a server, instances
+ * starting together migrate one at a time: each waits for a session advisory lock (one per schema) on a connection
+ * of its own. PostgreSQL releases that lock when its session ends, however the process ends; knex's own lock is a
+ * row, which a migrator killed half-way leaves set, refusing every later start. So a row still set when the advisory
+ * lock is ours was left by a dead migrator, and is freed (knex runs the pending migrations in one transaction: a
+ * half-done run was rolled back). A run that lost a lock to running writers is run again (LOST_TO_WRITERS): with the
+ * service's 10 s lock_timeout, a start may wait about a minute at worst, and writers queued behind its lock requests
+ * wait with it. Embedded PostgreSQL belongs to one process, which has nobody to wait for.
  */
 export async function migrateToLatest(knex: Knex, options: { embedded?: boolean } = {}): Promise<void> {
   if (options.embedded) {

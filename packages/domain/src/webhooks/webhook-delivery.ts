@@ -30,7 +30,10 @@ export interface WebhookDelivery {
    * history's order (newest first by it) holds while attempts are made.
    */
   readonly createdAt: Date;
-  /** When its send began; null while PENDING, and for one that expired unsent or whose sender stopped mid-call. */
+  /**
+   * When its send began; null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one
+   * made before it was kept (migration 047 of the PostgreSQL adapter), whose createdAt says when it was sent.
+   */
   readonly attemptedAt: Date | null;
 }
 

@@ -16,6 +16,9 @@ import type { OutboxRow, TablesRef, TablesSource } from './in-memory-tables';
 
 const stored = ({ seq: _position, ...event }: OutboxRow): StoredEvent => event;
 
+/** The feed's position after the event recorded `seq`th: one server, and no transaction ids to order by. */
+const positionAfter = (seq: number): FeedPosition => `0:0.${seq}`;
+
 /** The outbox feed as the SQL does it; transactions here run one at a time, so a claim never meets another. */
 export class InMemoryEventFeed implements EventFeed {
   constructor(private readonly ref: TablesRef) {}
@@ -80,9 +83,9 @@ export class InMemoryEventQueries implements EventQueries {
     const rows = this.source.visibleTables().outbox.filter((e) => e.customerId === filter.customerId);
     const { fromDate } = filter;
     const first = fromDate && [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.seq - b.seq).find((e) => e.occurredAt >= fromDate);
-    const start = after ?? `0:0.${fromDate === undefined ? 0 : first ? first.seq - 1 : Math.max(0, ...rows.map((e) => e.seq))}`;
+    const start = after ?? positionAfter(fromDate === undefined ? 0 : first ? first.seq - 1 : Math.max(0, ...rows.map((e) => e.seq)));
     const afterSeq = Number(feedPositionParts(start).seq);
     const items = rows.filter((e) => e.seq > afterSeq).slice(0, count);
-    return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : `0:0.${items[items.length - 1].seq}` };
+    return { items: items.map(stored), total: rows.length, next: items.length === 0 ? start : positionAfter(items[items.length - 1].seq) };
   }
 }

@@ -7,7 +7,7 @@ import { KnexLedgerQueries } from '../src/repositories/knex-ledger';
 import { KnexRouteSettlementQueries } from '../src/repositories/knex-route-settlement-repository';
 import { KnexSettlementQueries } from '../src/repositories/knex-settlements';
 import { readsOf } from './support/reads';
-import { openTestDatabase, type TestDatabase } from '../testing';
+import { itOnRealServer, openTestDatabase, type TestDatabase } from '../testing';
 
 const ROWS = 3_000;
 const T0 = new Date('2026-03-01T10:00:00.000Z');
@@ -74,30 +74,50 @@ describe(`a counted list's page 1 (${process.env.RCS_TEST_STORAGE})`, () => {
   afterAll(async () => db.close());
 
   const page: PageRequest = { page: 1, count: 20 };
+  const lastPage: PageRequest = { page: ROWS / 20, count: 20 };
   /** Each list, named, with its table, read through `db` (the measured transaction). */
-  const cases: Array<[string, string, (db: () => Knex) => Promise<{ total: number }>]> = [
+  const cases: Array<[string, string, (db: () => Knex, at: PageRequest) => Promise<{ total: number; items: readonly unknown[] }>]> = [
     [
       "a current account's movements",
       'movements',
-      (db) => new KnexLedgerQueries(db).listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', order: 'desc' }, page),
+      (db, at) => new KnexLedgerQueries(db).listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', order: 'desc' }, at),
     ],
     [
       "a current account's settlement movements, oldest first",
       'movements',
-      (db) =>
-        new KnexLedgerQueries(db).listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', operationType: 'SETTLEMENT', order: 'asc' }, page),
+      (db, at) =>
+        new KnexLedgerQueries(db).listMovements({ customerId, accountId: mainId, accountKind: 'CURRENT', operationType: 'SETTLEMENT', order: 'asc' }, at),
     ],
-    ["the customer's settlements", 'settlements', (db) => new KnexSettlementQueries(db).list({ customerId }, page)],
-    ["a receivable account's settlements", 'settlements', (db) => new KnexSettlementQueries(db).list({ customerId, receivableAccountId }, page)],
-    ["the customer's clients", 'clients', (db) => new KnexClientQueries(db).list({ customerId }, page)],
-    ["the customer's ACTIVE associates", 'associates', (db) => new KnexAssociateQueries(db).list({ customerId, status: 'ACTIVE' }, page)],
-    ["the customer's route settlements", 'route_settlements', (db) => new KnexRouteSettlementQueries(db).list({ customerId }, page)],
+    ["the customer's settlements", 'settlements', (db, at) => new KnexSettlementQueries(db).list({ customerId }, at)],
+    ["a receivable account's settlements", 'settlements', (db, at) => new KnexSettlementQueries(db).list({ customerId, receivableAccountId }, at)],
+    ["the customer's clients", 'clients', (db, at) => new KnexClientQueries(db).list({ customerId }, at)],
+    ["the customer's ACTIVE associates", 'associates', (db, at) => new KnexAssociateQueries(db).list({ customerId, status: 'ACTIVE' }, at)],
+    ["the customer's route settlements", 'route_settlements', (db, at) => new KnexRouteSettlementQueries(db).list({ customerId }, at)],
   ];
 
-  it.each(cases)('of %s reads the page and its total, not the %s it does not show', async (_, table, list) => {
-    const { result, read } = await readsOf(uow, [table, 'list_counts'], (bound) => list(bound.executor));
-    expect(result.total).toBe(ROWS);
-    // 21 rows of the page (one more tells whether another follows) and a few count slots; counting is thousands.
-    expect(read).toBeLessThan(100);
+  it.each(cases)('of %s reads the page and its total, not the %s it does not show, the last page alike', async (_, table, list) => {
+    for (const at of [page, lastPage]) {
+      const { result, read } = await readsOf(uow, [table, 'list_counts'], (bound) => list(bound.executor, at));
+      expect([result.total, result.items.length]).toEqual([ROWS, at.count]);
+      // 21 rows of the page (one more tells whether another follows) and a few count slots; counting is thousands.
+      expect(read).toBeLessThan(100);
+    }
   });
+
+  itOnRealServer('names its statements only on a real server (PGlite is sent them unnamed)')(
+    'plans page 1 and the last page of each list once per connection, not on every request',
+    async () => {
+      // A planned statement of a list cost about four times its execution; PostgreSQL keeps a generic plan only when
+      // it can cost it, which a bound LIMIT prevents (paging.ts, WRITTEN_LIMITS).
+      const plans = await uow.begin(async (bound) => {
+        for (const [, , list] of cases) for (let i = 0; i < 7; i++) for (const at of [page, lastPage]) await list(bound.executor, at);
+        const { rows } = await bound.executor().raw<{ rows: Array<{ statement: string; generic_plans: number; custom_plans: number }> }>(
+          `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%page_total%'`,
+        );
+        return rows;
+      });
+      expect(plans.length).toBeGreaterThanOrEqual(cases.length * 2);
+      for (const plan of plans) expect({ statement: plan.statement, kept: plan.generic_plans >= 2 }).toEqual({ statement: plan.statement, kept: true });
+    },
+  );
 });

@@ -111,9 +111,11 @@ describe(`a counted list's page 1 (${process.env.RCS_TEST_STORAGE})`, () => {
       // it can cost it, which a bound LIMIT prevents (paging.ts, WRITTEN_LIMITS).
       const plans = await uow.begin(async (bound) => {
         for (const [, , list] of cases) for (let i = 0; i < 7; i++) for (const at of [page, lastPage]) await list(bound.executor, at);
-        const { rows } = await bound.executor().raw<{ rows: Array<{ statement: string; generic_plans: number; custom_plans: number }> }>(
-          `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%page_total%'`,
-        );
+        const { rows } = await bound
+          .executor()
+          .raw<{ rows: Array<{ statement: string; generic_plans: number; custom_plans: number }> }>(
+            `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%page_total%'`,
+          );
         return rows;
       });
       expect(plans.length).toBeGreaterThanOrEqual(cases.length * 2);

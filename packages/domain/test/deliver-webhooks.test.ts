@@ -70,6 +70,17 @@ describe('webhook delivery results', () => {
     expect([made.createdAt, made.attemptedAt]).toEqual([queuedAt, sentAt]);
   });
 
+  it('puts a failed attempt’s retry in the history when it failed, saying when it is due, never dated ahead', async () => {
+    const { claimed, send, app, ports } = await claimedAttempts(1, 5);
+    const failedAt = ports.clock.now();
+    await send(claimed, [FAILED]);
+    const history = await app.webhooks.deliveries.execute({ customerId: 1, webhookId: claimed[0].delivery.webhookId, filter: {}, page: { page: 1, count: 5 } });
+    expect(history.items.map((d) => [d.attempt, d.status, d.createdAt, d.attemptedAt, d.nextAttemptAt])).toEqual([
+      [2, 'PENDING', failedAt, null, new Date(failedAt.getTime() + RETRY_DELAYS_MS[1])],
+      [1, 'FAILED', failedAt, failedAt, null],
+    ]);
+  });
+
   it('records an attempt answered twice in one batch once, with its first answer', async () => {
     const { claimed, send, history } = await claimedAttempts(2, 5);
     const [first, second] = claimed;

@@ -30,5 +30,6 @@ export function deliveryResponse(delivery: WebhookDelivery) {
     failureReason: delivery.failureReason,
     creationDate: delivery.createdAt.toISOString(),
     attemptedAt: delivery.attemptedAt?.toISOString() ?? null,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
   };
 }

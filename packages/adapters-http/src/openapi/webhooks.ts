@@ -31,6 +31,7 @@ const delivery = {
   failureReason: null,
   creationDate: '2026-03-02T14:05:00.000Z',
   attemptedAt: '2026-03-02T14:05:00.000Z',
+  nextAttemptAt: null,
 };
 const subscriptionRefusals = {
   validation:
@@ -218,7 +219,20 @@ const schemas = {
   },
   WebhookDelivery: {
     type: 'object',
-    required: ['id', 'webhookId', 'eventId', 'eventType', 'attempt', 'status', 'responseCode', 'durationMs', 'failureReason', 'creationDate', 'attemptedAt'],
+    required: [
+      'id',
+      'webhookId',
+      'eventId',
+      'eventType',
+      'attempt',
+      'status',
+      'responseCode',
+      'durationMs',
+      'failureReason',
+      'creationDate',
+      'attemptedAt',
+      'nextAttemptAt',
+    ],
     properties: {
       id,
       webhookId: id,
@@ -240,13 +254,19 @@ const schemas = {
       creationDate: {
         ...timestamp,
         description:
-          'When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)',
+          'When the attempt entered the history: queued, or for a retry when the attempt before it failed (nextAttemptAt says when it is due). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)',
       },
       attemptedAt: {
         type: ['string', 'null'],
         format: 'date-time',
         description:
           'When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one made before this field existed',
+      },
+      nextAttemptAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description:
+          "When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and while its webhook is PAUSED or FAILED (held until an activation)",
       },
     },
   },

@@ -13,6 +13,7 @@ export interface DeliveryRow {
   failure_reason: string | null;
   created_at: Date;
   attempted_at: Date | null;
+  next_attempt_at: Date | null;
 }
 
 /** The history's columns: never the payload, which only the sender reads. */
@@ -29,6 +30,7 @@ export const HISTORY_COLUMNS = [
   'failure_reason',
   'created_at',
   'attempted_at',
+  'next_attempt_at',
 ] as const;
 
 /** Which attempt of which event at which webhook a row is. */
@@ -49,6 +51,7 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   durationMs: row.duration_ms,
   failureReason: row.failure_reason,
   attemptedAt: row.attempted_at,
+  nextAttemptAt: row.next_attempt_at,
 });
 
 /** Migration 041's encoding of an attempt's schedule step: 0 outside the schedule, NULL written before the column. */

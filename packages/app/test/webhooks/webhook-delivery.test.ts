@@ -40,6 +40,7 @@ interface Attempt {
   failureReason: string | null;
   creationDate: string;
   attemptedAt: string | null;
+  nextAttemptAt: string | null;
 }
 
 describe('webhook delivery: dispatcher and delivery worker against a real HTTPS receiver', () => {
@@ -155,8 +156,11 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
       [3, 'SUCCESS', 200],
     ]);
     expect(ofEvent[0].failureReason).toBe('answered 500');
-    // Attempt 3 comes 5 min after attempt 2's failure, scaled: 30 ms.
-    expect(Date.parse(ofEvent[2].creationDate) - Date.parse(ofEvent[1].creationDate)).toBeGreaterThanOrEqual(300_000 * RETRY_SCALE);
+    // Attempt 3 is sent 5 min after attempt 2's failure, scaled: 30 ms. Each retry entered the history when the attempt
+    // before it failed, never dated in the future.
+    expect(Date.parse(ofEvent[2].attemptedAt!) - Date.parse(ofEvent[1].attemptedAt!)).toBeGreaterThanOrEqual(300_000 * RETRY_SCALE);
+    for (const made of ofEvent) expect(Date.parse(made.attemptedAt!)).toBeGreaterThanOrEqual(Date.parse(made.creationDate));
+    expect(ofEvent.map((a) => a.nextAttemptAt)).toEqual([null, null, null]);
     const bodies = received(endpoint, eventId).map((r) => r.body);
     expect(bodies).toHaveLength(3);
     expect(new Set(bodies).size).toBe(1);

@@ -2351,7 +2351,7 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: date-time
-       * @description When the attempt entered the history: queued, or for a retry when it was due as scheduled. It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)
+       * @description When the attempt entered the history: queued, or for a retry when the attempt before it failed (nextAttemptAt says when it is due). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)
        */
       creationDate: string;
       /**
@@ -2359,6 +2359,11 @@ export interface components {
        * @description When its send began (later than creationDate for one held while its webhook was paused, or sent late); null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one made before this field existed
        */
       attemptedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and while its webhook is PAUSED or FAILED (held until an activation)
+       */
+      nextAttemptAt: string | null;
     };
     CollectionInput: {
       /** Format: int64 */
@@ -15250,7 +15255,8 @@ export interface operations {
            *         "durationMs": 84,
            *         "failureReason": null,
            *         "creationDate": "2026-03-02T14:05:00.000Z",
-           *         "attemptedAt": "2026-03-02T14:05:00.000Z"
+           *         "attemptedAt": "2026-03-02T14:05:00.000Z",
+           *         "nextAttemptAt": null
            *       }
            *     ]
            */
@@ -15440,7 +15446,8 @@ export interface operations {
            *       "durationMs": 84,
            *       "failureReason": null,
            *       "creationDate": "2026-03-02T14:05:00.000Z",
-           *       "attemptedAt": "2026-03-02T14:05:00.000Z"
+           *       "attemptedAt": "2026-03-02T14:05:00.000Z",
+           *       "nextAttemptAt": null
            *     }
            */
           'application/json': components['schemas']['WebhookDelivery'];

@@ -26,10 +26,15 @@ export interface WebhookDelivery {
   /** Why a FAILED attempt failed, in words ("timed out after 15000 ms", "redirect (302) not followed"). */
   readonly failureReason: string | null;
   /**
-   * When it entered the history: queued, or for a retry the time it was due when scheduled. Never changes, so the
+   * When it entered the history: queued, or for a retry when the attempt before it failed. Never changes, so the
    * history's order (newest first by it) holds while attempts are made.
    */
   readonly createdAt: Date;
+  /**
+   * When a PENDING attempt is due (a retry's time on the schedule, made earlier by an activation); null once made,
+   * and while its webhook is PAUSED or FAILED, which holds it.
+   */
+  readonly nextAttemptAt: Date | null;
   /**
    * When its send began; null while PENDING, for one that expired unsent or whose sender stopped mid-call, and for one
    * made before it was kept (migration 047 of the PostgreSQL adapter), whose createdAt says when it was sent.

@@ -26,13 +26,7 @@ import { nextId, saveVersioned, type StoredDelivery, type TablesRef, type Tables
 import { matchesCommon, pageOf } from './in-memory-paging';
 
 /** The history's view of a stored attempt. */
-const historyOf = ({
-  payload: _payload,
-  scheduleStep: _step,
-  claimedUntil: _claimedUntil,
-  nextAttemptAt: _next,
-  ...delivery
-}: StoredDelivery): WebhookDelivery => delivery;
+const historyOf = ({ payload: _payload, scheduleStep: _step, claimedUntil: _claimedUntil, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
 
 /** Held: PENDING, neither due nor leased. */
 const isHeld = (d: StoredDelivery) => d.status === 'PENDING' && d.nextAttemptAt === null && d.claimedUntil === null;

@@ -32,7 +32,11 @@ export class ReceivableEditableBody {
   @IsOptional() @CalendarDate() dueDate?: string | null;
 
   @IsOptional()
-  @IsUrl({ require_protocol: true, protocols: ['http', 'https'] }, { message: 'attachmentUri must be an http(s) URL' })
+  // Any host a voucher may sit on, an intranet name without a dot or one with an underscore included.
+  @IsUrl(
+    { require_protocol: true, protocols: ['http', 'https'], require_tld: false, allow_underscores: true },
+    { message: 'attachmentUri must be an absolute http(s) URL' },
+  )
   @MaxLength(2048)
   attachmentUri?: string | null;
 

@@ -3,6 +3,12 @@ import { timestamp, nullableString, id, nullableDate, batchResponse, KEY_TEXT_RU
 
 /** The receivables' schemas (openapi/receivables.ts holds their operations). */
 
+const attachmentUri = {
+  type: ['string', 'null'],
+  format: 'uri',
+  maxLength: 2048,
+  description: 'An absolute http:// or https:// URL, of any host (400 validation otherwise)',
+};
 const dueNotBeforeIssue = { ...nullableDate, description: 'Not before issueDate (400 validation); the same day is allowed' };
 
 const invoiceData = {
@@ -39,7 +45,7 @@ export const receivableSchemas = {
       dueDate: dueNotBeforeIssue,
       receivableDate: { ...nullableDate, description: 'Defaults to today in Buenos Aires' },
       parentReceivableId: { type: ['integer', 'null'], description: 'Required for negative types, refused for positive ones' },
-      attachmentUri: nullableString,
+      attachmentUri,
       invoiceData: invoiceData,
     },
   },
@@ -53,7 +59,7 @@ export const receivableSchemas = {
       externalRoutingCode: nullableString,
       issueDate: nullableDate,
       dueDate: dueNotBeforeIssue,
-      attachmentUri: nullableString,
+      attachmentUri,
       invoiceData: invoiceData,
     },
   },

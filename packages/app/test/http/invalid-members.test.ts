@@ -39,6 +39,21 @@ describe('invalid members', () => {
       expect(client.body.invalidParams).toEqual([{ name: 'email', reason: 'email must be a string' }]);
     });
 
+    it('takes as attachmentUri any absolute http(s) URL, an intranet host too, and names it when refused', async () => {
+      for (const uri of ['https://fileserver/v.pdf', 'https://localhost:8080/v.pdf', 'https://my_host.example.com/v.pdf', 'http://10.1.2.3/v.pdf']) {
+        const res = await call('put', `/v1/receivables/${receivable}`, { body: { attachmentUri: uri } });
+        expect([uri, res.status, res.body.attachmentUri]).toEqual([uri, 200, uri]);
+      }
+      for (const uri of ['s3://bucket/key.pdf', 'fileserver/v.pdf', 'https://', 'javascript:alert(1)']) {
+        const res = await call('put', `/v1/receivables/${receivable}`, { body: { attachmentUri: uri } });
+        expect([uri, res.status, res.body.invalidParams]).toEqual([
+          uri,
+          400,
+          [{ name: 'attachmentUri', reason: 'attachmentUri must be an absolute http(s) URL' }],
+        ]);
+      }
+    });
+
     it('is reported as not a list of accounts when a batch holds an object, not for the sizes it cannot have', async () => {
       const res = await call('post', '/v1/receivable-accounts/batches', { headers: key('err-batch'), body: { items: {} } });
       expect(res.status).toBe(400);

@@ -1836,6 +1836,10 @@ export interface components {
       receivableDate?: string | null;
       /** @description Required for negative types, refused for positive ones */
       parentReceivableId?: number | null;
+      /**
+       * Format: uri
+       * @description An absolute http:// or https:// URL, of any host (400 validation otherwise)
+       */
       attachmentUri?: string | null;
       /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */
       invoiceData?: {
@@ -1861,6 +1865,10 @@ export interface components {
        * @description Not before issueDate (400 validation); the same day is allowed
        */
       dueDate?: string | null;
+      /**
+       * Format: uri
+       * @description An absolute http:// or https:// URL, of any host (400 validation otherwise)
+       */
       attachmentUri?: string | null;
       /** @description Referential voucher data; once present, version, pointOfSale, rawDocumentType, authCodeType and authCode are required (422 missing-invoice-fields) */
       invoiceData?: {

@@ -162,14 +162,12 @@ export async function fetchPage<R, T>(
   }
   const start = (page.page - 1) * page.count;
   const end = start + page.count;
-  const known = await readTotal();
-  if (end >= known) {
-    // The last page is the list's end read backwards, as page 1 reads its start: the same kept plan, no skip.
+  if (options.total !== undefined) {
+    // Read first as the last page, which is the list's end read backwards as page 1 reads its start (the same kept
+    // plan, no skip), with its maintained total: one cheap statement, and the total says whether it was the page.
     const read = await pageRows(query.clone(), raw('?', [totalQuery()]), page.count + 1, order === 'desc' ? 'asc' : 'desc');
-    // Counted again by the same statement: a list that gained or lost rows meanwhile is read by its window below.
-    if ((read.length > 0 ? Number(read[0].page_total) : 0) === known) {
-      return answer(read.slice(0, Math.max(0, known - start)).reverse(), known, false);
-    }
+    const total = read.length > 0 ? Number(read[0].page_total) : 0;
+    if (end >= total) return answer(read.slice(0, Math.max(0, total - start)).reverse(), total, false);
   }
   // Merged ranges are ordered by their sort columns outside too, so each range gives them.
   const idColumns = [...(options.branches ? [sortColumn, idColumn] : []), `${idColumn} as page_tie`];

@@ -70,13 +70,13 @@ describe('webhook delivery results', () => {
     expect([made.createdAt, made.attemptedAt]).toEqual([queuedAt, sentAt]);
   });
 
-  it('puts a failed attempt’s retry in the history when it failed, saying when it is due, never dated ahead', async () => {
+  it('puts a failed attempt’s retry in the history at once, dated when it is due, and says so', async () => {
     const { claimed, send, app, ports } = await claimedAttempts(1, 5);
     const failedAt = ports.clock.now();
     await send(claimed, [FAILED]);
     const history = await app.webhooks.deliveries.execute({ customerId: 1, webhookId: claimed[0].delivery.webhookId, filter: {}, page: { page: 1, count: 5 } });
     expect(history.items.map((d) => [d.attempt, d.status, d.createdAt, d.attemptedAt, d.nextAttemptAt])).toEqual([
-      [2, 'PENDING', failedAt, null, new Date(failedAt.getTime() + RETRY_DELAYS_MS[1])],
+      [2, 'PENDING', new Date(failedAt.getTime() + RETRY_DELAYS_MS[1]), null, new Date(failedAt.getTime() + RETRY_DELAYS_MS[1])],
       [1, 'FAILED', failedAt, failedAt, null],
     ]);
   });

@@ -46,7 +46,6 @@ describe('the retry schedule beside manual redeliveries', () => {
     for (;;) {
       const due = (await history()).find((d) => d.status === 'PENDING');
       if (!due) break;
-      expect(due.createdAt.getTime()).toBeLessThanOrEqual(ports.clock.now().getTime());
       ports.clock.advance(Math.max(0, due.nextAttemptAt!.getTime() - ports.clock.now().getTime()));
       const claimed = await app.webhooks.deliver.claim({ limit: 10, perWebhook: 10 });
       expect(claimed).toHaveLength(1);

@@ -254,7 +254,7 @@ const schemas = {
       creationDate: {
         ...timestamp,
         description:
-          'When the attempt entered the history: queued, or for a retry when the attempt before it failed (nextAttemptAt says when it is due). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)',
+          'When the attempt entered the history: queued, or for a retry when it is due as scheduled (ahead of now until then, as nextAttemptAt; an activation may send it earlier). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)',
       },
       attemptedAt: {
         type: ['string', 'null'],
@@ -266,7 +266,7 @@ const schemas = {
         type: ['string', 'null'],
         format: 'date-time',
         description:
-          "When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and while its webhook is PAUSED or FAILED (held until an activation)",
+          "When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and once held (due while its webhook is PAUSED or FAILED, it waits for an activation)",
       },
     },
   },

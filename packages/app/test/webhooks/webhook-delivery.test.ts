@@ -156,8 +156,7 @@ describe('webhook delivery: dispatcher and delivery worker against a real HTTPS 
       [3, 'SUCCESS', 200],
     ]);
     expect(ofEvent[0].failureReason).toBe('answered 500');
-    // Attempt 3 is sent 5 min after attempt 2's failure, scaled: 30 ms. Each retry entered the history when the attempt
-    // before it failed, never dated in the future.
+    // Attempt 3 is sent 5 min after attempt 2's failure, scaled: 30 ms, and none before the time it is dated.
     expect(Date.parse(ofEvent[2].attemptedAt!) - Date.parse(ofEvent[1].attemptedAt!)).toBeGreaterThanOrEqual(300_000 * RETRY_SCALE);
     for (const made of ofEvent) expect(Date.parse(made.attemptedAt!)).toBeGreaterThanOrEqual(Date.parse(made.creationDate));
     expect(ofEvent.map((a) => a.nextAttemptAt)).toEqual([null, null, null]);

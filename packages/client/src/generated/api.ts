@@ -2359,7 +2359,7 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: date-time
-       * @description When the attempt entered the history: queued, or for a retry when the attempt before it failed (nextAttemptAt says when it is due). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)
+       * @description When the attempt entered the history: queued, or for a retry when it is due as scheduled (ahead of now until then, as nextAttemptAt; an activation may send it earlier). It never changes, so the history keeps its order while attempts are made (an attempt made before this field existed shows when it was sent, and attemptedAt null)
        */
       creationDate: string;
       /**
@@ -2369,7 +2369,7 @@ export interface components {
       attemptedAt: string | null;
       /**
        * Format: date-time
-       * @description When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and while its webhook is PAUSED or FAILED (held until an activation)
+       * @description When a PENDING attempt is due: a retry's time on the schedule, or earlier once an activation sends what its webhook holds; null once made, and once held (due while its webhook is PAUSED or FAILED, it waits for an activation)
        */
       nextAttemptAt: string | null;
     };

@@ -26,13 +26,14 @@ export interface WebhookDelivery {
   /** Why a FAILED attempt failed, in words ("timed out after 15000 ms", "redirect (302) not followed"). */
   readonly failureReason: string | null;
   /**
-   * When it entered the history: queued, or for a retry when the attempt before it failed. Never changes, so the
-   * history's order (newest first by it) holds while attempts are made.
+   * When it entered the history: queued, or for a retry the time it was due when scheduled (the holding of an attempt
+   * while its webhook is paused counts from it). Never changes, so the history's order (newest first by it) holds
+   * while attempts are made.
    */
   readonly createdAt: Date;
   /**
    * When a PENDING attempt is due (a retry's time on the schedule, made earlier by an activation); null once made,
-   * and while its webhook is PAUSED or FAILED, which holds it.
+   * and once held: due while its webhook is PAUSED or FAILED, it waits for an activation.
    */
   readonly nextAttemptAt: Date | null;
   /**

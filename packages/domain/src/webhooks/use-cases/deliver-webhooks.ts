@@ -255,7 +255,9 @@ export class DeliverWebhooks {
     const ofBatch = batch.filter((d) => d.webhookId === delivery.webhookId && d.eventId === delivery.eventId).map((d) => d.attempt);
     const attempt = Math.max(stored, ...ofBatch) + 1;
     const { id: _id, lapsed: _lapsed, ...retried } = delivery;
-    return { ...retried, attempt, scheduleStep: delivery.scheduleStep! + 1, createdAt: now, nextAttemptAt: retryAt };
+    // Its createdAt is when it is due: the history dates each attempt by when it was (to be) made, and an attempt held
+    // while its webhook is paused is kept WEBHOOK_RETENTION_HOURS from it.
+    return { ...retried, attempt, scheduleStep: delivery.scheduleStep! + 1, createdAt: retryAt, nextAttemptAt: retryAt };
   }
 }
 

@@ -103,11 +103,14 @@ export class KnexReceivableQueries implements ReceivableQueries {
     const unranged = Object.fromEntries(Object.entries(filter).filter(([member]) => !ranges.has(member)));
     const held = maintainedTotal(db, COUNTED, unranged as ReceivableListFilter);
     const matching = this.total(db, filter) ?? query.clone().clearSelect().count('*');
-    const [counts] = await namedByText<{ matching: string; held: string | null }>(db.queryBuilder().select({ matching, held: held ?? db.raw('NULL::bigint') }));
+    const [counts] = await namedByText<{ matching: string; held: string | null }>(
+      db.queryBuilder().select({ matching, held: held ?? db.raw('NULL::bigint') }),
+      true,
+    );
     const dense = counts.held !== null && Number(counts.matching) * DENSE_SHARE >= Number(counts.held);
     // The matches just counted are the page's total: counting them again with the page cost as much once more (a
     // range's count is most of its cost), for a figure a few milliseconds younger.
     const total = db.queryBuilder().select(db.raw('?::bigint AS count', [counts.matching]));
-    return fetchPage(query, 'receivables', page, toReceivable, dense ? { branches: BY_STATUS, total } : { total });
+    return fetchPage(query, 'receivables', page, toReceivable, { total, planEach: true, ...(dense ? { branches: BY_STATUS } : {}) });
   }
 }

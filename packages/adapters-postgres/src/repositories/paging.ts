@@ -55,6 +55,12 @@ export interface PageOptions {
   /** A query answering the list's total as `count`, cheaper than counting the matching rows (see list-counts.ts). */
   readonly total?: Knex.QueryBuilder;
   /**
+   * Its best plan depends on the values (a range of a column other than the sort's: due dates, amounts): each
+   * statement is planned with them, never kept as a generic plan that fits another customer's rows (a due-date
+   * range over 600,000 rows took 4 to 7 s under one chosen for customers of ten).
+   */
+  readonly planEach?: boolean;
+  /**
    * Read as one ordered range per value of `column`, merged in order (a Merge Append): for a list whose index
    * leads with its filters and then `column`, which serves it with or without a value of `column`. PostgreSQL
    * merges only subqueries that each have their own ORDER BY, so each range is one.
@@ -69,9 +75,9 @@ type PageRow = { page_tie: string; page_key: string; page_total?: string };
  * Row limits (a page's count + 1) written into a counted list's statement instead of bound. A bound LIMIT makes
  * PostgreSQL cost the generic plan as if it read a tenth of the rows, so it plans every execution afresh, which
  * was about four fifths of such a page's database time; written, the generic plan costs what it reads and is kept
- * after five executions. Only counted lists (a maintained total, no date or amount window), whose plans read the
- * list's index in order whatever the values, and only common page sizes, so that a connection holds a bounded
- * number of statements whatever counts clients ask for; other limits are bound and planned each time.
+ * after five executions. Only lists with a maintained total and not `planEach` (no range but on the sort column),
+ * whose plans read the list's index in order whatever the values, and only common page sizes, so that a connection
+ * holds a bounded number of statements whatever counts clients ask for; other limits are bound.
  */
 const WRITTEN_LIMITS: ReadonlySet<number> = new Set([11, 21, 51, 101, 201]);
 
@@ -100,8 +106,8 @@ export async function fetchPage<R, T>(
   const sortColumn = `${table}.${column}`;
   const idColumn = `${table}.${options.tieBreaker ?? 'id'}`;
   const raw = (sql: string, bindings: readonly Knex.RawBinding[]) => query.client.raw(sql, bindings) as Knex.Raw;
-  const limited = (q: Knex.QueryBuilder, limit: number) =>
-    options.total !== undefined && WRITTEN_LIMITS.has(limit) ? q.limit(limit, { skipBinding: true }) : q.limit(limit);
+  const keepsPlan = options.total !== undefined && options.planEach !== true;
+  const limited = (q: Knex.QueryBuilder, limit: number) => (keepsPlan && WRITTEN_LIMITS.has(limit) ? q.limit(limit, { skipBinding: true }) : q.limit(limit));
   const totalQuery = () => options.total?.clone() ?? rowCount(query, table, options.branches)(() => {});
   const ordered = (q: Knex.QueryBuilder, direction: Direction) =>
     q.orderBy([
@@ -140,14 +146,14 @@ export async function fetchPage<R, T>(
   const pageRows = (rows: Knex.QueryBuilder, total: Knex.Raw, limit?: number, direction: Direction = order) => {
     const columns = [`${table}.*`, ...(options.columns ?? [])];
     const page = limit === undefined ? ordered(rows.select(...columns), order) : limited(merged(rows, direction, columns, limit), limit);
-    return namedByText<R & PageRow>(page.select(raw(KEY_TEXT, [sortColumn, idColumn]), raw('(?) AS page_total', [total])));
+    return namedByText<R & PageRow>(page.select(raw(KEY_TEXT, [sortColumn, idColumn]), raw('(?) AS page_total', [total])), options.planEach);
   };
   const answer = (rows: ReadonlyArray<R & PageRow>, total: number, more: boolean): Page<T> => {
     const last = rows.at(-1);
     const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.page_tie) } : undefined;
     return { items: rows.map(map), total, ...(next ? { next } : {}) };
   };
-  const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery()))[0].count);
+  const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery(), options.planEach))[0].count);
 
   if (page.after !== undefined || page.page === 1) {
     const rows = query.clone();
@@ -162,7 +168,7 @@ export async function fetchPage<R, T>(
   }
   const start = (page.page - 1) * page.count;
   const end = start + page.count;
-  if (options.total !== undefined) {
+  if (keepsPlan) {
     // Read first as the last page, which is the list's end read backwards as page 1 reads its start (the same kept
     // plan, no skip), with its maintained total: one cheap statement, and the total says whether it was the page.
     const read = await pageRows(query.clone(), raw('?', [totalQuery()]), page.count + 1, order === 'desc' ? 'asc' : 'desc');

@@ -13,7 +13,8 @@ const namesStatements = (client: Knex.Client) => (client.config as Partial<State
  */
 export async function execute<R>(
   client: Knex.Client,
-  name: string,
+  /** Undefined: sent unnamed, planned with its values each time. */
+  name: string | undefined,
   sql: string,
   bindings: readonly unknown[],
   /** The transaction's connection, when known: the statement is then sent before this function first yields. */
@@ -25,7 +26,7 @@ export async function execute<R>(
       sql,
       bindings,
       method: 'raw',
-      ...(namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}),
+      ...(name !== undefined && namesStatements(client) ? { options: { name: `${name}.${generation}` } } : {}),
     }) as Promise<unknown>;
   try {
     const done = await run().catch((error: unknown) => {
@@ -56,10 +57,12 @@ export function prepared<R>(db: Knex, name: string, sql: string, bindings: reado
 
 /**
  * A built query, named after its SQL text, so each shape of a list query is prepared once per connection. Only
- * for queries whose text has a bounded number of shapes (no IN lists of varying length: see whereIdIn).
+ * for queries whose text has a bounded number of shapes (no IN lists of varying length: see whereIdIn). With
+ * `planEach`, for a query whose best plan depends on its values, it is sent unnamed: a prepared statement's plan
+ * may become a generic one, chosen over the values seen first (another customer's), and kept.
  */
-export async function namedByText<R>(query: Knex.QueryBuilder): Promise<R[]> {
+export async function namedByText<R>(query: Knex.QueryBuilder, planEach = false): Promise<R[]> {
   const { sql, bindings } = query.toSQL();
-  const name = `q_${createHash('sha1').update(sql).digest('base64url')}`;
+  const name = planEach ? undefined : `q_${createHash('sha1').update(sql).digest('base64url')}`;
   return (await execute(query.client, name, sql, bindings)).rows as R[];
 }

@@ -95,7 +95,11 @@ export class KnexRouteSettlementQueries implements RouteSettlementQueries {
     if (filter.routeCode !== undefined) query.where('route_code', filter.routeCode);
     if (filter.fromDate !== undefined) query.where('date', '>=', filter.fromDate);
     if (filter.toDate !== undefined) query.where('date', '<=', filter.toDate);
-    const settlements = await fetchPage(query, 'route_settlements', page, toRouteSettlement, { total: maintainedTotal(this.db(), COUNTED, filter) });
+    const settlements = await fetchPage(query, 'route_settlements', page, toRouteSettlement, {
+      total: maintainedTotal(this.db(), COUNTED, filter),
+      // A range of shift dates, which are not the list's order.
+      planEach: filter.fromDate !== undefined || filter.toDate !== undefined,
+    });
     const summaries = await this.summaries(settlements.items.map((s) => s.id));
     return { ...settlements, items: settlements.items.map((settlement) => ({ settlement, summary: summaries.get(settlement.id)! })) };
   }

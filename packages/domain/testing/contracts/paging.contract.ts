@@ -77,6 +77,45 @@ export function pagingContract(factory: HarnessFactory): void {
       }
     });
 
+    it('answers pages of the common sizes by number and by key alike, the last one partial, with and without a status', async () => {
+      const customerId = await ctx.newCustomer();
+      const { account, client } = await ctx.h.uow.run((tx) => anAccount(tx, customerId));
+      const base = { customerId, accountId: account.id, clientId: client.id };
+      const rows = await ctx.h.uow.run(async (tx) => {
+        const inserted: Receivable[] = [];
+        for (let i = 0; i < 25; i++) {
+          const receivable = await tx.receivables.insert(aReceivableDraft(base, { creationDate: new Date(T0.getTime() + (i % 9) * 60_000) }));
+          if (i % 4 === 0) await tx.receivables.update(receivable.markPaid(T0));
+          inserted.push(i % 4 === 0 ? receivable.markPaid(T0) : receivable);
+        }
+        return inserted;
+      });
+      const newestFirst = rows.map((r) => r.toSnapshot()).sort((a, b) => b.creationDate.getTime() - a.creationDate.getTime() || b.id - a.id);
+      for (const filter of [{ customerId }, { customerId, receivableAccountId: account.id }, { customerId, status: 'PENDING' as const }]) {
+        const expected = newestFirst.filter((r) => filter.status === undefined || r.status === filter.status).map((r) => r.id);
+        for (const count of [10, 20]) {
+          const pages = Math.ceil(expected.length / count);
+          for (let n = 1; n <= pages + 1; n++) {
+            const page = await list(filter, { page: n, count });
+            expect({ filter, count, n, ids: ids(page), total: page.total, more: page.next !== undefined }).toEqual({
+              filter,
+              count,
+              n,
+              ids: expected.slice((n - 1) * count, n * count),
+              total: expected.length,
+              more: n * count < expected.length,
+            });
+          }
+          const walked: number[] = [];
+          for (let page = await list(filter, { page: 1, count }); ; page = await list(filter, { page: 1, count, after: page.next })) {
+            walked.push(...ids(page));
+            if (page.next === undefined) break;
+          }
+          expect({ filter, count, walked }).toEqual({ filter, count, walked: expected });
+        }
+      }
+    });
+
     it('pages a due-date or amount range alike, whether it matches few of the rows (read by its index) or most (walked)', async () => {
       const customerId = await ctx.newCustomer();
       const { account, client } = await ctx.h.uow.run((tx) => anAccount(tx, customerId));

@@ -73,8 +73,8 @@ type PageRow = { page_tie: string; page_key: string; page_total?: string };
 
 /**
  * Row limits (a page's count + 1) written into a counted list's statement instead of bound. A bound LIMIT makes
- * PostgreSQL cost the generic plan as if it read a tenth of the rows, so it plans every execution afresh, which
- * was about four fifths of such a page's database time; written, the generic plan costs what it reads and is kept
+ * PostgreSQL cost the generic plan as if it read a tenth of the rows, so it mostly planned every execution afresh,
+ * about four fifths of such a page's database time; written, the generic plan costs what it reads and is kept
  * after five executions. Only lists with a maintained total and not `planEach` (no range but on the sort column),
  * whose plans read the list's index in order whatever the values, and only common page sizes, so that a connection
  * holds a bounded number of statements whatever counts clients ask for; other limits are bound.

@@ -103,6 +103,7 @@ export async function fetchPage<R, T>(
   options: PageOptions = {},
 ): Promise<Page<T>> {
   const { column, order } = options.orderBy ?? { column: 'creation_date', order: 'desc' };
+  const backwards: Direction = order === 'desc' ? 'asc' : 'desc';
   const sortColumn = `${table}.${column}`;
   const idColumn = `${table}.${options.tieBreaker ?? 'id'}`;
   const raw = (sql: string, bindings: readonly Knex.RawBinding[]) => query.client.raw(sql, bindings) as Knex.Raw;
@@ -153,6 +154,8 @@ export async function fetchPage<R, T>(
     const next: PageKey | undefined = more && last ? { at: last.page_key, id: Number(last.page_tie) } : undefined;
     return { items: rows.map(map), total, ...(next ? { next } : {}) };
   };
+  /** The first page's rows of `rows` read in `direction`, and one more, which tells whether another page follows. */
+  const firstRows = (rows: Knex.QueryBuilder, direction: Direction = order) => pageRows(rows, raw('?', [totalQuery()]), page.count + 1, direction);
   const readTotal = async () => Number((await namedByText<{ count: string }>(totalQuery(), options.planEach))[0].count);
 
   if (page.after !== undefined || page.page === 1) {
@@ -161,8 +164,7 @@ export async function fetchPage<R, T>(
       const comparison = order === 'desc' ? '<' : '>';
       rows.whereRaw(`(??, ??) ${comparison} (?::timestamptz, ?::bigint)`, [sortColumn, idColumn, page.after.at, page.after.id]);
     }
-    // One row more than the page tells whether another page follows.
-    const read = await pageRows(rows, raw('?', [totalQuery()]), page.count + 1);
+    const read = await firstRows(rows);
     const total = read.length > 0 ? Number(read[0].page_total) : await readTotal();
     return answer(read.slice(0, page.count), total, read.length > page.count);
   }
@@ -171,7 +173,7 @@ export async function fetchPage<R, T>(
   if (keepsPlan) {
     // Read first as the last page, which is the list's end read backwards as page 1 reads its start (the same kept
     // plan, no skip), with its maintained total: one cheap statement, and the total says whether it was the page.
-    const read = await pageRows(query.clone(), raw('?', [totalQuery()]), page.count + 1, order === 'desc' ? 'asc' : 'desc');
+    const read = await firstRows(query.clone(), backwards);
     const total = read.length > 0 ? Number(read[0].page_total) : 0;
     if (end >= total) return answer(read.slice(0, Math.max(0, total - start)).reverse(), total, false);
   }
@@ -185,7 +187,7 @@ export async function fetchPage<R, T>(
      UNION ALL
      SELECT page_tie FROM (? LIMIT (SELECT GREATEST(0, LEAST(?::bigint, count) - ?::bigint) FROM page_total) OFFSET ${after}) backwards
      WHERE ?::bigint > ${after}`,
-    [ids(order), page.count, start, start, end, ids(order === 'desc' ? 'asc' : 'desc'), end, start, end, start, end],
+    [ids(order), page.count, start, start, end, ids(backwards), end, start, end, start, end],
   );
   // ANY(ARRAY(...)), not IN: the planner cannot tell how few ids the window gives, and for IN would read every
   // matching row to join them; an array of ids it reads by primary key.
